@@ -1,0 +1,75 @@
+"""Cards (RULES C-1, C-2).
+
+A card is a frozen value with a wire form: rank then suit, ``AS``, ``10H``, ``QD``.
+There are exactly 52 card objects; ``Card.parse`` returns the interned one, so
+identity comparison and hashing stay cheap on the hot replay path.
+
+>>> Card.parse("10H").rank, Card.parse("10H").suit
+(10, 'H')
+>>> str(Card.parse("qd"))
+'QD'
+>>> adjacent(Card.parse("AS"), Card.parse("KD")), adjacent(Card.parse("AS"), Card.parse("3D"))
+(True, False)
+"""
+
+from dataclasses import dataclass
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("C", "D", "H", "S")
+RED = frozenset("DH")
+
+
+class CardError(ValueError):
+    """A string that is not a card's wire form."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    rank: int  # 1 (ace) .. 13 (king)
+    suit: str  # C D H S
+
+    @property
+    def index(self) -> int:
+        """Canonical position 0..51: suits in order C, D, H, S; ranks A..K within a suit."""
+        return SUITS.index(self.suit) * 13 + self.rank - 1
+
+    @property
+    def red(self) -> bool:
+        return self.suit in RED
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> "Card":
+        """Parse the wire form (case-insensitive); raises CardError."""
+        try:
+            return _BY_NAME[text.upper()]
+        except (KeyError, AttributeError):
+            raise CardError(f"{text!r} is not a card (rank A,2..10,J,Q,K then suit C,D,H,S)") from None
+
+
+DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(1, 14))  # C-1
+_BY_NAME = {str(c): c for c in DECK}
+
+
+def adjacent(a: Card, b: Card) -> bool:
+    """C-2: ranks differ by one, and A turns the corner to both 2 and K."""
+    d = abs(a.rank - b.rank)
+    return d == 1 or d == 12
+
+
+def may_land_on(card: Card, top: Card, alternate_colors: bool) -> bool:
+    """C-2 adjacency, plus V-3's colour change when the table chose it."""
+    return adjacent(card, top) and (not alternate_colors or card.red != top.red)
+
+
+def parse_cards(texts) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in texts)
+
+
+def fmt(cards) -> list[str]:
+    return [str(c) for c in cards]

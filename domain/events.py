@@ -1,0 +1,245 @@
+"""Events: facts in the past tense. The log of a game is a list of these.
+
+Events record everything needed to rebuild the state, dealt cards included, so a
+replay needs neither the seed nor any RNG. Each has ``at`` (seconds since the epoch,
+stamped by ``decide`` from ``ctx.now``). ``event_to_dict`` / ``event_from_dict`` give the
+stored and wire form (``{"type": "card_played", ...}``) and round-trip.
+"""
+
+import re
+import types
+import typing
+from dataclasses import dataclass, fields
+
+from .cards import Card
+
+Cards = tuple[Card, ...]
+Layout = tuple[Cards, ...]  # stockpiles, bottom card first
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    at: float = 0.0
+
+
+def _event(cls):
+    return dataclass(frozen=True, slots=True, kw_only=True)(cls)
+
+
+@_event
+class GameCreated(Event):
+    game_id: str
+    game: str
+    options: dict
+    kind: str  # who sits at seat 0
+    client_seed: str
+    commitment: str  # sha256 of the server seed (H-6)
+
+
+@_event
+class SeatTaken(Event):
+    seat: int
+    kind: str
+    client_seed: str
+
+
+@_event
+class SpitDealt(Event):  # D-1..D-3, N-3, N-5
+    round: int
+    nonces: tuple[int, ...]  # the shuffles of this deal (shuffle.py)
+    stockpiles: tuple[Layout, ...]  # per seat
+    spit_cards: tuple[Cards, ...]  # per seat, top first
+
+
+@_event
+class PlayerReady(Event):  # D-4, N-4, Q-2
+    seat: int
+    by: str | None = None  # "T-2" when the timeout made the seat ready
+
+
+@_event
+class SpitCardsTurned(Event):  # D-4, S-2, S-3
+    cards: tuple[Card | None, ...]  # per seat: the card it turned, or None
+    piles: tuple[int | None, ...]  # per seat: the spit pile it landed on
+
+
+@_event
+class CardPlayed(Event):  # P-1, Q-3
+    seat: int
+    card: Card
+    to: int
+    src: int | None = None  # the stockpile in Spit; None in Speed (from the hand)
+
+
+@_event
+class CardTurnedUp(Event):  # P-2
+    seat: int
+    stockpile: int
+    card: Card
+
+
+@_event
+class CardMoved(Event):  # P-3
+    seat: int
+    src: int
+    to: int
+    card: Card
+
+
+@_event
+class SpitCalled(Event):  # S-2, Q-5
+    seat: int
+    by: str | None = None  # "T-1" when the timeout called for the seat
+
+
+@_event
+class RoundEnded(Event):  # N-1
+    round: int
+    reason: str  # "N-1a" (a layout cleared) or "N-1b" (blocked, no spit cards)
+    cleared: int | None  # the seat that cleared its layout, if any
+    next: str  # "slap", "choose" or "take"
+    chooser: int | None = None  # V-2
+
+
+@_event
+class PileSlapped(Event):  # N-2
+    seat: int
+    pile: int
+
+
+@_event
+class PileChosen(Event):  # V-2
+    seat: int
+    pile: int
+
+
+@_event
+class PilesTaken(Event):  # N-2, N-3, E-1, E-3, T-3
+    piles: tuple[int | None, ...]  # per seat: the spit pile it takes, or None
+
+
+@_event
+class SpeedDealt(Event):  # Q-1, Q-2
+    game_no: int
+    nonce: int
+    side_piles: tuple[Cards, ...]  # top first
+    middle: Cards
+    hands: tuple[Cards, ...]
+    draw_piles: tuple[Cards, ...]  # top first
+
+
+@_event
+class CentreStarted(Event):  # Q-2
+    cards: Cards
+
+
+@_event
+class CardDrawn(Event):  # Q-4
+    seat: int
+    card: Card
+
+
+@_event
+class SideCardsTurned(Event):  # Q-5
+    cards: tuple[Card | None, ...]
+
+
+@_event
+class SidePilesRebuilt(Event):  # Q-6
+    nonce: int
+    side_piles: tuple[Cards, ...]  # top first
+
+
+@_event
+class GameScored(Event):  # Q-7, Q-8, Q-9
+    winner: int | None
+    points: int
+    scores: tuple[int, ...]
+    reason: str
+
+
+@_event
+class DeadlineExpired(Event):  # T-1..T-5
+    rule: str
+    seat: int | None = None
+
+
+@_event
+class PlayerResigned(Event):  # E-5, Q-9
+    seat: int
+
+
+@_event
+class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
+    winner: int | None
+    reason: str
+
+
+@_event
+class GameAborted(Event):  # T-5
+    reason: str
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+def _decoder(hint):
+    if hint is Card:
+        return Card.parse
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple:
+        inner = _decoder(args[0])
+        if inner is None:
+            return tuple
+        return lambda v: tuple(inner(x) for x in v)
+    if origin in (typing.Union, types.UnionType):
+        inner = _decoder(next(a for a in args if a is not type(None)))
+        if inner is None:
+            return None
+        return lambda v: None if v is None else inner(v)
+    return None
+
+
+def _encode(v):
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, tuple):
+        return [_encode(x) for x in v]
+    return v
+
+
+EVENT_TYPES: dict[str, type] = {
+    _snake(c.__name__): c
+    for c in (
+        GameCreated, SeatTaken, SpitDealt, PlayerReady, SpitCardsTurned, CardPlayed,
+        CardTurnedUp, CardMoved, SpitCalled, RoundEnded, PileSlapped, PileChosen, PilesTaken,
+        SpeedDealt, CentreStarted, CardDrawn, SideCardsTurned, SidePilesRebuilt, GameScored,
+        DeadlineExpired, PlayerResigned, GameEnded, GameAborted,
+    )
+}  # fmt: skip
+TYPE_NAMES = {c: n for n, c in EVENT_TYPES.items()}
+_CODECS = {
+    cls: tuple((f.name, _decoder(typing.get_type_hints(cls)[f.name])) for f in fields(cls))
+    for cls in EVENT_TYPES.values()
+}
+
+
+def event_to_dict(event: Event) -> dict:
+    """The full (unredacted) wire form of an event."""
+    out = {"type": TYPE_NAMES[type(event)]}
+    for name, _dec in _CODECS[type(event)]:
+        out[name] = _encode(getattr(event, name))
+    return out
+
+
+def event_from_dict(d: dict) -> Event:
+    """Read an event back from ``event_to_dict``'s form; KeyError/ValueError if malformed."""
+    cls = EVENT_TYPES[d["type"]]
+    kwargs = {}
+    for name, dec in _CODECS[cls]:
+        if name in d:
+            v = d[name]
+            kwargs[name] = dec(v) if dec is not None else v
+    return cls(**kwargs)

@@ -1,0 +1,469 @@
+"""Spit: the rules of sections DEAL, PLAY, STALEMATE, NEW LAYOUT, END and VARIATIONS.
+
+Each rule lives here once and names its RULES.md ID. ``decide_*`` functions judge an
+action against a state and return events; ``apply_*`` functions evolve the state by
+one event; ``follow`` adds what the rules make happen by themselves after an action
+(a round ending, piles going to their takers, the next deal).
+"""
+
+from dataclasses import replace
+
+from .actions import Choose, Move, Play, Slap, Spit, TurnUp
+from .cards import Card, may_land_on
+from .errors import IllegalAction
+from .events import (
+    CardMoved,
+    CardPlayed,
+    CardTurnedUp,
+    GameEnded,
+    PileChosen,
+    PilesTaken,
+    PileSlapped,
+    RoundEnded,
+    SpitCalled,
+    SpitCardsTurned,
+    SpitDealt,
+)
+from .shuffle import shuffle
+from .state import Cards, Player, State, set_at, set_player
+
+# ---------------------------------------------------------------- dealing (D-1..D-3)
+
+
+def deal_layout(cards: Cards, k: int) -> tuple[tuple[Cards, ...], Cards]:
+    """D-3: deal ``cards`` row by row into ``k`` stockpiles; the rest are spit cards.
+
+    >>> from .cards import parse_cards
+    >>> piles, spit = deal_layout(parse_cards("AS 2S 3S 4S 5S 6S 7S".split()), 5)
+    >>> [[str(c) for c in p] for p in piles], [str(c) for c in spit]
+    ([['AS'], ['2S', '6S'], ['3S', '7S'], ['4S'], ['5S']], [])
+    """
+    piles: list[list[Card]] = [[] for _ in range(k)]
+    i = 0
+    for row in range(k):
+        for j in range(row, k):
+            if i == len(cards):
+                return tuple(tuple(p) for p in piles), ()
+            piles[j].append(cards[i])
+            i += 1
+    return tuple(tuple(p) for p in piles), tuple(cards[i:])  # N-5: none left, no spit cards
+
+
+def deal(state: State, seed: bytes) -> SpitDealt:
+    """D-1 for the first round (one shuffled deck, 26 each), N-3 for the next ones."""
+    k = state.options.stockpiles
+    if state.round == 0:
+        from .cards import DECK
+
+        nonce = state.nonce + 1
+        deck = shuffle(DECK, seed, state.client_seeds, nonce)
+        hands, nonces = (deck[:26], deck[26:]), (nonce,)
+    else:
+        nonces = (state.nonce + 1, state.nonce + 2)
+        hands = tuple(
+            shuffle(p.pool, seed, state.client_seeds, n)
+            for p, n in zip(state.players, nonces, strict=True)
+        )
+    layouts = [deal_layout(h, k) for h in hands]
+    return SpitDealt(
+        round=state.round + 1,
+        nonces=nonces,
+        stockpiles=tuple(lay[0] for lay in layouts),
+        spit_cards=tuple(lay[1] for lay in layouts),
+    )
+
+
+def apply_dealt(s: State, e: SpitDealt) -> State:
+    players = tuple(
+        replace(
+            p,
+            stockpiles=e.stockpiles[i],
+            face_up=tuple(bool(pile) for pile in e.stockpiles[i]),
+            spit=e.spit_cards[i],
+            pool=(),
+            had_spit=bool(e.spit_cards[i]),
+            ready=False,
+            called=False,
+        )
+        for i, p in enumerate(s.players)
+    )
+    return replace(
+        s,
+        players=players,
+        status="running",
+        phase="ready",
+        round=e.round,
+        nonce=max(e.nonces),
+        piles=(None, None),
+        solo_pile=None,
+        cleared=None,
+        chooser=None,
+    )
+
+
+def start(state: State) -> SpitCardsTurned:
+    """D-4: each player with spit cards turns the top one up to start their spit pile."""
+    cards = tuple(p.spit[0] if p.spit else None for p in state.players)
+    return SpitCardsTurned(cards=cards, piles=tuple(i if c else None for i, c in enumerate(cards)))
+
+
+def apply_spit_turned(s: State, e: SpitCardsTurned) -> State:
+    piles = list(s.piles) if s.phase != "ready" else [None, None]
+    players = list(s.players)
+    for seat, (card, pile) in enumerate(zip(e.cards, e.piles, strict=True)):
+        if card is not None:
+            p = players[seat]
+            players[seat] = replace(p, spit=p.spit[1:])
+            piles[pile] = (piles[pile] or ()) + (card,)
+    players = [replace(p, called=False) for p in players]
+    solo = s.solo_pile
+    if s.phase != "ready" and sum(c is not None for c in e.cards) == 1:
+        solo = next(pl for pl in e.piles if pl is not None)  # S-3: the first solo spit locks
+    return replace(s, players=tuple(players), piles=tuple(piles), phase="playing", solo_pile=solo)
+
+
+# ---------------------------------------------------------------- play (P-1..P-5)
+
+
+def _stockpile(state: State, seat: int, index: int, rule: str) -> Cards:
+    if index >= state.options.stockpiles:  # V-1
+        raise IllegalAction("V-1", f"this table has {state.options.stockpiles} stockpiles")
+    return state.players[seat].stockpiles[index]
+
+
+def decide_play(state: State, seat: int, a: Play) -> list:
+    """P-1 (with C-2, V-3, N-5): a face-up stockpile top onto an adjacent spit pile."""
+    p = state.players[seat]
+    src = _stockpile(state, seat, a.src, "P-1")
+    if not src:
+        raise IllegalAction("P-1", f"stockpile {a.src} is empty")
+    if not p.face_up[a.src]:
+        raise IllegalAction("P-1", f"the top card of stockpile {a.src} is face down (P-2)")
+    pile = state.piles[a.to]
+    if pile is None:
+        raise IllegalAction("N-5", f"spit pile {a.to} does not exist this round")
+    card, top = src[-1], pile[-1]
+    if not may_land_on(card, top, False):
+        raise IllegalAction("P-1", f"{card} is not adjacent to {top} on pile {a.to}")
+    if not may_land_on(card, top, state.options.alternate_colors):
+        raise IllegalAction("V-3", f"{card} is the same colour as {top} on pile {a.to}")
+    return [CardPlayed(seat=seat, card=card, to=a.to, src=a.src)]
+
+
+def decide_turn_up(state: State, seat: int, a: TurnUp) -> list:
+    """P-2: turn a face-down stockpile top face up."""
+    src = _stockpile(state, seat, a.stockpile, "P-2")
+    if not src:
+        raise IllegalAction("P-2", f"stockpile {a.stockpile} is empty")
+    if state.players[seat].face_up[a.stockpile]:
+        raise IllegalAction("P-2", f"the top card of stockpile {a.stockpile} is already face up")
+    return [CardTurnedUp(seat=seat, stockpile=a.stockpile, card=src[-1])]
+
+
+def decide_move(state: State, seat: int, a: Move) -> list:
+    """P-3 (with its ruling): a face-up top into an empty space, from a pile of two or more."""
+    src = _stockpile(state, seat, a.src, "P-3")
+    dst = _stockpile(state, seat, a.to, "P-3")
+    if dst:
+        raise IllegalAction("P-3", f"stockpile space {a.to} is not empty")
+    if len(src) < 2:
+        raise IllegalAction("P-3", f"stockpile {a.src} must hold at least two cards to move one")
+    if not state.players[seat].face_up[a.src]:
+        raise IllegalAction("P-3", f"the top card of stockpile {a.src} is face down (P-2)")
+    return [CardMoved(seat=seat, src=a.src, to=a.to, card=src[-1])]
+
+
+def apply_played(s: State, e: CardPlayed) -> State:
+    p = s.players[e.seat]
+    p = replace(
+        p,
+        stockpiles=set_at(p.stockpiles, e.src, p.stockpiles[e.src][:-1]),
+        face_up=set_at(p.face_up, e.src, False),
+    )
+    return replace(
+        s,
+        players=set_player(s.players, e.seat, p),
+        piles=set_at(s.piles, e.to, s.piles[e.to] + (e.card,)),
+    )
+
+
+def apply_turned_up(s: State, e: CardTurnedUp) -> State:
+    p = s.players[e.seat]
+    p = replace(p, face_up=set_at(p.face_up, e.stockpile, True))
+    return replace(s, players=set_player(s.players, e.seat, p))
+
+
+def apply_moved(s: State, e: CardMoved) -> State:
+    p = s.players[e.seat]
+    piles = set_at(p.stockpiles, e.src, p.stockpiles[e.src][:-1])
+    piles = set_at(piles, e.to, (e.card,))
+    face = set_at(set_at(p.face_up, e.src, False), e.to, True)
+    return replace(s, players=set_player(s.players, e.seat, replace(p, stockpiles=piles, face_up=face)))
+
+
+def moves(state: State, seat: int) -> list:
+    """Every legal P-1..P-3 action of ``seat`` (S-1 is the absence of these for both)."""
+    p = state.players[seat]
+    k = state.options.stockpiles
+    alt = state.options.alternate_colors
+    out: list = []
+    empty = [i for i in range(k) if not p.stockpiles[i]]
+    for i in range(k):
+        pile = p.stockpiles[i]
+        if not pile:
+            continue
+        if not p.face_up[i]:
+            out.append(TurnUp(i))
+            continue
+        card = pile[-1]
+        for to, target in enumerate(state.piles):
+            if target is not None and may_land_on(card, target[-1], alt):
+                out.append(Play(i, to))
+        if len(pile) >= 2:
+            out.extend(Move(i, j) for j in empty)
+    return out
+
+
+def has_moves(state: State, seat: int) -> bool:
+    """Whether ``seat`` has any P-1..P-3 action (the hot path of stalemate detection)."""
+    p = state.players[seat]
+    alt = state.options.alternate_colors
+    tops = [t[-1] for t in state.piles if t]
+    some_empty = False
+    some_movable = False
+    for pile, up in zip(p.stockpiles, p.face_up, strict=True):
+        if not pile:
+            some_empty = True
+            continue
+        if not up:
+            return True
+        card = pile[-1]
+        for top in tops:
+            if may_land_on(card, top, alt):
+                return True
+        if len(pile) >= 2:
+            some_movable = True
+    return some_empty and some_movable
+
+
+# ---------------------------------------------------------------- stalemate (S-1..S-4)
+
+
+def spitters(state: State) -> list[int]:
+    """The seats that must call in a stalemate: those who still have spit cards (S-2)."""
+    return [i for i, p in enumerate(state.players) if p.spit]
+
+
+def solo_piles(state: State, seat: int) -> list[int]:
+    """S-3: the piles a solo spitter may name (only the locked one once it is locked)."""
+    if state.solo_pile is not None:
+        return [state.solo_pile]
+    return [i for i, pile in enumerate(state.piles) if pile is not None]
+
+
+def solo_default(state: State, seat: int) -> int:
+    """S-3 ruling: the first solo spit goes on the spitter's own pile unless named."""
+    allowed = solo_piles(state, seat)
+    return seat if seat in allowed else allowed[0]
+
+
+def decide_spit(state: State, seat: int, a: Spit) -> list:
+    """S-2..S-4: call "spit!" in a stalemate; the last needed call turns the cards."""
+    if state.phase != "stalemate":
+        raise IllegalAction("S-4", "there is no stalemate: a spit may be called only in one")
+    need = spitters(state)
+    if seat not in need:
+        raise IllegalAction("S-2", "you have no spit cards left to turn")
+    if state.players[seat].called:
+        raise IllegalAction("S-2", "you have already called spit in this stalemate")
+    if len(need) == 1:  # S-3: solo spit
+        allowed = solo_piles(state, seat)
+        if a.pile is not None and a.pile not in allowed:
+            why = "is locked for this round" if state.solo_pile is not None else "exists"
+            raise IllegalAction("S-3", f"a solo spit may go only on pile {allowed[0]}, which {why}")
+        pile = a.pile if a.pile is not None else solo_default(state, seat)
+        return [SpitCalled(seat=seat), turn_spit_cards(state, {seat: pile})]
+    if a.pile not in (None, seat):
+        raise IllegalAction("S-2", f"each player spits onto their own pile ({seat})")
+    events: list = [SpitCalled(seat=seat)]
+    if all(state.players[s].called for s in need if s != seat):
+        events.append(turn_spit_cards(state, {s: s for s in need}))
+    return events
+
+
+def turn_spit_cards(state: State, piles: dict[int, int]) -> SpitCardsTurned:
+    """S-2: each caller turns their top spit card onto the pile given for them."""
+    return SpitCardsTurned(
+        cards=tuple(state.players[s].spit[0] if s in piles else None for s in (0, 1)),
+        piles=tuple(piles.get(s) for s in (0, 1)),
+    )
+
+
+# ---------------------------------------------------------------- a round's end (N-1..N-5, E-*)
+
+
+def fewer_stock(state: State) -> int | None:
+    """The seat with fewer stockpile cards, or None on a tie."""
+    a, b = (p.stock_count for p in state.players)
+    return None if a == b else (0 if a < b else 1)
+
+
+def round_end(state: State) -> list:
+    """N-1: whether the round has ended, and the events that say how it goes on."""
+    cleared = next((i for i, p in enumerate(state.players) if not p.stock_count), None)
+    if cleared is not None:
+        reason = "N-1a"
+    elif state.phase == "stalemate" and not spitters(state):
+        reason = "N-1b"
+    else:
+        return []
+    if None in state.piles:  # a one-pile round (N-5): no slap
+        owner = state.piles.index(next(p for p in state.piles if p is not None))
+        pile = owner
+        if cleared is not None:  # E-1: the first to clear takes nothing from the centre
+            taker = 1 - cleared
+        else:  # E-3 ruling
+            a, b = (p.stock_count for p in state.players)
+            taker = owner if a == b else (0 if a > b else 1)
+        ended = RoundEnded(round=state.round, reason=reason, cleared=cleared, next="take")
+        return [ended, PilesTaken(piles=tuple(pile if s == taker else None for s in (0, 1)))]
+    chooser = None
+    if state.options.pile_choice == "choose":  # V-2 and its ruling
+        chooser = cleared if cleared is not None else fewer_stock(state)
+    nxt = "choose" if chooser is not None else "slap"
+    return [RoundEnded(round=state.round, reason=reason, cleared=cleared, next=nxt, chooser=chooser)]
+
+
+def apply_round_ended(s: State, e: RoundEnded) -> State:
+    phase = {"slap": "slap", "choose": "choose", "take": "dealing"}[e.next]
+    return replace(s, phase=phase, cleared=e.cleared, chooser=e.chooser)
+
+
+def decide_slap(state: State, seat: int, a: Slap) -> list:
+    """N-2: the first slap in the log takes that pile; the other player takes the other."""
+    if state.phase != "slap":
+        raise IllegalAction("N-2", "there is nothing to slap: no round is ending by slap")
+    return [PileSlapped(seat=seat, pile=a.pile), _taken(seat, a.pile)]
+
+
+def decide_choose(state: State, seat: int, a: Choose) -> list:
+    """V-2: the player who cleared (or has fewer stockpile cards) chooses a pile."""
+    if state.phase != "choose":
+        raise IllegalAction("V-2", "there is no pile to choose now")
+    if seat != state.chooser:
+        raise IllegalAction("V-2", f"seat {state.chooser} chooses the pile this round")
+    return [PileChosen(seat=seat, pile=a.pile), _taken(seat, a.pile)]
+
+
+def _taken(seat: int, pile: int) -> PilesTaken:
+    return PilesTaken(piles=(pile, 1 - pile) if seat == 0 else (1 - pile, pile))
+
+
+def slap_timeout(state: State) -> list:
+    """T-3: the player who cleared (else fewer stockpile cards; tie: seat 0) takes the
+    smaller pile (equal sizes: pile 0)."""
+    taker = state.cleared if state.cleared is not None else (fewer_stock(state) or 0)
+    a, b = (len(p) for p in state.piles)
+    return [_taken(taker, 1 if b < a else 0)]
+
+
+def apply_taken(s: State, e: PilesTaken) -> State:
+    """N-3: each player gathers the pile they took and every card they still hold."""
+    players = tuple(
+        replace(
+            p,
+            pool=p.pool
+            + tuple(c for pile in p.stockpiles for c in pile)
+            + p.spit
+            + (s.piles[e.piles[i]] if e.piles[i] is not None else ()),
+            stockpiles=((),) * s.options.stockpiles,
+            face_up=(False,) * s.options.stockpiles,
+            spit=(),
+            ready=False,
+            called=False,
+        )
+        for i, p in enumerate(s.players)
+    )
+    return replace(s, players=players, piles=(None, None), phase="dealing")
+
+
+def after_taken(state: State, seed: bytes, at: float) -> list:
+    """E-2, then E-4, then the next deal (N-3)."""
+    empty = [i for i, p in enumerate(state.players) if not p.pool]
+    if empty:
+        return [GameEnded(winner=empty[0], reason="E-2")]
+    if state.round >= state.options.max_rounds:
+        a, b = (len(p.pool) for p in state.players)
+        return [GameEnded(winner=None if a == b else (0 if a < b else 1), reason="E-4")]
+    return [deal(state, seed)]
+
+
+def follow(state: State, seed: bytes | None, at: float) -> list:
+    """What happens by itself in ``state``: a round's end, the taking, the next deal."""
+    if state.status != "running":
+        return []
+    if state.phase in ("playing", "stalemate"):
+        return round_end(state)
+    if state.phase == "dealing":
+        return after_taken(state, seed, at)
+    return []
+
+
+def can_act(state: State, seat: int) -> bool:
+    """Whether ``seat`` has an action other than resign (T-4's clock)."""
+    phase = state.phase
+    if phase == "playing":
+        return has_moves(state, seat)
+    if phase == "stalemate":
+        return seat in spitters(state) and not state.players[seat].called
+    if phase == "ready":
+        return not state.players[seat].ready
+    if phase == "slap":
+        return True
+    if phase == "choose":
+        return seat == state.chooser
+    return False
+
+
+def legal(state: State, seat: int) -> list:
+    """Every action ``decide`` accepts from ``seat`` now, resign aside."""
+    from .actions import Ready
+
+    phase = state.phase
+    if phase == "playing":
+        return moves(state, seat)
+    if phase == "stalemate":
+        if not can_act(state, seat):
+            return []
+        if len(spitters(state)) == 1:
+            return [Spit()] + [Spit(p) for p in solo_piles(state, seat)]
+        return [Spit(), Spit(seat)]
+    if phase == "ready":
+        return [Ready()] if not state.players[seat].ready else []
+    if phase == "slap":
+        return [Slap(0), Slap(1)]
+    if phase == "choose" and seat == state.chooser:
+        return [Choose(0), Choose(1)]
+    return []
+
+
+EVOLVE = {
+    SpitDealt: apply_dealt,
+    SpitCardsTurned: apply_spit_turned,
+    CardPlayed: apply_played,
+    CardTurnedUp: apply_turned_up,
+    CardMoved: apply_moved,
+    RoundEnded: apply_round_ended,
+    PilesTaken: apply_taken,
+    PileSlapped: lambda s, e: s,
+    PileChosen: lambda s, e: s,
+}
+
+DECIDE = {
+    Play: decide_play,
+    TurnUp: decide_turn_up,
+    Move: decide_move,
+    Spit: decide_spit,
+    Slap: decide_slap,
+    Choose: decide_choose,
+}

@@ -1,0 +1,85 @@
+"""The state of a game: immutable values, replaced (never mutated) by ``evolve``."""
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .options import Options
+
+Cards = tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    kind: str | None = None  # "human", "bot:easy", ...; None while the seat is free
+    client_seed: str = ""
+    # Spit
+    stockpiles: tuple[Cards, ...] = ()  # bottom card first
+    face_up: tuple[bool, ...] = ()  # is the top card of each stockpile face up
+    spit: Cards = ()  # top first
+    pool: Cards = ()  # the cards gathered at a round's end, before the next deal (N-3)
+    had_spit: bool = False  # held spit cards when the round began (E-3)
+    # Speed
+    hand: Cards = ()
+    draw: Cards = ()  # top first
+    # both
+    ready: bool = False
+    called: bool = False
+    idle_since: float = 0.0  # T-4's clock
+
+    @property
+    def cards(self) -> int:
+        """How many cards this player holds in all (C-3)."""
+        return (
+            sum(len(p) for p in self.stockpiles)
+            + len(self.spit)
+            + len(self.pool)
+            + len(self.hand)
+            + len(self.draw)
+        )
+
+    @property
+    def stock_count(self) -> int:
+        return sum(len(p) for p in self.stockpiles)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    id: str = ""
+    game: str = "spit"
+    options: Options = field(default_factory=Options)
+    commitment: str = ""
+    version: int = 0
+    status: str = "new"  # new, waiting, running, finished, aborted
+    phase: str = "new"  # waiting, ready, playing, stalemate, slap, choose, dealing, + status
+    phase_since: float = 0.0
+    created_at: float = 0.0
+    round: int = 0  # Spit: the round; Speed: the game of the match
+    players: tuple[Player, Player] = (Player(), Player())
+    piles: tuple[Cards | None, ...] = (None, None)  # spit / centre piles, bottom first
+    side: tuple[Cards, ...] = ((), ())  # Speed side piles, top first
+    middle: Cards = ()  # Speed: the two face-down middle cards before the start
+    nonce: int = 0  # the last shuffle's number
+    solo_pile: int | None = None  # S-3 lock
+    cleared: int | None = None  # the seat that cleared its layout this round (N-1a)
+    chooser: int | None = None  # V-2
+    scores: tuple[int, int] = (0, 0)  # Speed matches (Q-8)
+    winner: int | None = None
+    result: str | None = None  # the rule that ended the game
+    can_act: tuple[bool, bool] = (False, False)  # has a legal action other than resign
+    stalemate: bool = False  # S-1 / Q-5
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("finished", "aborted")
+
+    @property
+    def client_seeds(self) -> tuple[str, str]:
+        return (self.players[0].client_seed, self.players[1].client_seed)
+
+
+def set_player(players: tuple[Player, Player], seat: int, p: Player) -> tuple[Player, Player]:
+    return (p, players[1]) if seat == 0 else (players[0], p)
+
+
+def set_at(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1 :]
