@@ -31,9 +31,21 @@ from .errors import (
     SeatUnavailable,
 )
 from .events import Event, event_from_dict, event_to_dict
-from .game import KINDS, Ctx, Deadline, create_game, deadlines, decide, evolve, legal_actions, replay, run
+from .game import (
+    KINDS,
+    Ctx,
+    Deadline,
+    create_game,
+    deadlines,
+    decide,
+    evolve,
+    legal_actions,
+    replay,
+    run,
+)
 from .options import Options, parse_options
 from .shuffle import commitment, shuffle
+from .snapshot import state_from_dict, state_to_dict
 from .state import Player, State
 from .views import full_state, redact, view
 
@@ -43,5 +55,6 @@ __all__ = [
     "Options", "Play", "PlayCard", "Player", "Ready", "Resign", "SeatUnavailable", "Slap", "Spit",
     "State", "Timeout", "TurnUp", "action_to_dict", "adjacent", "commitment", "create_game",
     "deadlines", "decide", "event_from_dict", "event_to_dict", "evolve", "full_state",
-    "legal_actions", "parse_action", "parse_options", "redact", "replay", "run", "shuffle", "view",
+    "legal_actions", "parse_action", "parse_options", "redact", "replay", "run", "shuffle",
+    "state_from_dict", "state_to_dict", "view",
 ]  # fmt: skip

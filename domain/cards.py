@@ -49,7 +49,9 @@ class Card:
         try:
             return _BY_NAME[text.upper()]
         except (KeyError, AttributeError):
-            raise CardError(f"{text!r} is not a card (rank A,2..10,J,Q,K then suit C,D,H,S)") from None
+            raise CardError(
+                f"{text!r} is not a card (rank A,2..10,J,Q,K then suit C,D,H,S)"
+            ) from None
 
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(1, 14))  # C-1

@@ -5,7 +5,7 @@ T-1..T-5 and the bookkeeping every state carries); each game's own rules are in
 ``spit.py`` and ``speed.py``.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import reduce
 
 from . import speed, spit
@@ -26,6 +26,7 @@ from .events import (
 )
 from .options import parse_options
 from .state import Player, State, set_player
+from .values import replace
 
 KINDS = ("human", "bot:random", "bot:easy", "bot:medium", "bot:hard")
 RULES = {"spit": spit, "speed": speed}
@@ -79,7 +80,9 @@ def _ready(s: State, e: PlayerReady) -> State:
 
 
 def _called(s: State, e: SpitCalled) -> State:
-    return replace(s, players=set_player(s.players, e.seat, replace(s.players[e.seat], called=True)))
+    return replace(
+        s, players=set_player(s.players, e.seat, replace(s.players[e.seat], called=True))
+    )
 
 
 def _ended(s: State, e: GameEnded) -> State:
@@ -114,21 +117,19 @@ def evolve(state: State, event: Event) -> State:
     s = _EVOLVE[state.game if state.status != "new" else "spit"][type(event)](state, event)
     at = event.at
     stalemate = False
+    phase = s.phase
     if s.status != "running":
         can = (False, False)
-        phase = s.status if s.status != "running" else s.phase
+        phase = s.status
     else:
         rules = RULES[s.game]
-        phase = s.phase
         if phase in ("playing", "stalemate"):
             can = (rules.has_moves(s, 0), rules.has_moves(s, 1))
             stalemate = not (can[0] or can[1])
+            phase = "stalemate" if stalemate else "playing"
             if stalemate:
-                phase = "stalemate"
                 s = replace(s, phase=phase)
                 can = (rules.can_act(s, 0), rules.can_act(s, 1))
-            else:
-                phase = "playing"
         else:
             can = (rules.can_act(s, 0), rules.can_act(s, 1))
     since = s.phase_since if phase == state.phase and type(event) not in _NEW_ROUND else at
@@ -137,11 +138,12 @@ def evolve(state: State, event: Event) -> State:
     actor = getattr(event, "seat", None) if getattr(event, "by", None) is None else None
     if type(event) is DeadlineExpired:
         actor = None
-    p0, p1 = s.players
-    if actor == 0 or not state.can_act[0]:
-        p0 = replace(p0, idle_since=at)
-    if actor == 1 or not state.can_act[1]:
-        p1 = replace(p1, idle_since=at)
+    players = s.players
+    p0, p1 = players
+    if (actor == 0 or not state.can_act[0]) and p0.idle_since != at:
+        players = (replace(p0, idle_since=at), players[1])
+    if (actor == 1 or not state.can_act[1]) and p1.idle_since != at:
+        players = (players[0], replace(p1, idle_since=at))
     return replace(
         s,
         version=state.version + 1,
@@ -149,7 +151,7 @@ def evolve(state: State, event: Event) -> State:
         phase_since=since,
         can_act=can,
         stalemate=stalemate,
-        players=(p0, p1),
+        players=players,
     )
 
 

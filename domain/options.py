@@ -4,7 +4,8 @@ Unknown options, options of the other game and values out of range are refused w
 ``InvalidOptions``, whose ``errors`` maps each offending option to its messages.
 """
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
+from functools import lru_cache
 
 from .errors import InvalidOptions
 
@@ -37,9 +38,13 @@ class Options:
 
     def public(self, game: str) -> dict:
         """The options that apply to ``game``, as they appear in views and events."""
-        d = asdict(self)
-        drop = _SPEED_ONLY if game == "spit" else _SPIT_ONLY
-        return {k: v for k, v in d.items() if k not in drop}
+        return dict(_public(self, game))
+
+
+@lru_cache(maxsize=256)
+def _public(options: Options, game: str) -> tuple:
+    drop = _SPEED_ONLY if game == "spit" else _SPIT_ONLY
+    return tuple((f.name, getattr(options, f.name)) for f in fields(options) if f.name not in drop)
 
 
 def parse_options(game: str, raw: dict | None) -> Options:
@@ -60,9 +65,8 @@ def parse_options(game: str, raw: dict | None) -> Options:
             v = raw[key]
             if type(v) is not int or v not in allowed:
                 errors[key] = [f"must be the integer {allowed[0]} or {allowed[1]}"]
-    if "pile_choice" in raw and "pile_choice" not in errors:
-        if raw["pile_choice"] not in ("slap", "choose"):
-            errors["pile_choice"] = ['must be "slap" or "choose"']
+    if "pile_choice" in raw and raw["pile_choice"] not in ("slap", "choose"):
+        errors["pile_choice"] = ['must be "slap" or "choose"']
     if "alternate_colors" in raw and not isinstance(raw["alternate_colors"], bool):
         errors["alternate_colors"] = ["must be true or false"]
     for key, low, high in (("max_rounds", 1, 10_000), ("target_score", 0, 10_000)):

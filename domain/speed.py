@@ -1,7 +1,5 @@
 """Speed: the rules of section SPEED (Q-1..Q-9, V-3, V-4), in the shape of spit.py."""
 
-from dataclasses import replace
-
 from .actions import Draw, PlayCard, Ready, Spit
 from .cards import DECK, may_land_on
 from .errors import IllegalAction
@@ -18,6 +16,7 @@ from .events import (
 )
 from .shuffle import shuffle
 from .state import State, set_at, set_player
+from .values import replace
 
 HAND = 5  # Q-4
 
@@ -148,7 +147,10 @@ def resolve(state: State, seed: bytes) -> list:
     mixed = shuffle(below, seed, state.client_seeds, nonce)
     half = (len(mixed) + 1) // 2  # the odd card to side pile 0
     rebuilt = SidePilesRebuilt(nonce=nonce, side_piles=(mixed[:half], mixed[half:]))
-    return [rebuilt, SideCardsTurned(cards=tuple(sp[0] if sp else None for sp in rebuilt.side_piles))]
+    return [
+        rebuilt,
+        SideCardsTurned(cards=tuple(sp[0] if sp else None for sp in rebuilt.side_piles)),
+    ]
 
 
 def apply_rebuilt(s: State, e: SidePilesRebuilt) -> State:

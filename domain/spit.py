@@ -6,8 +6,6 @@ one event; ``follow`` adds what the rules make happen by themselves after an act
 (a round ending, piles going to their takers, the next deal).
 """
 
-from dataclasses import replace
-
 from .actions import Choose, Move, Play, Slap, Spit, TurnUp
 from .cards import Card, may_land_on
 from .errors import IllegalAction
@@ -17,15 +15,16 @@ from .events import (
     CardTurnedUp,
     GameEnded,
     PileChosen,
-    PilesTaken,
     PileSlapped,
+    PilesTaken,
     RoundEnded,
     SpitCalled,
     SpitCardsTurned,
     SpitDealt,
 )
 from .shuffle import shuffle
-from .state import Cards, Player, State, set_at, set_player
+from .state import Cards, State, set_at, set_player
+from .values import replace
 
 # ---------------------------------------------------------------- dealing (D-1..D-3)
 
@@ -198,7 +197,9 @@ def apply_moved(s: State, e: CardMoved) -> State:
     piles = set_at(p.stockpiles, e.src, p.stockpiles[e.src][:-1])
     piles = set_at(piles, e.to, (e.card,))
     face = set_at(set_at(p.face_up, e.src, False), e.to, True)
-    return replace(s, players=set_player(s.players, e.seat, replace(p, stockpiles=piles, face_up=face)))
+    return replace(
+        s, players=set_player(s.players, e.seat, replace(p, stockpiles=piles, face_up=face))
+    )
 
 
 def moves(state: State, seat: int) -> list:
@@ -331,7 +332,9 @@ def round_end(state: State) -> list:
     if state.options.pile_choice == "choose":  # V-2 and its ruling
         chooser = cleared if cleared is not None else fewer_stock(state)
     nxt = "choose" if chooser is not None else "slap"
-    return [RoundEnded(round=state.round, reason=reason, cleared=cleared, next=nxt, chooser=chooser)]
+    return [
+        RoundEnded(round=state.round, reason=reason, cleared=cleared, next=nxt, chooser=chooser)
+    ]
 
 
 def apply_round_ended(s: State, e: RoundEnded) -> State:

@@ -122,9 +122,7 @@ def full_state(state: State, seat: int | None = None) -> dict:
             pv["hand"] = fmt(p.hand)
             pv["draw_pile"] = fmt(p.draw)
     if state.game == "spit":
-        out["spit_piles"] = [
-            {"cards": fmt(p or ()), "exists": p is not None} for p in state.piles
-        ]
+        out["spit_piles"] = [{"cards": fmt(p or ()), "exists": p is not None} for p in state.piles]
     else:
         out["side_piles"] = [{"cards": fmt(sp)} for sp in state.side]
         out["middle"] = fmt(state.middle)

@@ -1,0 +1,186 @@
+"""Play games between two policies in virtual time: no Redis, no clock.
+
+    python -m domain.simulate --game spit --games 200 --p0 random --p1 random
+    python -m domain.simulate --game both --games 100 --option stockpiles=4 \\
+        --option alternate_colors=true
+
+Each seat is a policy with ``choose(view, rng) -> action wire dict | None`` and
+``reaction(rng) -> seconds`` (domain/bots.py). Whenever the state a seat sees
+changes, it plans again: it chooses from its own view and acts after its reaction
+time, unless the state moves on first. Deadlines (T-1..T-5) fire when they fall
+due and nobody acted before. ``play_game`` is pure (the rng comes in); ``main`` is
+the command line and the only part that touches the clock, a seed and the terminal.
+"""
+
+from dataclasses import dataclass
+
+from .actions import Timeout, parse_action
+from .errors import IllegalAction
+from .game import Ctx, create_game, deadlines, replay, run
+from .shuffle import commitment
+from .state import State
+from .views import view
+
+
+class RandomPolicy:
+    """Any legal action but resign, at a human-like pace."""
+
+    name = "random"
+
+    def choose(self, v: dict, rng):
+        acts = [a for a in v["legal_actions"] if a["type"] != "resign"]
+        return rng.choice(acts) if acts else None
+
+    def reaction(self, rng) -> float:
+        return rng.uniform(0.15, 0.6)
+
+
+def policies() -> dict:
+    """The policies by name: domain.bots' levels when present, and ``random``."""
+    try:
+        from .bots import POLICIES
+    except ImportError:  # the bots land separately
+        POLICIES = {}
+    return {"random": RandomPolicy(), **POLICIES}
+
+
+@dataclass
+class Result:
+    winner: int | None
+    result: str | None
+    status: str
+    rounds: int
+    events: int
+    seconds: float  # virtual
+    scores: tuple[int, int]
+    log: list | None = None
+
+
+def play_game(
+    game: str,
+    pols,
+    rng,
+    *,
+    options: dict | None = None,
+    max_events: int = 100_000,
+    keep_log: bool = False,
+    start: float = 1_800_000_000.0,
+) -> Result:
+    """Play one game between ``pols`` (seat 0, seat 1) and return how it ended."""
+    seed = bytes(rng.getrandbits(8) for _ in range(32))
+    now = start
+    kinds = [f"bot:{p.name}" for p in pols]
+    log = create_game(
+        game_id=f"sim-{rng.getrandbits(32):08x}",
+        game=game,
+        now=now,
+        server_seed=seed,
+        commitment=commitment(seed),
+        options=options,
+        kind=kinds[0],
+        opponent=kinds[1],
+    )
+    state: State = replay(log)
+    count = len(log)
+    plans: list = [None, None]  # per seat: (version planned at, due time, action)
+    while not state.over and count < max_events:
+        for seat in (0, 1):
+            if plans[seat] is None or plans[seat][0] != state.version:
+                pol = pols[seat]
+                wire = pol.choose(view(state, seat), rng) if state.can_act[seat] else None
+                plans[seat] = (state.version, now + pol.reaction(rng), wire)
+        best = None
+        for seat in (0, 1):
+            _v, due, wire = plans[seat]
+            if wire is not None and (best is None or due < best[0]):
+                best = (due, seat, wire)
+        dls = deadlines(state)
+        if dls and (best is None or dls[0].at <= best[0]):
+            d = dls[0]
+            now = max(now, d.at)
+            action, ctx = Timeout(d.rule, d.seat), Ctx(None, now, seed)
+        elif best is not None:
+            now = best[0]
+            action, ctx = parse_action(game, best[2]), Ctx(best[1], now, seed)
+        else:
+            raise RuntimeError(f"nobody can act and no deadline runs: {state.phase}")
+        try:
+            events, state = run(state, action, ctx)
+        except IllegalAction:  # a policy erred; it plans again
+            plans[ctx.seat] = None
+            continue
+        count += len(events)
+        if keep_log:
+            log += events
+    return Result(
+        winner=state.winner,
+        result=state.result,
+        status=state.status,
+        rounds=state.round,
+        events=count,
+        seconds=now - start,
+        scores=state.scores,
+        log=log if keep_log else None,
+    )
+
+
+def main(argv=None) -> int:
+    """The command line (the clock, the seed and the terminal live only here)."""
+    import argparse
+    import json
+    import random
+    import time
+    from collections import Counter
+
+    from tqdm import tqdm
+
+    pols = policies()
+    ap = argparse.ArgumentParser(
+        prog="python -m domain.simulate", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument("--game", choices=["spit", "speed", "both"], default="spit")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--p0", choices=sorted(pols), default="random")
+    ap.add_argument("--p1", choices=sorted(pols), default="random")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+    options = {}
+    for item in args.option:
+        k, _, v = item.partition("=")
+        try:
+            options[k] = json.loads(v)
+        except json.JSONDecodeError:
+            options[k] = v
+    games = ["spit", "speed"] if args.game == "both" else [args.game]
+    for game in games:
+        opts = {k: v for k, v in options.items()}
+        rng = random.Random(args.seed)
+        wins, results = Counter(), Counter()
+        rounds = events = 0
+        t0 = time.perf_counter()
+        for i in tqdm(range(args.games), desc=game, disable=args.no_progress, unit="game"):
+            seats = (pols[args.p0], pols[args.p1]) if i % 2 == 0 else (pols[args.p1], pols[args.p0])
+            r = play_game(game, seats, rng, options=opts)
+            if r.winner is None:
+                wins["draw"] += 1
+            else:
+                wins["p0" if (r.winner == 0) == (i % 2 == 0) else "p1"] += 1
+            results[r.result] += 1
+            rounds += r.rounds
+            events += r.events
+        dt = time.perf_counter() - t0
+        n = args.games
+        print(
+            f"{game}: {args.p0} (p0) vs {args.p1} (p1), {n} games, seats alternating\n"
+            f"  wins p0 {wins['p0']}  p1 {wins['p1']}  draws {wins['draw']}\n"
+            f"  endings {dict(results)}\n"
+            f"  rounds/game {rounds / n:.1f}  events/game {events / n:.0f}\n"
+            f"  {n / dt:.1f} games/s, {events / dt:,.0f} events/s (wall {dt:.1f} s, one core)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
