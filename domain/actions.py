@@ -153,15 +153,27 @@ def parse_action(game: str, body) -> Action:
     return cls(**args)
 
 
+def _encoder(kind: str, fields):
+    def encode(action) -> dict:
+        out = {"type": kind}
+        for name, attr, _k, _r in fields:
+            v = getattr(action, attr)
+            if v is not None:
+                out[name] = str(v) if isinstance(v, Card) else v
+        return out
+
+    return encode
+
+
+_ENCODERS: dict = {}
+for _wire in (_SPIT_WIRE, _SPEED_WIRE):  # Spit's encoder of Spit (with its pile) serves both
+    for _kind, (_cls, _fields) in _wire.items():
+        _ENCODERS.setdefault(_cls, _encoder(_kind, _fields))
+
+
 def action_to_dict(action) -> dict:
     """The wire form of a player's action (the inverse of ``parse_action``)."""
-    game = "speed" if isinstance(action, PlayCard | Draw) else "spit"
-    for kind, (cls, fields) in WIRE[game].items():
-        if type(action) is cls:
-            out = {"type": kind}
-            for name, attr, _k, _r in fields:
-                v = getattr(action, attr)
-                if v is not None:
-                    out[name] = str(v) if isinstance(v, Card) else v
-            return out
-    raise TypeError(f"not a player's action: {action!r}")
+    try:
+        return _ENCODERS[type(action)](action)
+    except KeyError:
+        raise TypeError(f"not a player's action: {action!r}") from None

@@ -12,7 +12,7 @@ identity comparison and hashing stay cheap on the hot replay path.
 (True, False)
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
@@ -27,11 +27,13 @@ class CardError(ValueError):
 class Card:
     rank: int  # 1 (ace) .. 13 (king)
     suit: str  # C D H S
+    # Canonical position 0..51: suits in order C, D, H, S; ranks A..K within a suit.
+    index: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def index(self) -> int:
-        """Canonical position 0..51: suits in order C, D, H, S; ranks A..K within a suit."""
-        return SUITS.index(self.suit) * 13 + self.rank - 1
+    def __post_init__(self):
+        if not (1 <= self.rank <= 13 and self.suit in SUITS):
+            raise CardError(f"no card of rank {self.rank!r} and suit {self.suit!r}")
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
 
     @property
     def red(self) -> bool:
@@ -64,9 +66,20 @@ def adjacent(a: Card, b: Card) -> bool:
     return d == 1 or d == 12
 
 
+def _lands(card: Card, top: Card, alternate_colors: bool) -> bool:
+    return adjacent(card, top) and (not alternate_colors or card.red != top.red)
+
+
+# FITS[alternate_colors][top.index]: the indexes of the cards that may land on ``top``.
+FITS = tuple(
+    tuple(frozenset(c.index for c in DECK if _lands(c, top, alt)) for top in DECK)
+    for alt in (False, True)
+)
+
+
 def may_land_on(card: Card, top: Card, alternate_colors: bool) -> bool:
     """C-2 adjacency, plus V-3's colour change when the table chose it."""
-    return adjacent(card, top) and (not alternate_colors or card.red != top.red)
+    return card.index in FITS[alternate_colors][top.index]
 
 
 def parse_cards(texts) -> tuple[Card, ...]:

@@ -14,9 +14,10 @@ the command line and the only part that touches the clock, a seed and the termin
 
 from dataclasses import dataclass
 
-from .actions import Timeout, parse_action
+from .actions import Timeout, action_to_dict, parse_action
 from .errors import IllegalAction
 from .game import Ctx, create_game, deadlines, replay, run
+from .game import legal_actions as legal
 from .shuffle import commitment
 from .state import State
 from .views import view
@@ -26,6 +27,7 @@ class RandomPolicy:
     """Any legal action but resign, at a human-like pace."""
 
     name = "random"
+    sees_only_legal_actions = True  # the simulator may skip building the rest of the view
 
     def choose(self, v: dict, rng):
         acts = [a for a in v["legal_actions"] if a["type"] != "resign"]
@@ -41,7 +43,7 @@ def policies() -> dict:
         from .bots import POLICIES
     except ImportError:  # the bots land separately
         POLICIES = {}
-    return {"random": RandomPolicy(), **POLICIES}
+    return {**POLICIES, "random": RandomPolicy()}
 
 
 @dataclass
@@ -87,7 +89,13 @@ def play_game(
         for seat in (0, 1):
             if plans[seat] is None or plans[seat][0] != state.version:
                 pol = pols[seat]
-                wire = pol.choose(view(state, seat), rng) if state.can_act[seat] else None
+                wire = None
+                if state.can_act[seat]:
+                    if getattr(pol, "sees_only_legal_actions", False):
+                        seen = {"legal_actions": [action_to_dict(a) for a in legal(state, seat)]}
+                    else:
+                        seen = view(state, seat)
+                    wire = pol.choose(seen, rng)
                 plans[seat] = (state.version, now + pol.reaction(rng), wire)
         best = None
         for seat in (0, 1):

@@ -7,7 +7,7 @@ one event; ``follow`` adds what the rules make happen by themselves after an act
 """
 
 from .actions import Choose, Move, Play, Slap, Spit, TurnUp
-from .cards import Card, may_land_on
+from .cards import FITS, Card, may_land_on
 from .errors import IllegalAction
 from .events import (
     CardMoved,
@@ -205,21 +205,18 @@ def apply_moved(s: State, e: CardMoved) -> State:
 def moves(state: State, seat: int) -> list:
     """Every legal P-1..P-3 action of ``seat`` (S-1 is the absence of these for both)."""
     p = state.players[seat]
-    k = state.options.stockpiles
-    alt = state.options.alternate_colors
+    fits = FITS[state.options.alternate_colors]
+    targets = [(to, fits[t[-1].index]) for to, t in enumerate(state.piles) if t]
     out: list = []
-    empty = [i for i in range(k) if not p.stockpiles[i]]
-    for i in range(k):
-        pile = p.stockpiles[i]
+    empty = [i for i, pile in enumerate(p.stockpiles) if not pile]
+    for i, pile in enumerate(p.stockpiles):
         if not pile:
             continue
         if not p.face_up[i]:
             out.append(TurnUp(i))
             continue
-        card = pile[-1]
-        for to, target in enumerate(state.piles):
-            if target is not None and may_land_on(card, target[-1], alt):
-                out.append(Play(i, to))
+        n = pile[-1].index
+        out.extend(Play(i, to) for to, fit in targets if n in fit)
         if len(pile) >= 2:
             out.extend(Move(i, j) for j in empty)
     return out
@@ -228,22 +225,21 @@ def moves(state: State, seat: int) -> list:
 def has_moves(state: State, seat: int) -> bool:
     """Whether ``seat`` has any P-1..P-3 action (the hot path of stalemate detection)."""
     p = state.players[seat]
-    alt = state.options.alternate_colors
-    tops = [t[-1] for t in state.piles if t]
-    some_empty = False
-    some_movable = False
+    fits = FITS[state.options.alternate_colors]
+    targets = [fits[t[-1].index] for t in state.piles if t]
+    some_empty = some_movable = False
     for pile, up in zip(p.stockpiles, p.face_up, strict=True):
         if not pile:
             some_empty = True
-            continue
-        if not up:
+        elif not up:
             return True
-        card = pile[-1]
-        for top in tops:
-            if may_land_on(card, top, alt):
-                return True
-        if len(pile) >= 2:
-            some_movable = True
+        else:
+            i = pile[-1].index
+            for t in targets:
+                if i in t:
+                    return True
+            if len(pile) >= 2:
+                some_movable = True
     return some_empty and some_movable
 
 
@@ -311,7 +307,7 @@ def fewer_stock(state: State) -> int | None:
 
 def round_end(state: State) -> list:
     """N-1: whether the round has ended, and the events that say how it goes on."""
-    cleared = next((i for i, p in enumerate(state.players) if not p.stock_count), None)
+    cleared = next((i for i, p in enumerate(state.players) if not any(p.stockpiles)), None)
     if cleared is not None:
         reason = "N-1a"
     elif state.phase == "stalemate" and not spitters(state):

@@ -24,7 +24,6 @@ class Player:
     # both
     ready: bool = False
     called: bool = False
-    idle_since: float = 0.0  # T-4's clock
 
     @property
     def cards(self) -> int:
@@ -66,6 +65,7 @@ class State:
     winner: int | None = None
     result: str | None = None  # the rule that ended the game
     can_act: tuple[bool, bool] = (False, False)  # has a legal action other than resign
+    idle_since: tuple[float, float] = (0.0, 0.0)  # T-4's clock, per seat
     stalemate: bool = False  # S-1 / Q-5
 
     @property
