@@ -14,7 +14,7 @@ the command line and the only part that touches the clock, a seed and the termin
 
 from dataclasses import dataclass
 
-from .actions import Timeout, action_to_dict, parse_action
+from .actions import Resign, Timeout, parse_action
 from .errors import IllegalAction
 from .game import Ctx, create_game, deadlines, replay, run
 from .game import legal_actions as legal
@@ -27,10 +27,15 @@ class RandomPolicy:
     """Any legal action but resign, at a human-like pace."""
 
     name = "random"
-    sees_only_legal_actions = True  # the simulator may skip building the rest of the view
 
     def choose(self, v: dict, rng):
         acts = [a for a in v["legal_actions"] if a["type"] != "resign"]
+        return rng.choice(acts) if acts else None
+
+    def choose_among(self, actions: list, rng):
+        """The same choice from the domain's action objects (all this policy looks at),
+        which spares the simulator building and parsing the whole view."""
+        acts = [a for a in actions if not isinstance(a, Resign)]
         return rng.choice(acts) if acts else None
 
     def reaction(self, rng) -> float:
@@ -91,11 +96,11 @@ def play_game(
                 pol = pols[seat]
                 wire = None
                 if state.can_act[seat]:
-                    if getattr(pol, "sees_only_legal_actions", False):
-                        seen = {"legal_actions": [action_to_dict(a) for a in legal(state, seat)]}
+                    if hasattr(pol, "choose_among"):
+                        wire = pol.choose_among(legal(state, seat), rng)
                     else:
-                        seen = view(state, seat)
-                    wire = pol.choose(seen, rng)
+                        wire = pol.choose(view(state, seat), rng)
+                        wire = wire and parse_action(game, wire)
                 plans[seat] = (state.version, now + pol.reaction(rng), wire)
         best = None
         for seat in (0, 1):
@@ -109,7 +114,7 @@ def play_game(
             action, ctx = Timeout(d.rule, d.seat), Ctx(None, now, seed)
         elif best is not None:
             now = best[0]
-            action, ctx = parse_action(game, best[2]), Ctx(best[1], now, seed)
+            action, ctx = best[2], Ctx(best[1], now, seed)
         else:
             raise RuntimeError(f"nobody can act and no deadline runs: {state.phase}")
         try:
