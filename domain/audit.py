@@ -1,0 +1,175 @@
+"""Re-judge a whole log without trusting the server (RULES H-6).
+
+``verify(events, server_seed)`` checks that the seed matches the commitment, then walks
+the log action by action: it works out which action each batch of events answers,
+asks ``decide`` what that action produces in the state the log had reached (with the
+revealed seed, so every deal is re-derived), and requires the log to hold exactly
+those events. The first event that does not follow is named, with its version.
+"""
+
+from dataclasses import dataclass, field
+
+from .actions import (
+    Choose,
+    Draw,
+    Join,
+    Move,
+    Play,
+    PlayCard,
+    Ready,
+    Resign,
+    Slap,
+    Spit,
+    Timeout,
+    TurnUp,
+)
+from .errors import DomainError
+from .events import (
+    TYPE_NAMES,
+    CardDrawn,
+    CardMoved,
+    CardPlayed,
+    CardTurnedUp,
+    DeadlineExpired,
+    GameCreated,
+    PileChosen,
+    PileSlapped,
+    PlayerReady,
+    PlayerResigned,
+    SeatTaken,
+    SidePilesRebuilt,
+    SpeedDealt,
+    SpitCalled,
+    SpitDealt,
+)
+from .game import Ctx, create_game, evolve, run
+from .shuffle import VERSION, commitment
+from .state import State
+
+DEALS = (SpitDealt, SpeedDealt, SidePilesRebuilt)
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    checked: int  # events confirmed
+    first_bad: int | None = None  # the version (1-based) of the first event that fails
+    reason: str | None = None
+    shuffle: str = VERSION
+    deals: list[dict] = field(default_factory=list)  # every deal, re-derived
+
+    def as_dict(self) -> dict:
+        return {
+            "ok": self.ok,
+            "checked": self.checked,
+            "first_bad": self.first_bad,
+            "reason": self.reason,
+            "shuffle": self.shuffle,
+            "deals": self.deals,
+        }
+
+
+def _candidates(e, game: str):
+    """The actions (with the acting seat) that could have produced a batch starting at e."""
+    if isinstance(e, SeatTaken):
+        return [(Join(kind=e.kind, client_seed=e.client_seed), e.seat)]
+    if isinstance(e, CardPlayed):
+        if game == "spit":
+            return [(Play(e.src, e.to), e.seat)]
+        return [(PlayCard(e.card, e.to), e.seat)]
+    if isinstance(e, CardTurnedUp):
+        return [(TurnUp(e.stockpile), e.seat)]
+    if isinstance(e, CardMoved):
+        return [(Move(e.src, e.to), e.seat)]
+    if isinstance(e, SpitCalled) and e.by is None:
+        return [(Spit(p), e.seat) for p in ((None, 0, 1) if game == "spit" else (None,))]
+    if isinstance(e, PileSlapped):
+        return [(Slap(e.pile), e.seat)]
+    if isinstance(e, PileChosen):
+        return [(Choose(e.pile), e.seat)]
+    if isinstance(e, PlayerReady) and e.by is None:
+        return [(Ready(), e.seat)]
+    if isinstance(e, PlayerResigned):
+        return [(Resign(), e.seat)]
+    if isinstance(e, CardDrawn):
+        return [(Draw(), e.seat)]
+    if isinstance(e, DeadlineExpired):
+        return [(Timeout(e.rule, e.seat), None)]
+    return []
+
+
+def _creation(events: list, seed: bytes) -> list:
+    first = events[0]
+    opponent = "human"
+    if len(events) > 1 and isinstance(events[1], SeatTaken) and events[1].at == first.at:
+        opponent = events[1].kind  # a bot's seat is taken with the creation
+    return create_game(
+        game_id=first.game_id,
+        game=first.game,
+        now=first.at,
+        server_seed=seed,
+        commitment=first.commitment,
+        options=first.options,
+        opponent=opponent,
+        client_seed=first.client_seed,
+        kind=first.kind,
+    )
+
+
+def verify(events: list, server_seed: bytes) -> Verdict:
+    """Check a complete log against the revealed ``server_seed``; see the module doc."""
+    if not events or not isinstance(events[0], GameCreated):
+        return Verdict(False, 0, 1, "the log does not start with game_created")
+    first = events[0]
+    if commitment(server_seed) != first.commitment:
+        return Verdict(False, 0, 1, "sha256(server_seed) is not the published commitment")
+    deals: list[dict] = []
+    try:
+        expected = _creation(events, server_seed)
+    except DomainError as err:
+        return Verdict(False, 0, 1, f"the creation does not replay: {err}")
+    i = 0
+    state = State()
+    batch = expected
+    while True:
+        n = len(batch)
+        got = events[i : i + n]
+        if got != batch:
+            return _fail(
+                events, i + _first_difference(got, batch), deals, "not what the rules produce here"
+            )
+        for k, e in enumerate(batch):
+            state = evolve(state, e)
+            if isinstance(e, DEALS):
+                deals.append({"version": i + k + 1, "type": TYPE_NAMES[type(e)], "ok": True})
+        i += n
+        if i == len(events):
+            return Verdict(True, i, deals=deals)
+        e = events[i]
+        batch, failure = None, (i, "no action of a seat or deadline produces it")
+        for action, seat in _candidates(e, state.game):
+            try:
+                out, _ = run(state, action, Ctx(seat, e.at, server_seed))
+            except DomainError as err:
+                failure = (i, f"{type(action).__name__} is illegal here: {err}")
+                continue
+            if out == events[i : i + len(out)]:
+                batch = out
+                break
+            failure = (i + _first_difference(events[i:], out), "not what the rules produce here")
+        if batch is None:
+            return _fail(events, failure[0], deals, failure[1])
+
+
+def _first_difference(got: list, want: list) -> int:
+    return next((k for k, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), len(got))
+
+
+def _fail(events: list, index: int, deals: list, reason: str) -> Verdict:
+    name = TYPE_NAMES[type(events[index])] if index < len(events) else "(missing event)"
+    for d in deals:
+        if d["version"] > index:
+            d["ok"] = False
+    if index < len(events) and isinstance(events[index], DEALS):
+        deals.append({"version": index + 1, "type": name, "ok": False})
+    return Verdict(False, index, index + 1, f"event {index + 1} ({name}): {reason}", deals=deals)
