@@ -23,6 +23,11 @@ from .state import State
 from .views import view
 
 
+def _ms(t: float) -> float:
+    """Round a time up to the millisecond, the precision the service stamps."""
+    return -(-round(t * 1e6) // 1000) / 1000
+
+
 class RandomPolicy:
     """Any legal action but resign, at a human-like pace."""
 
@@ -110,10 +115,10 @@ def play_game(
         dls = deadlines(state)
         if dls and (best is None or dls[0].at <= best[0]):
             d = dls[0]
-            now = max(now, d.at)
+            now = max(now, _ms(d.at))
             action, ctx = Timeout(d.rule, d.seat), Ctx(None, now, seed)
         elif best is not None:
-            now = best[0]
+            now = _ms(best[0])
             action, ctx = best[2], Ctx(best[1], now, seed)
         else:
             raise RuntimeError(f"nobody can act and no deadline runs: {state.phase}")
