@@ -19,14 +19,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain import event_from_dict, event_to_dict, replay  # noqa: E402
-from domain.simulate import RandomPolicy, play_game  # noqa: E402
+from domain.bots import POLICIES  # noqa: E402
+from domain.simulate import play_game  # noqa: E402
 
 
 def long_log(n: int) -> tuple[str, list]:
     """A log of ``n`` events from one game: a random Spit game when one is that long
     (they average ~850 events and E-4 bounds them), else a long Speed match (Q-8)."""
     rng = random.Random(7)
-    p = RandomPolicy()
+    p = POLICIES["random"]
     for _ in range(30):
         r = play_game("spit", (p, p), rng, options={"max_rounds": 10_000}, keep_log=True)
         if len(r.log) >= n:
@@ -80,7 +81,7 @@ def main() -> None:
         print(f"{n:>8} {game:>12} {n / t_obj:>14,.0f} {n / t_json:>16,.0f}")
     print("\n## memory (deep size of one state; an upper bound: shared cards counted once)")
     rng = random.Random(3)
-    p = RandomPolicy()
+    p = POLICIES["random"]
     for game in ("spit", "speed"):
         r = play_game(game, (p, p), rng, keep_log=True)
         states = [replay(r.log[:i]) for i in range(1, len(r.log) + 1, 25)]
@@ -88,7 +89,7 @@ def main() -> None:
     print("\n## simulation, random vs random (virtual time)")
     for game in ("spit", "speed"):
         rng = random.Random(1)
-        p = RandomPolicy()
+        p = POLICIES["random"]
         events = 0
         t = time.perf_counter()
         for _ in range(args.games):

@@ -14,7 +14,8 @@ the command line and the only part that touches the clock, a seed and the termin
 
 from dataclasses import dataclass
 
-from .actions import Resign, Timeout, parse_action
+from .actions import Timeout, parse_action
+from .bots import POLICIES
 from .errors import IllegalAction
 from .game import Ctx, create_game, deadlines, replay, run
 from .game import legal_actions as legal
@@ -28,32 +29,9 @@ def _ms(t: float) -> float:
     return -(-round(t * 1e6) // 1000) / 1000
 
 
-class RandomPolicy:
-    """Any legal action but resign, at a human-like pace."""
-
-    name = "random"
-
-    def choose(self, v: dict, rng):
-        acts = [a for a in v["legal_actions"] if a["type"] != "resign"]
-        return rng.choice(acts) if acts else None
-
-    def choose_among(self, actions: list, rng):
-        """The same choice from the domain's action objects (all this policy looks at),
-        which spares the simulator building and parsing the whole view."""
-        acts = [a for a in actions if not isinstance(a, Resign)]
-        return rng.choice(acts) if acts else None
-
-    def reaction(self, rng) -> float:
-        return rng.uniform(0.15, 0.6)
-
-
 def policies() -> dict:
-    """The policies by name: domain.bots' levels when present, and ``random``."""
-    try:
-        from .bots import POLICIES
-    except ImportError:  # the bots land separately
-        POLICIES = {}
-    return {**POLICIES, "random": RandomPolicy()}
+    """The policies by name: the bot levels of domain/bots.py."""
+    return dict(POLICIES)
 
 
 @dataclass

@@ -1,0 +1,139 @@
+"""Hosted bots (issue 4): legal, blind to what their seat may not see (H-1, H-2), and
+stronger with each level through play."""
+
+import doctest
+import json
+import random
+
+import pytest
+
+from domain import Ctx, bots, decide, parse_action, view
+from domain.bots import POLICIES
+from domain.simulate import play_game as simulate
+
+from .builders import speed_game, spit_game, state_of
+from .driver import play_game, server_seed_for
+from .positions import spit_stuck
+from .test_views import cards_in
+
+LEVELS = ("random", "easy", "medium", "hard")
+TABLES = [
+    ("spit", {}),
+    ("spit", {"stockpiles": 4, "alternate_colors": True, "pile_choice": "choose"}),
+    ("speed", {}),
+    ("speed", {"side_piles": 5, "alternate_colors": True}),
+]
+
+
+def visible(state, seat) -> set[str]:
+    """The cards ``seat`` may see (H-1..H-3): face-up stockpile tops, pile tops, its hand."""
+    seen = {str(p[-1]) for p in state.piles if p}
+    if state.game == "spit":
+        for p in state.players:
+            seen |= {str(s[-1]) for s, up in zip(p.stockpiles, p.face_up, strict=True) if s and up}
+    else:
+        seen = seen if not state.middle else set()
+        seen |= {str(c) for c in state.players[seat].hand}
+    return seen
+
+
+@pytest.mark.parametrize(("game", "options"), TABLES)
+def test_every_level_chooses_a_legal_action_or_waits_and_sees_no_hidden_card(game, options):
+    """H-1, H-2: over random positions each level answers with one of its seat's
+    legal_actions (never resign) that decide accepts, or None; the view it is given
+    shows no face-down card and no other hand."""
+    checked = 0
+
+    def probe(state, _seat, now, rng):
+        nonlocal checked
+        for seat in (0, 1):
+            v = view(state, seat)
+            assert cards_in(v) <= visible(state, seat)
+            for name in LEVELS:
+                wire = POLICIES[name].choose(v, rng)
+                if wire is None:
+                    continue
+                assert wire in v["legal_actions"] and wire["type"] != "resign", (name, wire)
+                decide(state, parse_action(game, wire), Ctx(seat, now, sseed))
+                checked += 1
+
+    for seed in range(3):
+        sseed = server_seed_for(seed)
+        play_game(game, options, seed, max_steps=400, on_step=probe)
+    assert checked > 500
+
+
+def test_a_bot_needs_nothing_but_the_json_view():
+    """H-5: the view's JSON alone decides (the bot holds no reference to the State)."""
+    state = state_of(spit_stuck())
+    v = view(state, 0)
+    for name in LEVELS:
+        a = POLICIES[name].choose(v, random.Random(3))
+        b = POLICIES[name].choose(json.loads(json.dumps(v)), random.Random(3))
+        assert a == b
+
+
+def test_P1_hard_takes_the_play_that_starts_a_chain_in_spit():
+    """5H on 4D lets 6S and 7D follow; 3C on 4D leads nowhere."""
+    given = spit_game(["5H", "3C", "6S", "7D", "KC"], ["QC", "QD", "JC", "QS", "KD"],
+                      "4D 2H", "10S 2S")  # fmt: skip
+    v = view(state_of(given), 0)
+    assert {"type": "play", "from": 1, "to": 0} in v["legal_actions"]
+    assert POLICIES["hard"].choose(v, random.Random(0)) == {"type": "play", "from": 0, "to": 0}
+
+
+def test_Q3_hard_takes_the_play_that_starts_a_chain_in_speed():
+    given = speed_game("5H 3C 6S 7D KC", "QC QD JC QS KD", "2D", "2C", "9S", "9C", "4D 10S")
+    v = view(state_of(given), 0)
+    assert {"type": "play", "card": "3C", "to": 0} in v["legal_actions"]
+    assert POLICIES["hard"].choose(v, random.Random(0)) == {"type": "play", "card": "5H", "to": 0}
+
+
+def test_S2_every_level_calls_a_stalemate():
+    v = view(state_of(spit_stuck()), 0)
+    for name in ("easy", "medium", "hard"):
+        assert POLICIES[name].choose(v, random.Random(0)) == {"type": "spit"}
+
+
+def test_N2_hard_slaps_the_smaller_pile():
+    v = {"game": "spit", "phase": "slap", "you": 1,
+         "legal_actions": [{"type": "slap", "pile": 0}, {"type": "slap", "pile": 1}],
+         "spit_piles": [{"size": 3, "top": "2C"}, {"size": 12, "top": "9D"}]}  # fmt: skip
+    assert POLICIES["hard"].choose(v, random.Random(0)) == {"type": "slap", "pile": 0}
+
+
+def test_reaction_times_are_positive_and_faster_with_level():
+    medians = {}
+    for name in LEVELS:
+        rng = random.Random(1)
+        xs = sorted(POLICIES[name].reaction(rng) for _ in range(1001))
+        assert xs[0] > 0
+        medians[name] = xs[500]
+    assert medians["hard"] < medians["medium"] < medians["easy"] < medians["random"]
+
+
+def test_the_module_examples_hold():
+    assert doctest.testmod(bots).failed == 0
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_hard_beats_random_in_a_small_ladder(game):
+    """A fast ladder (the full one is bench/ladder.py): seats alternate, virtual time."""
+    hard, rand = POLICIES["hard"], POLICIES["random"]
+    wins = 0
+    for i in range(40):
+        rng = random.Random(f"test-ladder/{game}/{i}")
+        r = simulate(game, (hard, rand) if i % 2 == 0 else (rand, hard), rng)
+        assert r.status == "finished"
+        wins += r.winner == i % 2
+    assert wins >= 34
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_T4_a_bot_that_misses_plays_never_idles_into_a_forfeit(game):
+    """easy sometimes waits on a play it missed, but only while the opponent visibly has
+    something to do, so its own idle clock never runs out."""
+    easy = POLICIES["easy"]
+    for i in range(12):
+        r = simulate(game, (easy, easy), random.Random(f"easy/{game}/{i}"))
+        assert r.status == "finished" and r.result != "T-4"
