@@ -1,0 +1,107 @@
+"""The event store's contract again, on a 3-master Redis Cluster on loopback (issue 6).
+
+The session starts three ``redis-server --cluster-enabled yes`` nodes on free ports
+and joins them with ``redis-cli --cluster create`` (a few seconds). Every script of
+the store touches one slot (the ``{g:<id>}`` hash tag), so it runs unchanged; the
+lobby and token indexes live in other slots and are written by separate commands.
+"""
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+from store_contract import *  # noqa: F403 - the contract's tests run here too (conftest path)
+
+
+def _free_ports(n: int) -> list[int]:
+    """Free ports whose cluster bus ports (+10000) are free as well."""
+    out: list[int] = []
+    while len(out) < n:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port + 10000 > 65535 or port in out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        out.append(port)
+    return out
+
+
+@pytest.fixture(scope="session")
+def cluster_nodes():
+    exe, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if exe is None or cli is None:
+        pytest.skip("redis-server/redis-cli are not installed (apt-get install redis-server)")
+    ports = _free_ports(3)
+    procs = []
+    with tempfile.TemporaryDirectory() as workdir:
+        try:
+            for p in ports:
+                procs.append(
+                    subprocess.Popen(
+                        [exe, "--port", str(p), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+                         "--cluster-config-file", f"nodes-{p}.conf", "--save", "",
+                         "--appendonly", "no", "--dir", workdir,
+                         "--maxmemory-policy", "noeviction"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    )  # fmt: skip
+                )
+            for p in ports:
+                client = redis.Redis(port=p)
+                for _ in range(100):
+                    try:
+                        client.ping()
+                        break
+                    except redis.ConnectionError:
+                        time.sleep(0.05)
+            subprocess.run(
+                [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports),
+                 "--cluster-replicas", "0", "--cluster-yes"],
+                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
+            )  # fmt: skip
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                infos = [redis.Redis(port=p).cluster("info") for p in ports]
+                if all(i.get("cluster_state") == "ok" for i in infos):
+                    break
+                time.sleep(0.2)
+            else:
+                pytest.fail("the cluster did not reach cluster_state:ok")
+            yield ports
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.wait(10)
+
+
+class _Cluster(RedisCluster):
+    """The contract's own inspection (``keys``) looks at every master, as on one server."""
+
+    def keys(self, pattern="*", **kwargs):
+        return super().keys(pattern, target_nodes=RedisCluster.PRIMARIES, **kwargs)
+
+
+@pytest.fixture
+def redis_client(cluster_nodes):
+    client = _Cluster(host="127.0.0.1", port=cluster_nodes[0])
+    client.flushall(target_nodes=RedisCluster.PRIMARIES)
+    yield client
+    client.close()
+
+
+def test_the_cluster_has_three_masters_sharing_the_slots(redis_client):
+    primaries = redis_client.get_primaries()
+    assert len(primaries) == 3
+    # games land on different masters: their hash tags spread over the slots
+    nodes = {redis_client.get_node_from_key(f"spit:{{g:game{i}}}:log").name for i in range(30)}
+    assert len(nodes) == 3
