@@ -139,20 +139,26 @@ def evolve(state: State, event: Event) -> State:
     if s.phase != state.phase or type(event) in _NEW_ROUND:
         _set(s, "phase_since", at)
     # T-4: the clock restarts at each of the seat's own actions and whenever it had nothing
-    # to do; a timeout acting for a seat (``by``) is not the seat's action.
-    actor = getattr(event, "seat", None) if getattr(event, "by", None) is None else None
-    if type(event) is DeadlineExpired:
-        actor = None
+    # to do; but a timeout acting for an absent seat (``by``) is not its action, and the
+    # lull that follows (having been called for, made ready) restarts nothing until the
+    # seat acts again itself (``forced``).
+    by = getattr(event, "by", None)
+    seat = getattr(event, "seat", None) if type(event) is not DeadlineExpired else None
+    actor = seat if by is None else None
+    forced = state.forced
+    if seat is not None and (by is not None or forced[seat]):
+        forced = (by is not None, forced[1]) if seat == 0 else (forced[0], by is not None)
     idle = s.idle_since
     prev = state.can_act
     _set(
         s,
         "idle_since",
         (
-            at if actor == 0 or not prev[0] else idle[0],
-            at if actor == 1 or not prev[1] else idle[1],
+            at if actor == 0 or not (prev[0] or forced[0]) else idle[0],
+            at if actor == 1 or not (prev[1] or forced[1]) else idle[1],
         ),
     )
+    _set(s, "forced", forced)
     _set(s, "version", state.version + 1)
     _set(s, "can_act", can)
     _set(s, "stalemate", stalemate)
@@ -234,7 +240,7 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     if isinstance(action, Join):
         return _join(state, action, ctx)
     seat = ctx.seat
-    if seat not in (0, 1):
+    if seat not in (0, 1) or state.players[seat].kind is None:  # a free seat is nobody's
         raise IllegalAction("P-5", "only a seated player may act")
     if isinstance(action, Resign):  # E-5; Q-9
         if state.status == "waiting":
@@ -250,7 +256,8 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     fn = rules.DECIDE.get(type(action))
     if fn is None:
         raise MalformedAction({"type": [f"not an action of {state.game}"]})
-    if state.phase == "ready":
+    # A slap or a choice that lost the race (P-4) is refused by its own rule (N-2, V-2).
+    if state.phase == "ready" and type(action) not in (spit.Slap, spit.Choose):
         raise IllegalAction(start_rule, "the round has not started: both players must be ready")
     if state.phase in ("slap", "choose", "dealing") and type(action) in (
         spit.Play, spit.TurnUp, spit.Move, spit.Spit,

@@ -53,6 +53,7 @@ def apply_dealt(s: State, e: SpeedDealt) -> State:
         side=e.side_piles,
         middle=e.middle,
         piles=((), ()),
+        rebuilt_idle=False,
     )
 
 
@@ -94,6 +95,7 @@ def apply_played(s: State, e: CardPlayed) -> State:
         s,
         players=set_player(s.players, e.seat, p),
         piles=set_at(s.piles, e.to, s.piles[e.to] + (e.card,)),
+        rebuilt_idle=False,
     )
 
 
@@ -140,7 +142,10 @@ def resolve(state: State, seed: bytes) -> list:
     if any(state.side):
         return [SideCardsTurned(cards=tuple(sp[0] if sp else None for sp in state.side))]
     below = [c for pile in state.piles for c in pile[:-1]]
-    if not below:  # Q-9 ruling: nothing can supply a card
+    # Q-9 ruling: nothing can supply a card; nor can a second rebuild with no card played
+    # since the first, for every centre card has then been a top that no hand card fitted
+    # (without this a dead position would cycle through for ever).
+    if not below or state.rebuilt_idle:
         a, b = (p.cards for p in state.players)
         return game_over(state, None if a == b else (0 if a < b else 1), "Q-9")
     nonce = state.nonce + 1
@@ -154,7 +159,13 @@ def resolve(state: State, seed: bytes) -> list:
 
 
 def apply_rebuilt(s: State, e: SidePilesRebuilt) -> State:
-    return replace(s, side=e.side_piles, piles=tuple(p[-1:] for p in s.piles), nonce=e.nonce)
+    return replace(
+        s,
+        side=e.side_piles,
+        piles=tuple(p[-1:] for p in s.piles),
+        nonce=e.nonce,
+        rebuilt_idle=True,
+    )
 
 
 def apply_side_turned(s: State, e: SideCardsTurned) -> State:

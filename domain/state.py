@@ -58,6 +58,7 @@ class State:
     side: tuple[Cards, ...] = ((), ())  # Speed side piles, top first
     middle: Cards = ()  # Speed: the two face-down middle cards before the start
     nonce: int = 0  # the last shuffle's number
+    rebuilt_idle: bool = False  # Speed Q-9: side piles rebuilt (Q-6), no card played since
     solo_pile: int | None = None  # S-3 lock
     cleared: int | None = None  # the seat that cleared its layout this round (N-1a)
     chooser: int | None = None  # V-2
@@ -66,6 +67,7 @@ class State:
     result: str | None = None  # the rule that ended the game
     can_act: tuple[bool, bool] = (False, False)  # has a legal action other than resign
     idle_since: tuple[float, float] = (0.0, 0.0)  # T-4's clock, per seat
+    forced: tuple[bool, bool] = (False, False)  # a timeout acted for the seat since its last action
     stalemate: bool = False  # S-1 / Q-5
 
     @property

@@ -1,0 +1,79 @@
+"""The domain is pure: no module of domain/ imports anything that does I/O, keeps
+time or draws randomness (time, the seed and the seat come in through ``Ctx``)."""
+
+import ast
+import pathlib
+
+DOMAIN = pathlib.Path(__file__).resolve().parents[2] / "domain"
+
+FORBIDDEN = {
+    "flask", "redis", "rq", "fakeredis", "requests", "httpx", "time", "os", "socket",
+    "threading", "subprocess", "random", "secrets", "asyncio", "io", "pathlib", "logging",
+    "importlib", "multiprocessing", "shutil", "sys", "urllib", "http", "sqlite3",
+    "service", "workers",  # the domain knows nothing of its adapters
+}  # fmt: skip
+
+
+def _imported(node) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return [node.module]
+    return []
+
+
+def _is_cli_entrypoint(tree: ast.Module, fn: ast.FunctionDef) -> bool:
+    """``def main`` run only under ``if __name__ == "__main__"``: the program's edge
+    (``python -m domain.simulate``), where the clock and the terminal may live."""
+    guarded = any(
+        isinstance(n, ast.If)
+        and isinstance(n.test, ast.Compare)
+        and isinstance(n.test.left, ast.Name)
+        and n.test.left.id == "__name__"
+        for n in tree.body
+    )
+    return fn.name == "main" and guarded
+
+
+def impure_imports(path: pathlib.Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    edges = {
+        id(n)
+        for fn in tree.body
+        if isinstance(fn, ast.FunctionDef) and _is_cli_entrypoint(tree, fn)
+        for n in ast.walk(fn)
+    }
+    bad = []
+    for node in ast.walk(tree):
+        if id(node) in edges:
+            continue
+        for name in _imported(node):
+            if name.split(".")[0] in FORBIDDEN:
+                bad.append(f"{path.name}:{node.lineno} imports {name}")
+        if isinstance(node, ast.Name) and node.id == "__import__":
+            bad.append(f"{path.name}:{node.lineno} calls __import__")
+    return bad
+
+
+def test_domain_imports_nothing_that_does_io():
+    files = sorted(DOMAIN.glob("*.py"))
+    assert {"game.py", "spit.py", "speed.py", "views.py", "shuffle.py"} <= {f.name for f in files}
+    bad = [b for f in files for b in impure_imports(f)]
+    assert bad == []
+
+
+def test_the_purity_check_catches_an_impure_import(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import hashlib\nfrom os import path\n"
+        "def f():\n    import random.shuffle\n    from time import time\n"
+        "def main():\n    import redis\n"  # not guarded: no exception for it
+    )
+    assert impure_imports(sample) == [
+        "sample.py:2 imports os",
+        "sample.py:4 imports random.shuffle",
+        "sample.py:5 imports time",
+        "sample.py:7 imports redis",
+    ]
+    sample.write_text("def main():\n    import time\nif __name__ == '__main__':\n    main()\n")
+    assert impure_imports(sample) == []

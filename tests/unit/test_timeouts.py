@@ -1,0 +1,143 @@
+"""The timeouts T-1..T-5: a deadline is part of the state (``deadlines``), and the
+system's ``Timeout`` action fires it once due, leaving its events in the log."""
+
+from domain import Deadline, Play, Ready, Slap, Spit, Timeout, deadlines, view
+from domain.events import (
+    CentreStarted,
+    DeadlineExpired,
+    GameAborted,
+    GameEnded,
+    PilesTaken,
+    PlayerReady,
+    SideCardsTurned,
+    SpitCalled,
+    SpitCardsTurned,
+)
+
+from .builders import NOW, T0, after, cards, created, refused, speed_game, spit_game, state_of, when
+from .positions import STUCK0, STUCK1, about_to_clear, speed_stuck
+from .positions import spit_playing as playing
+from .positions import spit_stuck as stuck
+
+
+def test_T1_a_player_who_does_not_call_is_called_for():
+    state = state_of(stuck())
+    assert Deadline("T-1", T0 + 3.0) in deadlines(state)
+    assert refused(state, Timeout("T-1"), None, now=T0 + 2.9).rule == "T-1"
+    assert when(state, Timeout("T-1"), None, now=T0 + 3.0) == [
+        DeadlineExpired(rule="T-1"),
+        SpitCalled(seat=0, by="T-1"),
+        SpitCalled(seat=1, by="T-1"),
+        SpitCardsTurned(cards=cards("3C 5C"), piles=(0, 1)),
+    ]
+    one = after(state, Spit(), 0)
+    assert when(one, Timeout("T-1"), None, now=T0 + 3.0)[1:] == [
+        SpitCalled(seat=1, by="T-1"),
+        SpitCardsTurned(cards=cards("3C 5C"), piles=(0, 1)),
+    ]
+
+
+def test_T1_solo_spit_for_the_only_spitter_onto_the_locked_or_own_pile():
+    given = stuck(spit0="8S", spit1="8D 8C 8H 8C", spit_grace_s=1.5)
+    assert when(given, Timeout("T-1"), None, now=T0 + 1.5)[1:] == [
+        SpitCalled(seat=1, by="T-1"),
+        SpitCardsTurned(cards=(None, cards("8C")[0]), piles=(None, 1)),
+    ]
+    locked = after(given, Spit(0), 1)  # at NOW: still blocked, a new stalemate starts
+    assert Deadline("T-1", NOW + 1.5) in deadlines(locked)
+    assert when(locked, Timeout("T-1"), None, now=NOW + 1.5)[-1] == SpitCardsTurned(
+        cards=(None, cards("8H")[0]), piles=(None, 0)
+    )
+
+
+def test_T1_speed_both_called_for_then_the_side_piles_turn():
+    assert when(speed_stuck(), Timeout("T-1"), None, now=T0 + 3.0) == [
+        DeadlineExpired(rule="T-1"),
+        SpitCalled(seat=0, by="T-1"),
+        SpitCalled(seat=1, by="T-1"),
+        SideCardsTurned(cards=cards("5S JD")),
+    ]
+
+
+def test_T2_a_player_not_ready_in_time_is_made_ready():
+    given = playing(started=False, ready_grace_s=2)
+    assert [d for d in deadlines(state_of(given)) if d.rule == "T-2"] == [Deadline("T-2", T0 + 2)]
+    assert refused(given, Timeout("T-2"), None, now=T0 + 1).rule == "T-2"
+    assert when(given, Timeout("T-2"), None, now=T0 + 2) == [
+        DeadlineExpired(rule="T-2"),
+        PlayerReady(seat=0, by="T-2"),
+        PlayerReady(seat=1, by="T-2"),
+        SpitCardsTurned(cards=cards("8S QD"), piles=(0, 1)),
+    ]
+    one = after(given, Ready(), 1)
+    assert when(one, Timeout("T-2"), None, now=T0 + 2)[1:2] == [PlayerReady(seat=0, by="T-2")]
+    speed = speed_game("8H", "8C", started=False)
+    assert when(speed, Timeout("T-2"), None, now=T0 + 10)[-1] == CentreStarted(cards=cards("7C 7D"))
+
+
+def test_T3_the_player_who_cleared_takes_the_smaller_pile():
+    slapping = after(about_to_clear(), Play(0, 0), 0)  # piles: 8S 7H (2) and QD (1)
+    assert Deadline("T-3", NOW + 3) in deadlines(slapping)
+    assert refused(slapping, Timeout("T-3"), None, now=NOW + 2).rule == "T-3"
+    assert when(slapping, Timeout("T-3"), None, now=NOW + 3)[:2] == [
+        DeadlineExpired(rule="T-3"),
+        PilesTaken(piles=(1, 0)),
+    ]
+    assert refused(after(slapping, Slap(0), 1), Timeout("T-3"), None, now=NOW + 3).rule == "T-3"
+
+
+def test_T3_after_a_blocked_round_fewer_stockpile_cards_tie_seat_0():
+    # seat 1 spits its last card at NOW: N-1b; piles 8S (1) and 8D 8C (2)
+    tie = after(stuck(spit0="8S", spit1="8D 8C"), Spit(), 1)
+    assert when(tie, Timeout("T-3"), None, now=NOW + 3)[1] == PilesTaken(piles=(0, 1))
+    fewer1 = after(stuck(spit0="8S", spit1="8D 8C", stock1=STUCK1[:3] + ["", ""]), Spit(), 1)
+    assert when(fewer1, Timeout("T-3"), None, now=NOW + 3)[1] == PilesTaken(piles=(1, 0))
+
+
+def test_T3_equal_pile_sizes_pile_0():
+    given = stuck(spit0="8S 8H", spit1="8D 8C", stock1=STUCK1[:3] + ["", ""])
+    both = after(after(given, Spit(), 0), Spit(), 1)  # 8H and 8C turned: still blocked
+    assert [len(p) for p in both.piles] == [2, 2] and both.phase == "slap"
+    assert when(both, Timeout("T-3"), None, now=NOW + 3)[1] == PilesTaken(piles=(1, 0))
+
+
+def test_T3_when_the_chooser_does_not_choose():
+    choosing = after(about_to_clear(pile_choice="choose"), Play(0, 0), 0)
+    assert when(choosing, Timeout("T-3"), None, now=NOW + 3)[1] == PilesTaken(piles=(1, 0))
+
+
+def test_T4_idle_with_a_legal_action_forfeits():
+    state = state_of(playing())
+    forfeit = [d for d in deadlines(state) if d.rule == "T-4"]
+    assert forfeit == [Deadline("T-4", T0 + 120, 0), Deadline("T-4", T0 + 120, 1)]
+    assert refused(state, Timeout("T-4", 0), None, now=T0 + 119).rule == "T-4"
+    assert when(state, Timeout("T-4", 0), None, now=T0 + 120) == [
+        DeadlineExpired(rule="T-4", seat=0),
+        GameEnded(winner=1, reason="T-4"),
+    ]
+    assert view(after(state, Timeout("T-4", 1), None, now=T0 + 120), 0)["winner"] == 0
+
+
+def test_T4_the_clock_restarts_at_each_action_and_stops_with_nothing_to_do():
+    acted = after(playing(), Play(1, 0), 0)  # seat 0 acts at NOW
+    assert Deadline("T-4", NOW + 120, 0) in deadlines(acted)
+    assert Deadline("T-4", T0 + 120, 1) in deadlines(acted)
+    assert refused(acted, Timeout("T-4", 0), None, now=T0 + 120).rule == "T-4"
+    # in a stalemate a player without spit cards has nothing to do: no clock runs for it
+    blocked = state_of(stuck(spit0="8S", spit1="8D 8C 8H"))
+    assert [d.seat for d in deadlines(blocked) if d.rule == "T-4"] == [1]
+    assert refused(blocked, Timeout("T-4", 0), None, now=T0 + 500).rule == "T-4"
+
+
+def test_T5_a_game_with_an_empty_seat_is_aborted():
+    waiting = state_of(created("spit", join_timeout_s=60)[:1])
+    assert deadlines(waiting) == [Deadline("T-5", T0 + 60)]
+    assert refused(waiting, Timeout("T-5"), None, now=T0 + 59).rule == "T-5"
+    assert when(waiting, Timeout("T-5"), None, now=T0 + 60) == [
+        DeadlineExpired(rule="T-5"),
+        GameAborted(reason="T-5"),
+    ]
+    aborted = after(waiting, Timeout("T-5"), None, now=T0 + 60)
+    assert aborted.status == "aborted" and deadlines(aborted) == []
+    full = state_of(spit_game(STUCK0, STUCK1, "8S", "8D", started=False))
+    assert refused(full, Timeout("T-5"), None, now=T0 + 10_000).rule == "T-5"
