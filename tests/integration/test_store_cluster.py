@@ -48,11 +48,27 @@ def cluster_nodes():
             for p in ports:
                 procs.append(
                     subprocess.Popen(
-                        [exe, "--port", str(p), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
-                         "--cluster-config-file", f"nodes-{p}.conf", "--save", "",
-                         "--appendonly", "no", "--dir", workdir,
-                         "--maxmemory-policy", "noeviction"],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        [
+                            exe,
+                            "--port",
+                            str(p),
+                            "--bind",
+                            "127.0.0.1",
+                            "--cluster-enabled",
+                            "yes",
+                            "--cluster-config-file",
+                            f"nodes-{p}.conf",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no",
+                            "--dir",
+                            workdir,
+                            "--maxmemory-policy",
+                            "noeviction",
+                        ],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
                     )  # fmt: skip
                 )
             for p in ports:

@@ -1,0 +1,501 @@
+"""Service benchmarks, side by side in one run; prints its figures.
+
+    python bench/bench_service.py            # about two minutes
+    python bench/bench_service.py --quick    # shorter runs, rougher figures
+
+Everything runs on loopback: a redis-server of its own (no persistence), the API under
+gunicorn with gevent workers (``spitlog serve``), and load generators in other
+processes. Loops are bounded in count and time. Measures the issue's three targets:
+
+1. action throughput under gunicorn against the floor, a bare Flask endpoint doing one
+   EVALSHA on the same Redis under the same gunicorn settings (target: ratio >= 0.7);
+2. the cost of an action (and of a read) at a game's 10th event and at its 1,000th
+   (target: no more than 15% slower), with each process's state cache on and off;
+3. the time from an append to its arrival on SSE streams, with 1,000 streams open on
+   one gevent API process (target: p99 <= 25 ms).
+"""
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ---------------------------------------------------------------- processes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def start_redis(workdir: str) -> tuple[subprocess.Popen, int]:
+    exe = shutil.which("redis-server")
+    if exe is None:
+        sys.exit("redis-server is not installed")
+    port = free_port()
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", workdir, "--maxclients", "10000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    wait_port(port)
+    return proc, port
+
+
+def start_server(args: list[str], env: dict, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, *args],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    wait_port(port)
+    time.sleep(1.0)  # let every worker boot
+    return proc
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+def serve_api(redis_port: int, workers: int, **env) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    proc = start_server(
+        ["-m", "service.cli", "serve"],
+        {"SPITLOG_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+         "SPITLOG_BIND": f"127.0.0.1:{port}", "SPITLOG_WORKERS": str(workers),
+         "SPITLOG_WORKER_CONNECTIONS": "3000", **{k: str(v) for k, v in env.items()}},
+        port,
+    )  # fmt: skip
+    return proc, port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children (gunicorn's workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(c) for c in children.read_text().split()]
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+# ---------------------------------------------------------------- the floor: one EVALSHA
+
+
+def serve_bare(redis_port: int, port: int, workers: int) -> None:
+    """The floor: gunicorn + gevent + Flask, one JSON body in, one EVALSHA, JSON out."""
+    from gunicorn.app.base import BaseApplication
+
+    class Bare(BaseApplication):
+        def load_config(self):
+            settings = {"bind": f"127.0.0.1:{port}", "workers": workers,
+                        "worker_class": "gevent", "worker_connections": 3000,
+                        "control_socket_disable": True, "loglevel": "warning"}  # fmt: skip
+            for k, v in settings.items():
+                if k in self.cfg.settings:
+                    self.cfg.set(k, v)
+
+        def load(self):
+            import redis
+            from flask import Flask, Response, request
+
+            app = Flask("bare")
+            r = redis.Redis(port=redis_port)
+            script = r.register_script("return redis.call('XADD', KEYS[1], '*', 'e', ARGV[1])")
+
+            @app.post("/bare/<key>")
+            def bare(key):
+                entry = script(keys=[f"bare:{key}"], args=[json.dumps(request.get_json())])
+                return Response(json.dumps({"id": entry.decode()}), mimetype="application/json")
+
+            return app
+
+    Bare().run()
+
+
+# ---------------------------------------------------------------- a small HTTP client
+
+
+class Conn:
+    """HTTP/1.1 keep-alive over a raw socket: light enough not to be the bottleneck."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = b""
+
+    def request(self, method: str, path: str, body=None, headers: dict | None = None):
+        data = json.dumps(body).encode() if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(data)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        for k, v in (headers or {}).items():
+            head += f"{k}: {v}\r\n"
+        self.sock.sendall(head.encode() + b"\r\n" + data)
+        while b"\r\n\r\n" not in self.buf:
+            self._recv()
+        raw, _, rest = self.buf.partition(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            k, _, v = line.partition(":")
+            if k.lower() == "content-length":
+                length = int(v)
+        self.buf = rest
+        while len(self.buf) < length:
+            self._recv()
+        out, self.buf = self.buf[:length], self.buf[length:]
+        return status, (json.loads(out) if out else None)
+
+    def _recv(self):
+        chunk = self.sock.recv(262144)
+        if not chunk:
+            raise ConnectionError("closed")
+        self.buf += chunk
+
+
+class Player:
+    """Drives one game for both seats from one connection, with each seat's legal
+    actions from its own last answer (a read for the other seat when it is its turn)."""
+
+    def __init__(self, conn: Conn, rng: random.Random, game="spit", options=None):
+        self.c, self.rng, self.game, self.options = conn, rng, game, options or {}
+        self.new_game()
+
+    def new_game(self):
+        _s, g = self.c.request("POST", "/v1/games", {"game": self.game, "options": self.options})
+        self.id = g["id"]
+        _s, j = self.c.request("POST", f"/v1/games/{self.id}/seats", {})
+        self.tokens = (g["token"], j["token"])
+        self.views = [g["state"], j["state"]]
+        self.seat = 0
+        self.version = j["state"]["version"]
+
+    def step(self) -> tuple[str, float, int]:
+        """One request: an action of the current seat from its last view (which may be
+        behind: the service judges it on the log), or a read when the seat has nothing to
+        do or was refused. Returns ("acted" | "refused" | "read", seconds, version before)."""
+        view = self.views[self.seat]
+        acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
+        auth = {"Authorization": f"Bearer {self.tokens[self.seat]}"}
+        t = time.perf_counter()
+        if not acts or view["version"] < 0:
+            _s, v = self.c.request("GET", f"/v1/games/{self.id}", headers=auth)
+            self.views[self.seat] = v
+            if v["status"] != "running":
+                self.new_game()
+            elif not [a for a in v["legal_actions"] if a["type"] != "resign"]:
+                self.seat = 1 - self.seat
+            return "read", time.perf_counter() - t, self.version
+        before = self.version
+        status, body = self.c.request("POST", f"/v1/games/{self.id}/actions",
+                                      self.rng.choice(acts), headers=auth)  # fmt: skip
+        took = time.perf_counter() - t
+        if status == 201:
+            self.views[self.seat] = body["state"]
+            self.version = body["version"]
+            if self.rng.random() < 0.3:
+                self.seat = 1 - self.seat
+            return "acted", took, before
+        self.views[self.seat] = {**view, "version": -1}  # read before acting again
+        return "refused", took, before
+
+
+# ---------------------------------------------------------------- 1. throughput
+
+
+def _load(kind: str, port: int, seconds: float, seed: int, out) -> None:
+    """One load-generating thread: bare requests, reads of a view, or a game's actions."""
+    rng = random.Random(seed)
+    conn = Conn(port)
+    counts = {"ops": 0, "acted": 0, "refused": 0, "read": 0}
+    end = time.perf_counter() + seconds
+    if kind == "bare":
+        body = {"type": "play", "from": 1, "to": 0}
+        while time.perf_counter() < end:
+            status, _b = conn.request("POST", f"/bare/k{seed % 64}", body)
+            counts["ops"] += status == 200
+    elif kind == "read":
+        player = Player(conn, rng)
+        auth = {"Authorization": f"Bearer {player.tokens[0]}"}
+        while time.perf_counter() < end:
+            status, _b = conn.request("GET", f"/v1/games/{player.id}", headers=auth)
+            counts["ops"] += status == 200
+    else:
+        player = Player(conn, rng)
+        while time.perf_counter() < end:
+            what, _t, _v = player.step()
+            counts[what] += 1
+        counts["ops"] = counts["acted"]
+    out.put(counts)
+
+
+def _load_process(kind, port, seconds, seed, threads, out):
+    ts = [threading.Thread(target=_load, args=(kind, port, seconds, seed * 100 + i, out))
+          for i in range(threads)]  # fmt: skip
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+
+
+def run_load(kind: str, port: int, seconds: float, procs: int = 2, threads: int = 8):
+    """(operations per second, summed counts) over ``seconds``, procs x threads clients."""
+    out = mp.Queue()
+    ps = [mp.Process(target=_load_process, args=(kind, port, seconds, i + 1, threads, out))
+          for i in range(procs)]  # fmt: skip
+    t = time.perf_counter()
+    for p in ps:
+        p.start()
+    total: dict = {}
+    for _ in range(procs * threads):
+        for k, v in out.get(timeout=seconds + 60).items():
+            total[k] = total.get(k, 0) + v
+    for p in ps:
+        p.join()
+    return total["ops"] / (time.perf_counter() - t), total
+
+
+def throughput(redis_port: int, redis_pid: int, seconds: float) -> dict:
+    """Closed-loop throughput of each server, and the CPU it (and Redis) spent per
+    operation. The load generators share the two cores with the servers, so the CPU
+    figures say more: how many operations a core could serve."""
+
+    def measure(proc, kind, port):
+        run_load(kind, port, 2)  # warm up
+        cpu0, rcpu0 = cpu_seconds(proc.pid), cpu_seconds(redis_pid)
+        rate, counts = run_load(kind, port, seconds)
+        n = counts["ops"]
+        return {"rate": rate, "counts": counts,
+                "cpu_ms": 1000 * (cpu_seconds(proc.pid) - cpu0) / n,
+                "redis_ms": 1000 * (cpu_seconds(redis_pid) - rcpu0) / n}  # fmt: skip
+
+    port = free_port()
+    bare = start_server([__file__, "--serve-bare", str(redis_port), str(port)], {}, port)
+    try:
+        floor = measure(bare, "bare", port)
+    finally:
+        stop(bare)
+    api, port = serve_api(redis_port, workers=2)
+    try:
+        reads = measure(api, "read", port)
+        acts = measure(api, "api", port)
+    finally:
+        stop(api)
+    c = acts["counts"]
+    # the CPU of the reads a player needed between its actions, taken out
+    alone = acts["cpu_ms"] - c["read"] / c["acted"] * reads["cpu_ms"]
+    return {"floor": floor, "reads": reads, "api": acts, "action_cpu_ms": alone,
+            "ratio": acts["rate"] / floor["rate"], "cpu_ratio": floor["cpu_ms"] / alone}
+
+
+# ---------------------------------------------------------------- 2. cost by game length
+
+
+def cost_by_length(redis_port: int, samples: int, cache: int) -> dict:
+    """Mean time of an action and of a read around a game's 10th event and its 1,000th.
+    Speed matches to a high target score run long; two gunicorn workers share the load,
+    so half the requests meet a process whose cache is behind."""
+    api, port = serve_api(redis_port, workers=2, SPITLOG_STATE_CACHE=cache)
+    opts = {"target_score": 10_000, "max_rounds": 10_000}
+    try:
+        conn = Conn(port)
+        rng = random.Random(3)
+        windows = {10: [], 1000: []}
+        players = [Player(conn, rng, "speed", opts) for _ in range(max(1, samples // 40))]
+        for p in players:
+            while p.version < 1060:
+                what, took, before = p.step()
+                for start, acts in windows.items():
+                    if what == "acted" and start <= before < start + 50:
+                        acts.append(took)
+        out = {}
+        for start, acts in windows.items():
+            view_t = []
+            p = players[0]
+            for _ in range(samples):
+                t = time.perf_counter()
+                conn.request("GET", f"/v1/games/{p.id}/states/{start}")
+                view_t.append(time.perf_counter() - t)
+            out[start] = {
+                "action_ms": 1000 * statistics.mean(acts),
+                "n": len(acts),
+                "state_at_ms": 1000 * statistics.median(view_t),
+            }
+        return out
+    finally:
+        stop(api)
+
+
+# ---------------------------------------------------------------- 3. SSE latency
+
+
+async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready, lat, stop_at):
+    """Hold one SSE stream per target; record now - event.at for each event received."""
+
+    async def one(gid: str, token: str | None, after: int):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        writer.write(f"GET /v1/games/{gid}/events?after={after} HTTP/1.1\r\nHost: b\r\n"
+                     f"Accept: text/event-stream\r\n{auth}\r\n".encode())  # fmt: skip
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        ready.append(1)
+        while time.time() < stop_at:
+            try:
+                line = await asyncio.wait_for(reader.readline(), stop_at - time.time())
+            except TimeoutError:
+                break
+            if not line:
+                break
+            now = time.time()
+            i = line.find(b'"at":')
+            if i >= 0 and line.startswith(b"data: "):
+                at = float(line[i + 5 :].split(b",", 1)[0])
+                lat.append(now - at)
+        writer.close()
+
+    await asyncio.gather(*(one(*target) for target in targets), return_exceptions=True)
+
+
+def _stream_process(port, targets, seconds, out):
+    ready, lat = [], []
+    stop_at = time.time() + seconds
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(_streams(port, targets, ready, lat, stop_at))
+
+    async def report_ready():
+        while len(ready) < len(targets) and time.time() < stop_at:
+            await asyncio.sleep(0.05)
+        out.put(("ready", len(ready)))
+
+    loop.run_until_complete(asyncio.gather(task, report_ready()))
+    out.put(("lat", lat))
+
+
+def sse_latency(redis_port: int, streams: int, seconds: float, rate: float) -> dict:
+    """``streams`` SSE streams on one gevent process (4 per game: both seats and two
+    spectators); another process acts on random games at ``rate`` actions per second."""
+    api, port = serve_api(redis_port, workers=1, SPITLOG_SSE_MAX_S=seconds + 60)
+    try:
+        conn = Conn(port)
+        rng = random.Random(5)
+        players = [Player(conn, rng) for _ in range(streams // 4)]
+        targets = []
+        for p in players:
+            targets += [(p.id, tok, p.version) for tok in (*p.tokens, None, None)]
+        out = mp.Queue()
+        listener = mp.Process(target=_stream_process, args=(port, targets, seconds + 30, out))
+        listener.start()
+        kind, opened = out.get(timeout=60)
+        time.sleep(1)
+        sent = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            t = time.perf_counter()
+            what, _took, _v = rng.choice(players).step()
+            sent += what == "acted"
+            time.sleep(max(0.0, 1 / rate - (time.perf_counter() - t)))
+        kind, lat = out.get(timeout=seconds + 90)
+        listener.join(10)
+        lat_ms = sorted(1000 * x for x in lat)
+        q = lambda p: lat_ms[min(len(lat_ms) - 1, int(p * len(lat_ms)))]  # noqa: E731
+        return {"streams": opened, "actions": sent, "deliveries": len(lat_ms),
+                "p50_ms": q(0.50), "p99_ms": q(0.99), "max_ms": lat_ms[-1]}  # fmt: skip
+    finally:
+        stop(api)
+
+
+# ---------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
+    parser.add_argument("--serve-bare", nargs=2, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_bare:
+        serve_bare(args.serve_bare[0], args.serve_bare[1], workers=2)
+        return
+    quick = args.quick
+    print(f"spitlog service benchmarks ({os.cpu_count()} cores; loopback; own redis-server)")
+    with tempfile.TemporaryDirectory() as workdir:
+        redis_proc, redis_port = start_redis(workdir)
+        try:
+            t = throughput(redis_port, redis_proc.pid, seconds=5 if quick else 15)
+            f, r, a = t["floor"], t["reads"], t["api"]
+            c = a["counts"]
+            print("\n1. throughput under gunicorn (2 gevent workers), 16 keep-alive clients")
+            print(f"   floor: Flask + one EVALSHA   {f['rate']:6.0f} requests/s; server CPU "
+                  f"{f['cpu_ms']:.3f} ms/request (Redis {f['redis_ms']:.3f})")
+            print(f"   GET /v1/games/{{id}}          {r['rate']:6.0f} reads/s;    server CPU "
+                  f"{r['cpu_ms']:.3f} ms/read (Redis {r['redis_ms']:.3f})")
+            print(f"   POST .../actions (players)   {a['rate']:6.0f} actions/s;  server CPU "
+                  f"{a['cpu_ms']:.3f} ms/action with {c['read'] / c['acted']:.2f} reads and "
+                  f"{c['refused'] / c['acted']:.2f} refusals each; "
+                  f"{t['action_cpu_ms']:.3f} ms without the reads")
+            print(f"   ratio to the floor: closed loop {t['ratio']:.2f}; server CPU per action "
+                  f"{t['cpu_ratio']:.2f}   (target >= 0.70)")
+
+            print("\n2. cost at a game's 10th vs 1,000th event (Speed match; 2 workers)")
+            for cache in (2048, 0):
+                c = cost_by_length(redis_port, samples=100 if quick else 300, cache=cache)
+                a10, a1k = c[10]["action_ms"], c[1000]["action_ms"]
+                print(f"   state cache {cache:>4}: action {a10:.2f} ms at 10 (n={c[10]['n']}), "
+                      f"{a1k:.2f} ms at 1000 (n={c[1000]['n']}): {100 * (a1k / a10 - 1):+.0f}%;"
+                      f"  GET states/v {c[10]['state_at_ms']:.2f} vs "
+                      f"{c[1000]['state_at_ms']:.2f} ms   (target <= +15%)")  # fmt: skip
+
+            s = sse_latency(redis_port, streams=1000, seconds=10 if quick else 20, rate=25)
+            print("\n3. SSE delivery, one gevent API process")
+            print(f"   {s['streams']} streams open, {s['actions']} actions, "
+                  f"{s['deliveries']} deliveries: p50 {s['p50_ms']:.1f} ms, "
+                  f"p99 {s['p99_ms']:.1f} ms, max {s['max_ms']:.1f} ms   (target p99 <= 25 ms)")
+        finally:
+            stop(redis_proc)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""The Flask application: ``create_app(config)``.
+
+One flask-smorest ``Api`` documents every route from the marshmallow schemas
+(``spec_yaml`` is what ``/openapi.yaml`` serves and ``openapi.yaml`` holds); one error
+handler answers every error as ``application/problem+json``.
+"""
+
+import http
+import time
+
+import orjson
+import redis
+import yaml
+from flask import Flask, Response, current_app, g, request
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
+
+from . import config as config_mod
+from .errors import PROBLEM_JSON, RateLimited, UnsupportedMediaType, problem
+from .games import Games
+from .hooks import Scheduler
+from .live import Hub
+from .metrics import Metrics
+from .schemas import ProblemSchema
+from .store import RedisStore
+
+API_TITLE = "spitlog"
+API_VERSION = "1.0.0"
+GAME_ID = r"g_[0-9a-f]{16}"
+
+_DESCRIPTION = """\
+A game-state service for the two-player real-time card games **Spit** and **Speed**.
+Each game is an append-only log of events; the state is rebuilt from it by a pure
+rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
+
+- JSON in and out; cards on the wire as `AS`, `10H`, `QD`.
+- A seat is controlled by its token, returned once when the seat is taken, sent as
+  `Authorization: Bearer <token>`. Without a token you are a spectator.
+- Every state answer carries `ETag: "<version>"` (a game's version is the number of
+  events in its log); `If-None-Match` gives 304, `If-Match` on an action gives 412
+  when the game has moved on.
+- Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
+  `detail`, plus `rule` for illegal moves, `errors` for bad input, `version`.
+- Hidden cards never leave the server before a game ends; after it, the audit reveals
+  the seed and re-derives every shuffle.
+"""
+
+
+class GameIdConverter(BaseConverter):
+    regex = GAME_ID
+
+
+class SpitApi(Api):
+    """flask-smorest's Api with problem+json as the documented error body."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self):
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "An error (RFC 9457 problem)", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_JSON)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+    def _register_error_handlers(self):
+        return None  # create_app registers the one handler
+
+
+def json_response(body, status: int = 200, headers=None, mimetype="application/json") -> Response:
+    return Response(orjson.dumps(body), status=status, headers=headers, mimetype=mimetype)
+
+
+def _handle(exc: Exception):
+    status, body, headers = problem(exc)
+    return json_response(body, status, headers, mimetype=PROBLEM_JSON)
+
+
+_BODY_REQUIRED = {"games.GamesCollection", "games.Actions"}
+
+
+def _before() -> None:
+    g.t0 = time.perf_counter()
+    limiter = current_app.config.get("RATE_LIMITER")
+    if limiter is not None:  # HOOK(issue 6): a callable(request) -> seconds to wait, or None
+        retry_after = limiter(request)
+        if retry_after:
+            raise RateLimited(
+                "over the rate limit", headers={"Retry-After": str(int(retry_after + 0.999))}
+            )
+    if (
+        request.method == "POST"
+        and not request.is_json
+        and (request.endpoint in _BODY_REQUIRED or request.get_data(cache=True))
+    ):
+        raise UnsupportedMediaType("send the body as application/json")
+
+
+def _after(resp: Response) -> Response:
+    rule = request.url_rule.rule if request.url_rule else "<unmatched>"
+    m: Metrics = current_app.extensions["spitlog"]["metrics"]
+    m.answered(request.method, rule, resp.status_code, time.perf_counter() - g.t0)
+    return resp
+
+
+def create_app(
+    config: dict | None = None,
+    *,
+    redis_client: redis.Redis | None = None,
+    scheduler: Scheduler | None = None,
+    clock=time.time,
+) -> Flask:
+    """The API. ``config`` overrides ``config.DEFAULTS`` (see ``config.from_env``);
+    ``redis_client`` replaces the one made from ``REDIS_URL`` (tests pass fakeredis);
+    ``scheduler`` is told of every append (``hooks.Scheduler``; default: nothing)."""
+    cfg = {**config_mod.DEFAULTS, **(config or {})}
+    app = Flask(__name__)
+    app.config.update(cfg)
+    app.config.update(
+        API_TITLE=API_TITLE,
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        API_SPEC_OPTIONS={
+            "info": {"description": _DESCRIPTION, "license": {"name": "MIT"}},
+            "components": {
+                "securitySchemes": {
+                    "seat": {"type": "http", "scheme": "bearer", "description": "a seat's token"},
+                },
+            },
+        },
+    )
+    app.json.sort_keys = False
+    app.url_map.converters["gid"] = GameIdConverter
+    app.url_map.strict_slashes = False
+
+    if redis_client is not None:
+        client = live = redis_client
+    else:
+        opts = {
+            "health_check_interval": 30,
+            "socket_connect_timeout": 2,
+            "socket_timeout": 10,  # above the live watchers' 2 s XREAD BLOCK
+            "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+        }
+        # Commands share a bounded pool: under gevent a burst waits for a connection
+        # (up to 5 s) instead of opening thousands. The live watchers (one blocking
+        # XREAD per watched game) have their own pool, so they never starve requests.
+        pool = redis.BlockingConnectionPool.from_url(
+            cfg["REDIS_URL"], max_connections=int(cfg["REDIS_POOL"]), timeout=5, **opts
+        )
+        client = redis.Redis(connection_pool=pool)
+        live = redis.Redis.from_url(cfg["REDIS_URL"], max_connections=100_000, **opts)
+    store = RedisStore(client, live=live, durability=cfg["DURABILITY"])
+    metrics = Metrics()
+    games = Games(
+        store, scheduler=scheduler, metrics=metrics, clock=clock,
+        snapshot_every=int(cfg["SNAPSHOT_EVERY"]), cache_size=int(cfg["STATE_CACHE"]),
+        retries=int(cfg["APPEND_RETRIES"]),
+    )  # fmt: skip
+    app.extensions["spitlog"] = {
+        "store": store, "games": games, "metrics": metrics, "hub": Hub(store),
+    }  # fmt: skip
+
+    api = SpitApi(app)
+    api.register_converter(GameIdConverter, lambda c: {"type": "string", "pattern": f"^{GAME_ID}$"})
+    from .api import games_blp, ops_blp
+
+    api.register_blueprint(games_blp)
+    api.register_blueprint(ops_blp)
+    app.extensions["spitlog"]["api"] = api
+
+    app.before_request(_before)
+    app.after_request(_after)
+    app.register_error_handler(HTTPException, _handle)
+    app.register_error_handler(Exception, _handle)
+    return app
+
+
+def spec_dict(app: Flask) -> dict:
+    return app.extensions["spitlog"]["api"].spec.to_dict()
+
+
+def spec_yaml(app: Flask) -> str:
+    """The OpenAPI document, as ``openapi.yaml`` holds it."""
+    return yaml.safe_dump(spec_dict(app), sort_keys=False, allow_unicode=True, width=100)

@@ -1,0 +1,22 @@
+"""What the service calls after every successful append: the seam for bots and timeouts.
+
+The workers' issue plugs a real scheduler in here (``create_app(config,
+scheduler=...)``): after each append it learns the game's new state and arms what
+``domain.deadlines(state)`` and the bots' turns require. By default nothing happens.
+"""
+
+from typing import Protocol
+
+from domain import State
+
+
+class Scheduler(Protocol):
+    def on_appended(self, game_id: str, state: State) -> None:
+        """Called once per successful append, after it, with the state it produced."""
+
+
+class NoScheduler:
+    """The default: no bots play and no timeouts fire."""
+
+    def on_appended(self, game_id: str, state: State) -> None:
+        return None

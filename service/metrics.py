@@ -1,0 +1,52 @@
+"""Prometheus metrics of one process (``/metrics``). Each app has its own registry, so
+several apps (tests) can live in one process. Under gunicorn every worker process
+counts for itself: scrape each, or set up prometheus_client's multiprocess mode."""
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.requests = Counter(
+            "spitlog_http_requests",
+            "HTTP requests answered",
+            ["method", "route", "status"],
+            registry=r,
+        )
+        self.latency = Histogram(
+            "spitlog_http_request_duration_seconds",
+            "Time to answer a request (streams: to start)",
+            ["route"],
+            registry=r,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+        )
+        self.actions = Counter(
+            "spitlog_actions", "Actions judged, by outcome", ["game", "outcome"], registry=r
+        )
+        self.append_retries = Counter(
+            "spitlog_append_retries", "Re-decisions after a version clash", registry=r
+        )
+        self.sse_open = Gauge("spitlog_sse_streams_open", "SSE streams open", registry=r)
+        self._children: dict = {}
+        self.games_created = Counter("spitlog_games_created", "Games created", ["game"], registry=r)
+
+    def answered(self, method: str, route: str, status: int, seconds: float) -> None:
+        """Count a request and time it (label lookups cached: this runs on every request)."""
+        key = (method, route, status)
+        pair = self._children.get(key)
+        if pair is None:
+            pair = self._children[key] = (
+                self.requests.labels(method, route, str(status)),
+                self.latency.labels(route),
+            )
+        pair[0].inc()
+        pair[1].observe(seconds)
+
+    def action(self, game: str, outcome: str) -> None:
+        key = (game, outcome)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = self.actions.labels(game, outcome)
+        child.inc()

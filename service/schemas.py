@@ -1,0 +1,305 @@
+"""marshmallow schemas of every body the API reads and writes; ``openapi.yaml`` is made
+from them.
+
+Request bodies refuse unknown fields (400). Response schemas document the main fields
+and allow more (the views come from ``domain.view``, which may grow); the service
+writes responses itself, and the tests check them against these schemas.
+"""
+
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
+
+from domain import KINDS
+
+GAMES = ("spit", "speed")
+MAX_VERSION = 2**53 - 1  # no game comes near; the largest integer every JSON reader keeps
+STATUSES = ("waiting", "running", "finished", "aborted")
+ACTION_TYPES = ("play", "turn_up", "move", "spit", "slap", "choose", "ready", "resign", "draw")
+
+
+class Int(fields.Integer):
+    """A JSON integer: no strings, no floats, no booleans."""
+
+    def __init__(self, **kw):
+        super().__init__(strict=True, **kw)
+
+    def _deserialize(self, value, attr, data, **kw):
+        if isinstance(value, bool):
+            raise ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kw)
+
+
+class Num(fields.Float):
+    """A JSON number: no strings, no booleans."""
+
+    def _deserialize(self, value, attr, data, **kw):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValidationError("Not a valid number.")
+        return super()._deserialize(value, attr, data, **kw)
+
+
+class Bool(fields.Boolean):
+    """A JSON boolean: no strings, no numbers."""
+
+    def _deserialize(self, value, attr, data, **kw):
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean.")
+        return value
+
+
+def _doc(text: str, **kw) -> dict:
+    return {"metadata": {"description": text, **kw}}
+
+
+# ---------------------------------------------------------------- requests
+
+
+class OptionsSchema(Schema):
+    """Table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5); each applies to one game or both."""
+
+    stockpiles = Int(validate=validate.OneOf([4, 5]), **_doc("Spit, V-1: 5 (default) or 4"))
+    pile_choice = fields.String(
+        validate=validate.OneOf(["slap", "choose"]), **_doc("Spit, V-2: slap (default) or choose")
+    )
+    alternate_colors = Bool(**_doc("V-3: a card must change colour (default false)"))
+    side_piles = Int(validate=validate.OneOf([5, 10]), **_doc("Speed, V-4: 10 (default) or 5"))
+    target_score = Int(
+        validate=validate.Range(0, 10_000), **_doc("Speed, Q-8: match target (0: one game)")
+    )
+    max_rounds = Int(validate=validate.Range(1, 10_000), **_doc("E-4: rounds before it ends (60)"))
+    spit_grace_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-1 (3 s)"))
+    ready_grace_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-2 (10 s)"))
+    slap_grace_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-3 (3 s)"))
+    idle_forfeit_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-4 (120 s)"))
+    join_timeout_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-5 (600 s)"))
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
+    options = fields.Nested(OptionsSchema)
+    opponent = fields.String(
+        validate=validate.OneOf(KINDS), **_doc("who takes seat 1: a human who joins, or a bot")
+    )
+    seat0 = fields.String(
+        validate=validate.OneOf(KINDS),
+        **_doc("who takes seat 0: you (human, the default) or a bot, and you watch"),
+    )
+    client_seed = fields.String(
+        validate=validate.Length(max=128),
+        **_doc("your contribution to every shuffle of the game (RULES H-6)"),
+    )
+
+
+class JoinSchema(Schema):
+    client_seed = fields.String(
+        validate=validate.Length(max=128),
+        **_doc("your contribution to every shuffle of the game (RULES H-6)"),
+    )
+
+
+class ActionSchema(Schema):
+    """An action. Spit: play {from, to}, turn_up {stockpile}, move {from, to}, spit {pile?},
+    slap {pile}, choose {pile}, ready, resign. Speed: play {card, to}, draw, spit, ready,
+    resign. Fields an action does not take are refused."""
+
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    from_ = Int(data_key="from", validate=validate.Range(0, 4), **_doc("a stockpile (Spit)"))
+    to = Int(validate=validate.Range(0, 4), **_doc("a spit/centre pile, or a stockpile (move)"))
+    stockpile = Int(validate=validate.Range(0, 4), **_doc("a stockpile (turn_up)"))
+    pile = Int(validate=validate.Range(0, 1), allow_none=True, **_doc("a spit pile"))
+    card = fields.String(
+        validate=validate.Length(min=2, max=3), **_doc("a card of your hand (Speed): AS, 10H")
+    )
+
+
+# Query strings carry text: their numbers are parsed, not taken as JSON numbers. Unknown
+# parameters are refused like unknown fields (a typo such as ?afer=5 should not pass).
+class EventsQuery(Schema):
+    after = fields.Integer(
+        load_default=0, validate=validate.Range(0, MAX_VERSION), **_doc("the version to read after")
+    )
+    limit = fields.Integer(
+        load_default=100, validate=validate.Range(1, 1000), **_doc("events at most")
+    )
+    wait = fields.Float(
+        validate=validate.Range(0, 60),
+        **_doc("long-poll: with nothing after `after`, wait this many seconds for it"),
+    )
+
+
+class EventsHeaders(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    last_event_id = fields.String(
+        data_key="Last-Event-ID", **_doc("SSE: resume after this version (overrides `after`)")
+    )
+
+
+class LobbyQuery(Schema):
+    status = fields.String(
+        load_default="open", validate=validate.OneOf(["open", "running", "finished"])
+    )
+    cursor = fields.String(
+        validate=validate.Length(max=64), **_doc("the `next` of the previous page")
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+
+
+# ---------------------------------------------------------------- responses
+
+
+class Open(Schema):
+    """A response: the documented fields, and possibly more."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class DeadlineSchema(Open):
+    rule = fields.String(required=True, **_doc("T-1..T-5"))
+    at = fields.String(required=True, **_doc("RFC 3339 UTC"))
+    seat = Int(allow_none=True)
+
+
+class PlayerSchema(Open):
+    seat = Int(required=True)
+    kind = fields.String(allow_none=True, **_doc("human, bot:...; null while the seat is free"))
+    cards = Int(required=True, **_doc("every card the player holds (C-3)"))
+    ready = Bool()
+    called = Bool()
+    spit_cards = fields.Raw(**_doc("Spit: a count during the game, the cards after it"))
+    stockpiles = fields.List(
+        fields.Dict(),
+        **_doc(
+            "Spit: {size, top} during the game (top null when face down), {cards, face_up} after it"
+        ),
+    )
+    hand = fields.List(fields.String(), **_doc("Speed: your own hand (H-2); all hands after"))
+    hand_size = Int()
+    draw_pile = fields.Raw(**_doc("Speed: a size during the game, the cards after it"))
+
+
+class StateSchema(Open):
+    id = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
+    version = Int(required=True, **_doc("events in the log so far"))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    phase = fields.String(required=True)
+    options = fields.Dict(required=True)
+    round = Int(required=True)
+    you = Int(required=True, allow_none=True, **_doc("your seat; null for a spectator"))
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    legal_actions = fields.List(
+        fields.Dict(), required=True, **_doc("every action body POST /actions accepts now")
+    )
+    deadline = fields.Nested(DeadlineSchema, required=True, allow_none=True)
+    winner = Int(required=True, allow_none=True)
+    result = fields.String(allow_none=True, **_doc("the rule that ended the game"))
+    commitment = fields.String(required=True, **_doc("sha256 hex of the server seed"))
+    stalemate = Bool()
+    spit_piles = fields.List(fields.Dict(), **_doc("Spit"))
+    solo_pile = Int(allow_none=True, **_doc("Spit, S-3"))
+    side_piles = fields.List(fields.Dict(), **_doc("Speed"))
+    centre_piles = fields.List(fields.Dict(), **_doc("Speed"))
+    scores = fields.List(Int(), **_doc("Speed, Q-8"))
+
+
+class EventSchema(Open):
+    version = Int(required=True, **_doc("this event's place in the log (1 = first)"))
+    type = fields.String(required=True, **_doc("card_played, spit_dealt, ..."))
+    at = fields.Float(required=True, **_doc("seconds since the epoch"))
+
+
+class CreatedSchema(Schema):
+    id = fields.String(required=True)
+    seat = Int(required=True, allow_none=True, **_doc("null when a bot holds seat 0"))
+    token = fields.String(
+        required=True, allow_none=True, **_doc("your seat's token, shown once (null: you watch)")
+    )
+    commitment = fields.String(required=True)
+    state = fields.Nested(StateSchema, required=True)
+
+
+class SeatedSchema(Schema):
+    seat = Int(required=True)
+    token = fields.String(required=True, **_doc("your seat's token, shown once"))
+    state = fields.Nested(StateSchema, required=True)
+
+
+class ActedSchema(Schema):
+    version = Int(required=True)
+    events = fields.List(
+        fields.Nested(EventSchema),
+        required=True,
+        **_doc("what the action made happen, as you may see it"),
+    )
+    state = fields.Nested(StateSchema, required=True)
+
+
+class EventsSchema(Schema):
+    version = Int(required=True, **_doc("the game's version now"))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class DealCheckSchema(Schema):
+    version = Int(required=True)
+    type = fields.String(required=True)
+    nonces = fields.List(Int(), required=True)
+    verified = Bool(required=True)
+
+
+class AuditSchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True)
+    version = Int(required=True)
+    winner = Int(required=True, allow_none=True)
+    result = fields.String(required=True, allow_none=True)
+    commitment = fields.String(required=True)
+    server_seed = fields.String(required=True, **_doc("hex; sha256 of its bytes = commitment"))
+    commitment_verified = Bool(required=True)
+    client_seeds = fields.List(fields.String(), required=True)
+    shuffle = fields.String(required=True, **_doc("the shuffle algorithm's version tag"))
+    deals = fields.List(fields.Nested(DealCheckSchema), required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True, **_doc("in full"))
+    verified = Bool(required=True, **_doc("the commitment and every deal check out"))
+
+
+class LobbyPlayerSchema(Schema):
+    seat = Int(required=True)
+    kind = fields.String(required=True, allow_none=True)
+
+
+class LobbyGameSchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    version = Int(required=True)
+    created_at = fields.String(required=True)
+    players = fields.List(fields.Nested(LobbyPlayerSchema), required=True)
+
+
+class LobbySchema(Schema):
+    games = fields.List(fields.Nested(LobbyGameSchema), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        **_doc("pass as `cursor` for the next page; null on the last"),
+    )
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True)
+
+
+class ProblemSchema(Open):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = Int(required=True)
+    detail = fields.String(required=True)
+    rule = fields.String(**_doc("the RULES.md ID an illegal action breaks"))
+    errors = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()), **_doc("field -> messages")
+    )
+    version = Int(**_doc("the game's current version"))

@@ -1,0 +1,352 @@
+"""The event store: each game an append-only Redis Stream. The only module that knows
+Redis key names.
+
+Per game, every key carries the hash tag ``{g:<id>}`` so that each script touches one
+Redis Cluster slot:
+
+- ``spit:{g:<id>}:log``  the Stream of events; entry ID ``0-<version>``, one field ``e``
+  holding the event's JSON. Never trimmed: the log is the truth.
+- ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
+  ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
+  tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot).
+- ``spit:{g:<id>}:idem`` a hash: ``<seat>:<Idempotency-Key>`` -> the recorded answer.
+- ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
+  ``domain.state_to_dict``), a cache that ``replay`` of the log can always rebuild.
+
+Outside the games' slots, written by separate commands after an append (a script may
+only touch one slot on a Cluster, and both are indexes that can be repaired):
+
+- ``spit:lobby:<open|running|finished>`` sorted sets (all scores 0, members
+  ``<created ms, 13 digits>:<id>`` so that lexicographic order is creation order);
+- ``spit:token:<sha256>`` -> ``<id>:<seat>``, to tell a token of another game (403)
+  from an unknown one (401).
+"""
+
+import json
+import logging
+from dataclasses import dataclass
+
+import orjson
+import redis
+import redis.cluster
+
+log = logging.getLogger(__name__)
+
+LOBBY_STATUSES = ("open", "running", "finished")
+
+# KEYS: meta, log, idem, snap
+# ARGV: expected version, n, event_1 .. event_n, idem field, idem record, snapshot version,
+#       snapshot json, then meta field/value pairs.
+# A Redis script has no rollback; it writes only after every check has passed, and a
+# script that has written once is never stopped by maxmemory, so it is all or nothing.
+_APPEND = """
+local n = tonumber(ARGV[2])
+local i = n + 3
+local ifield = ARGV[i]
+if ifield ~= '' then
+  local prior = redis.call('HGET', KEYS[3], ifield)
+  if prior then return {'replay', prior} end
+end
+local v = redis.call('XLEN', KEYS[2])
+local expected = tonumber(ARGV[1])
+if v ~= expected then
+  if expected < v and v - expected <= 200 then  -- what the caller missed, to re-decide on
+    return {'clash', v, redis.call('HGETALL', KEYS[1]),
+            redis.call('XRANGE', KEYS[2], '0-' .. (expected + 1), '+')}
+  end
+  return {'clash', v}
+end
+for j = 1, n do
+  redis.call('XADD', KEYS[2], '0-' .. (v + j), 'e', ARGV[2 + j])
+end
+if ifield ~= '' then redis.call('HSET', KEYS[3], ifield, ARGV[i + 1]) end
+if ARGV[i + 2] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[i + 2], ARGV[i + 3])
+  redis.call('HSET', KEYS[1], 'sv', ARGV[i + 2])
+end
+if #ARGV >= i + 4 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, i + 4, #ARGV))
+end
+return {'ok', v + n}
+"""
+
+# KEYS: meta, log, snap, idem
+# ARGV: the version of the state the caller holds (-1: none), an Idempotency-Key or ''.
+# One round trip: the meta, the version, the newest useful base (the caller's state or
+# the latest snapshot), the events after it, and the idempotency records of both seats.
+_LOAD = """
+local m = redis.call('HGETALL', KEYS[1])
+if #m == 0 then return false end
+local v = redis.call('XLEN', KEYS[2])
+local known = tonumber(ARGV[1])
+local svraw = redis.call('HGET', KEYS[1], 'sv')
+local sv = tonumber(svraw or '-1')
+local base, snap = 0, ''
+if known >= 0 and known <= v and known >= sv then
+  base = known
+elseif sv >= 0 and sv <= v then
+  local s = redis.call('HGET', KEYS[3], svraw)
+  if s then base = sv; snap = s end
+end
+local tail = {}
+if base < v then tail = redis.call('XRANGE', KEYS[2], '0-' .. (base + 1), '+') end
+local i0, i1 = '', ''
+if ARGV[2] ~= '' then
+  i0 = redis.call('HGET', KEYS[4], '0:' .. ARGV[2]) or ''
+  i1 = redis.call('HGET', KEYS[4], '1:' .. ARGV[2]) or ''
+end
+return {m, v, base, snap, tail, i0, i1}
+"""
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (Redis answered something unexpected)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A game as read in one round trip: ``tail`` continues the state at ``base``, which is
+    the caller's own cached state (``snapshot`` None) or ``snapshot`` (None and base 0:
+    replay from the start)."""
+
+    meta: dict[str, str]
+    version: int
+    base: int
+    snapshot: dict | None
+    tail: list[tuple[int, dict]]
+    idem: tuple[dict | None, dict | None]  # the probed key's record, per seat
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """The log was no longer at the expected version. When the caller was not far behind,
+    ``meta`` and ``tail`` (the events it missed) come along, to re-decide without a load."""
+
+    version: int
+    meta: dict[str, str] | None = None
+    tail: list[tuple[int, dict]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """The idempotency key already had an answer: nothing was appended."""
+
+    record: dict
+
+
+def _key(game_id: str, part: str) -> str:
+    return f"spit:{{g:{game_id}}}:{part}"
+
+
+def _s(b) -> str:
+    return b.decode() if isinstance(b, bytes) else str(b)
+
+
+def _entries(raw) -> list[tuple[int, dict]]:
+    """Stream entries (ID ``0-<version>``, field ``e``) as (version, event dict)."""
+    out = []
+    for entry_id, fields in raw:
+        if isinstance(fields, dict):
+            data = fields.get(b"e", fields.get("e"))
+        else:  # a script's reply: a flat [field, value, ...] list
+            data = dict(zip(fields[::2], fields[1::2], strict=True)).get(b"e")
+        out.append((int(_s(entry_id).split("-", 1)[1]), json.loads(data)))
+    return out
+
+
+def _flat(pairs) -> dict[str, str]:
+    """A script's HGETALL reply as a dict."""
+    return {_s(k): _s(v) for k, v in zip(pairs[::2], pairs[1::2], strict=True)}
+
+
+def _dumps(obj) -> bytes:
+    return orjson.dumps(obj)
+
+
+class RedisStore:
+    """Games as Redis Streams. Thread- and greenlet-safe (redis-py pools connections)."""
+
+    def __init__(
+        self, client: redis.Redis, *, live: redis.Redis | None = None, durability: str = "default"
+    ):
+        self.r = client
+        self.live = live or client  # for blocking reads (wait_after)
+        self.cluster = isinstance(client, redis.cluster.RedisCluster)
+        self.durability = durability
+        self._append = client.register_script(_APPEND)
+        self._load = client.register_script(_LOAD)
+        self._waitaof: bool | None = None  # unknown until the first strict append
+
+    # ---------------------------------------------------------------- the log
+
+    def append(
+        self,
+        game_id: str,
+        expected: int,
+        events: list[dict],
+        *,
+        idem: tuple[str, dict] | None = None,
+        snapshot: tuple[int, dict] | None = None,
+        meta: dict[str, str] | None = None,
+    ) -> Appended | Clash | Replayed:
+        """Append ``events`` if the log holds exactly ``expected`` events; all or nothing.
+
+        ``idem`` = (field, record): if the field already has a record, nothing is appended
+        and that record comes back (``Replayed``); else the record is stored with the
+        events. ``snapshot`` = (version, state dict) is stored beside the log; ``meta``
+        fields are set. Expected 0 creates a game.
+        """
+        args: list = [expected, len(events), *(_dumps(e) for e in events)]
+        args += [idem[0], _dumps(idem[1])] if idem else ["", ""]
+        args += [snapshot[0], _dumps(snapshot[1])] if snapshot else ["", ""]
+        for k, v in (meta or {}).items():
+            args += [k, v]
+        keys = [_key(game_id, p) for p in ("meta", "log", "idem", "snap")]
+        reply = self._append(keys=keys, args=args)
+        kind, value = _s(reply[0]), reply[1]
+        if kind == "ok":
+            if self.durability == "strict":
+                self._fsync()
+            return Appended(int(value))
+        if kind == "clash":
+            if len(reply) == 4:
+                return Clash(int(value), _flat(reply[2]), _entries(reply[3]))
+            return Clash(int(value))
+        if kind == "replay":
+            return Replayed(json.loads(value))
+        raise StoreError(f"unexpected append reply {kind!r}")
+
+    def _fsync(self) -> None:
+        """Strict durability: wait until the local AOF has fsynced the write (WAITAOF,
+        Redis >= 7.2). Older servers lack it: there strict relies on the server running
+        with ``appendfsync always`` (README.md, *Deploying*)."""
+        if self._waitaof is False:
+            return
+        try:
+            local, _replicas = self.r.execute_command("WAITAOF", 1, 0, 2000)
+        except redis.ResponseError as e:
+            if "unknown command" not in str(e).lower():
+                raise
+            self._waitaof = False
+            log.warning("Redis has no WAITAOF: strict durability relies on appendfsync always")
+            return
+        self._waitaof = True
+        if int(local) < 1:
+            raise StoreError("the append was not fsynced in time")
+
+    def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> Loaded | None:
+        """The game's meta and events after the best base (see ``Loaded``); None if no game."""
+        keys = [_key(game_id, p) for p in ("meta", "log", "snap", "idem")]
+        raw = self._load(keys=keys, args=[known, idem_key or ""])
+        if raw is None:
+            return None
+        m, v, base, snap, tail, i0, i1 = raw
+        return Loaded(
+            meta=_flat(m),
+            version=int(v),
+            base=int(base),
+            snapshot=json.loads(snap) if snap else None,
+            tail=_entries(tail),
+            idem=tuple(json.loads(x) if x else None for x in (i0, i1)),
+        )
+
+    def version(self, game_id: str) -> int:
+        return int(self.r.xlen(_key(game_id, "log")))
+
+    def read_after(
+        self, game_id: str, after: int, limit: int | None = None, upto: int | None = None
+    ) -> list[tuple[int, dict]]:
+        """Events with versions ``after+1 .. upto`` (at most ``limit`` of them)."""
+        end = f"0-{upto}" if upto is not None else "+"
+        raw = self.r.xrange(_key(game_id, "log"), f"0-{after + 1}", end, count=limit)
+        return _entries(raw)
+
+    def wait_after(self, game_id: str, after: int, timeout_s: float) -> list[tuple[int, dict]]:
+        """Block until the log holds events after ``after`` (or ``timeout_s`` passes)."""
+        key = _key(game_id, "log")
+        block = max(1, int(timeout_s * 1000))
+        reply = self.live.xread({key: f"0-{after}"}, count=1000, block=block)
+        return _entries(reply[0][1]) if reply else []
+
+    def snapshot_at(self, game_id: str, version: int) -> dict | None:
+        raw = self.r.hget(_key(game_id, "snap"), str(version))
+        return json.loads(raw) if raw else None
+
+    def record(self, game_id: str, field: str, record: dict) -> dict | None:
+        """Store an idempotency record unless the field has one; return the earlier one."""
+        key = _key(game_id, "idem")
+        if self.r.hsetnx(key, field, _dumps(record)):
+            return None
+        prior = self.r.hget(key, field)
+        return json.loads(prior) if prior else None
+
+    # ---------------------------------------------------------------- indexes
+
+    def index(
+        self, game_id: str, *, status: str, created_ms: int, tokens: dict[int, str] | None = None
+    ) -> None:
+        """Put a game in the lobby list of ``status`` (and in no other); index new token
+        hashes. Separate from the append (other slots); ``lobby`` repairs what a crash
+        between the two left behind."""
+        member = f"{created_ms:013d}:{game_id}"
+        # One transaction on a single server; on a Cluster these keys span slots, so the
+        # commands go one by one (``lobby`` repairs a list a crash left half-moved).
+        pipe = self.r.pipeline(transaction=not self.cluster)
+        for s in LOBBY_STATUSES:
+            if s != status:
+                pipe.zrem(f"spit:lobby:{s}", member)
+        pipe.zadd(f"spit:lobby:{status}", {member: 0})
+        for seat, h in (tokens or {}).items():
+            pipe.set(f"spit:token:{h}", f"{game_id}:{seat}")
+        pipe.execute()
+
+    def token_owner(self, token_hash: str) -> tuple[str, int] | None:
+        raw = self.r.get(f"spit:token:{token_hash}")
+        if not raw:
+            return None
+        game_id, seat = _s(raw).rsplit(":", 1)
+        return game_id, int(seat)
+
+    def lobby(
+        self, status: str, cursor: str | None, limit: int
+    ) -> tuple[list[tuple[str, dict[str, str], int]], str | None]:
+        """A page of the lobby, newest first: (id, meta, version) rows and the next cursor."""
+        key = f"spit:lobby:{status}"
+        top = f"({cursor}" if cursor else "+"
+        members = [_s(m) for m in self.r.zrevrangebylex(key, top, "-", start=0, num=limit + 1)]
+        more = len(members) > limit
+        members = members[:limit]
+        pipe = self.r.pipeline(transaction=False)
+        for m in members:
+            gid = m.split(":", 1)[1]
+            pipe.hmget(_key(gid, "meta"), "game", "status", "created", "kind0", "kind1")
+            pipe.xlen(_key(gid, "log"))
+        replies = pipe.execute()
+        rows = []
+        for n, m in enumerate(members):
+            gid = m.split(":", 1)[1]
+            fields, version = replies[2 * n], replies[2 * n + 1]
+            if fields[0] is None:  # no such game any more
+                self.r.zrem(key, m)
+                continue
+            meta = dict(zip(("game", "status", "created", "kind0", "kind1"), fields, strict=True))
+            meta = {k: _s(v) for k, v in meta.items() if v is not None}
+            if lobby_status(meta["status"]) != status:  # an index left stale by a crash
+                right = lobby_status(meta["status"])
+                self.index(gid, status=right, created_ms=int(meta["created"]))
+                continue
+            rows.append((gid, meta, int(version)))
+        return rows, (members[-1] if more and members else None)
+
+    def ping(self) -> bool:
+        return bool(self.r.ping())
+
+
+def lobby_status(status: str) -> str:
+    """The lobby list of a game in the domain's ``status``."""
+    return {"waiting": "open", "running": "running"}.get(status, "finished")

@@ -1,0 +1,52 @@
+"""Starting and stopping the service's processes for the end-to-end tests."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the server did not become ready")
+
+
+def start(args: list[str], env: dict) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", *args], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )  # fmt: skip
+
+
+def stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> str:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # our own session only
+            proc.wait(5)
+    return proc.stdout.read() if proc.stdout else ""

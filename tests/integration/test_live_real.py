@@ -1,0 +1,74 @@
+"""Live updates on a real Redis: many waiters on one game share one watcher, and an
+append wakes every one of them, for long-polls and SSE alike."""
+
+import threading
+import time
+
+from api_helpers import TEST_CONFIG, bearer, new_game
+
+from service.app import create_app
+
+
+def test_one_append_wakes_every_long_poll_of_the_game(redis_url):
+    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "LONGPOLL_MAX_S": 5})
+    client = app.test_client()
+    gid, t0, _t1 = new_game(client)
+    answers = []
+
+    def poll():
+        c = app.test_client()
+        t = time.monotonic()
+        body = c.get(f"/v1/games/{gid}/events?after=3&wait=5").get_json()
+        answers.append((time.monotonic() - t, [e["version"] for e in body["events"]]))
+
+    threads = [threading.Thread(target=poll) for _ in range(20)]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    assert app.extensions["spitlog"]["hub"].watching == 1
+    client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    for t in threads:
+        t.join(10)
+    assert len(answers) == 20
+    assert all(events == [4] and 0.2 < took < 3 for took, events in answers), answers
+
+
+def test_an_sse_stream_gets_each_append_live(redis_url):
+    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "SSE_MAX_S": 1.5})
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    got = []
+
+    def listen():
+        r = app.test_client().get(
+            f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
+                                                "Last-Event-ID": "3"},
+            buffered=False,
+        )  # fmt: skip
+        for chunk in r.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            got.extend((time.monotonic(), line) for line in text.splitlines()
+                       if line.startswith("id: "))  # fmt: skip
+
+    t = threading.Thread(target=listen)
+    t.start()
+    time.sleep(0.3)
+    sent = time.monotonic()
+    client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    t.join(5)
+    assert [line for _t, line in got] == ["id: 4"]
+    assert got[0][0] - sent < 0.5
+
+
+def test_strict_durability_acts_on_a_redis_without_waitaof(redis_url, caplog):
+    """Redis < 7.2 has no WAITAOF: strict mode then relies on `appendfsync always`, says
+    so once in the log, and acts as usual."""
+    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "DURABILITY": "strict"})
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    for tok in (t0, t1):
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
+        assert r.status_code == 201
+    store = app.extensions["spitlog"]["store"]
+    version = tuple(int(x) for x in store.r.info("server")["redis_version"].split(".")[:2])
+    assert store._waitaof is (version >= (7, 2))

@@ -1,0 +1,59 @@
+"""Helpers shared by tests/service, tests/integration and tests/e2e (not a test module)."""
+
+import random
+import re
+
+import domain
+
+# a card's wire form standing alone (not inside a word, an id or a hex string)
+CARD_RE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
+
+TEST_CONFIG = {
+    "SSE_MAX_S": 0.3,  # streams end soon, so that a test reads them whole
+    "SSE_KEEPALIVE_S": 0.1,
+    "LONGPOLL_MAX_S": 1.0,
+}
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, game: str = "spit", join: bool = True, **body) -> tuple[str, str, str | None]:
+    """Create a game (and take seat 1): (id, seat 0's token, seat 1's token)."""
+    r = client.post("/v1/games", json={"game": game, **body})
+    assert r.status_code == 201, r.get_json()
+    g = r.get_json()
+    tok1 = None
+    if join:
+        r = client.post(f"/v1/games/{g['id']}/seats", json={})
+        assert r.status_code == 201, r.get_json()
+        tok1 = r.get_json()["token"]
+    return g["id"], g["token"], tok1
+
+
+def pick(view: dict, rng: random.Random) -> dict | None:
+    """A random legal action of the view's seat, resign aside."""
+    acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
+    return rng.choice(acts) if acts else None
+
+
+def visible_cards(state: domain.State, seat: int | None) -> set[str]:
+    """The cards ``seat`` sees in ``state``, worked out from the full state (RULES H-1..H-4),
+    not from domain.view: face-up stockpile tops, every card on a spit/centre pile (each
+    was face up when it landed), and in Speed the seat's own hand."""
+    full = domain.full_state(state)
+    seen: set[str] = set()
+    for i, p in enumerate(full["players"]):
+        for pile in p.get("stockpiles", []):
+            if pile["face_up"] and pile["cards"]:
+                seen.add(pile["cards"][-1])
+        if state.game == "speed" and i == seat:
+            seen.update(p["hand"])
+    for pile in full.get("spit_piles", []) + full.get("centre_piles", []):
+        seen.update(pile["cards"])
+    return seen
+
+
+def cards_in(text: str) -> set[str]:
+    return {a + b for a, b in CARD_RE.findall(text)}

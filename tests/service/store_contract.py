@@ -1,0 +1,183 @@
+"""The event store's contract, run twice: on fakeredis (tests/service/test_store_fake.py)
+and on a real redis-server (tests/integration/test_store_real.py), because fakeredis
+runs another Lua than Redis. Each test needs a ``redis_client`` fixture."""
+
+import threading
+import time
+
+import pytest
+from redis.crc import key_slot
+
+from service.store import Appended, Clash, RedisStore, Replayed
+
+
+@pytest.fixture
+def store(redis_client):
+    return RedisStore(redis_client)
+
+
+def ev(n: int, kind: str = "x") -> list[dict]:
+    return [{"type": kind, "n": i} for i in range(n)]
+
+
+def test_append_numbers_events_as_stream_ids(store, redis_client):
+    assert store.append("g1", 0, ev(3), meta={"game": "spit"}) == Appended(3)
+    ids = [i.decode() for i, _f in redis_client.xrange("spit:{g:g1}:log")]
+    assert ids == ["0-1", "0-2", "0-3"]
+    assert [v for v, _d in store.read_after("g1", 1)] == [2, 3]
+    assert store.read_after("g1", 0, limit=2) == [(1, {"type": "x", "n": 0}), (2, ev(2)[1])]
+    assert store.read_after("g1", 0, upto=1) == [(1, ev(1)[0])]
+    assert store.version("g1") == 3
+
+
+def test_append_at_a_stale_version_writes_nothing_and_tells_what_was_missed(store, redis_client):
+    store.append("g1", 0, ev(3), meta={"game": "spit"})
+    before = {k: redis_client.dump(k) for k in redis_client.keys("*")}
+    result = store.append(
+        "g1", 1, ev(2, "late"), idem=("0:k", {"fp": "a"}), snapshot=(50, {"s": 1}),
+        meta={"status": "finished"},
+    )  # fmt: skip
+    assert isinstance(result, Clash)
+    assert result.version == 3
+    assert result.meta == {"game": "spit"}
+    assert [v for v, _d in result.tail] == [2, 3]
+    assert {k: redis_client.dump(k) for k in redis_client.keys("*")} == before
+
+
+def test_a_clash_far_behind_comes_without_the_tail(store):
+    store.append("g1", 0, ev(250))
+    assert store.append("g1", 1, ev(1)) == Clash(250)
+
+
+def test_an_idempotency_key_answers_again_and_appends_nothing(store):
+    rec = {"fp": "abc", "status": 201, "body": {"version": 2}}
+    assert store.append("g1", 0, ev(2), idem=("0:k", rec)) == Appended(2)
+    assert store.append("g1", 2, ev(1), idem=("0:k", {"fp": "zzz"})) == Replayed(rec)
+    # checked before the version: a retry from a stale version is still the first answer
+    assert store.append("g1", 0, ev(1), idem=("0:k", {"fp": "zzz"})) == Replayed(rec)
+    assert store.version("g1") == 2
+
+
+def test_idempotency_records_are_per_field(store):
+    store.append("g1", 0, ev(1), idem=("0:k", {"fp": "a"}))
+    assert store.append("g1", 1, ev(1), idem=("1:k", {"fp": "b"})) == Appended(2)
+
+
+def test_record_keeps_the_first_answer(store):
+    assert store.record("g1", "0:k", {"fp": "a", "status": 422}) is None
+    assert store.record("g1", "0:k", {"fp": "b", "status": 409}) == {"fp": "a", "status": 422}
+
+
+def test_snapshot_and_meta_are_written_with_the_append(store):
+    store.append("g1", 0, ev(50), snapshot=(50, {"state": 1}), meta={"game": "spit", "x": "1"})
+    assert store.snapshot_at("g1", 50) == {"state": 1}
+    loaded = store.load("g1")
+    assert loaded.meta == {"game": "spit", "x": "1", "sv": "50"}
+
+
+def test_load_starts_from_the_newest_base(store):
+    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), meta={"game": "spit"})
+    store.append("g1", 50, ev(10, "y"))
+    cold = store.load("g1")
+    assert (cold.version, cold.base, cold.snapshot) == (60, 50, {"at": 50})
+    assert [v for v, _d in cold.tail] == list(range(51, 61))
+    warm = store.load("g1", known=55)
+    assert (warm.base, warm.snapshot, [v for v, _ in warm.tail]) == (55, None, [56, 57, 58, 59, 60])
+    older = store.load("g1", known=40)  # the snapshot is newer than the caller's state
+    assert (older.base, older.snapshot) == (50, {"at": 50})
+    assert store.load("g1", known=60).tail == []
+    ahead = store.load("g1", known=99)  # a cache ahead of the store is ignored
+    assert (ahead.base, len(ahead.tail)) == (50, 10)
+
+
+def test_load_without_a_snapshot_replays_from_the_start(store):
+    store.append("g1", 0, ev(3), meta={"game": "spit"})
+    loaded = store.load("g1")
+    assert (loaded.base, loaded.snapshot, len(loaded.tail)) == (0, None, 3)
+
+
+def test_load_of_no_game_is_none(store):
+    assert store.load("nope") is None
+
+
+def test_load_probes_an_idempotency_key_for_both_seats(store):
+    store.append("g1", 0, ev(1), idem=("1:k", {"fp": "a"}), meta={"game": "spit"})
+    assert store.load("g1", idem_key="k").idem == (None, {"fp": "a"})
+    assert store.load("g1", idem_key="other").idem == (None, None)
+
+
+def test_wait_after_wakes_on_an_append(store):
+    store.append("g1", 0, ev(1))
+    timer = threading.Timer(0.2, lambda: store.append("g1", 1, ev(2)))
+    timer.start()
+    t0 = time.monotonic()
+    got = store.wait_after("g1", 1, 5.0)
+    assert 0.1 < time.monotonic() - t0 < 3
+    timer.join()
+    assert [v for v, _d in got] in ([2], [2, 3])
+
+
+def test_wait_after_times_out_empty(store):
+    store.append("g1", 0, ev(1))
+    t0 = time.monotonic()
+    assert store.wait_after("g1", 1, 0.2) == []
+    assert time.monotonic() - t0 >= 0.15
+
+
+def test_concurrent_appends_at_one_version_let_exactly_one_through(store):
+    store.append("g1", 0, ev(1))
+    results = []
+    barrier = threading.Barrier(8)
+
+    def go(i):
+        barrier.wait()
+        results.append(store.append("g1", 1, [{"type": "t", "by": i}, {"type": "u", "by": i}]))
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(isinstance(r, Appended) for r in results) == 1
+    assert sum(isinstance(r, Clash) for r in results) == 7
+    log = store.read_after("g1", 0)
+    assert len(log) == 3 and log[1][1]["by"] == log[2][1]["by"]  # both events of one writer
+
+
+def test_every_key_of_a_game_is_in_one_cluster_slot(store, redis_client):
+    store.append("g1", 0, ev(50), idem=("0:k", {"fp": "a"}), snapshot=(50, {}), meta={"a": "b"})
+    keys = [k.decode() for k in redis_client.keys("spit:{g:g1}*")]
+    assert len(keys) == 4
+    assert len({key_slot(k.encode()) for k in keys}) == 1
+
+
+def test_lobby_pages_newest_first_and_moves_games_between_lists(store):
+    for i in range(5):
+        gid = f"g{i}"
+        store.append(gid, 0, ev(1), meta={"game": "spit", "status": "waiting",
+                                          "created": str(1000 + i)})  # fmt: skip
+        store.index(gid, status="open", created_ms=1000 + i)
+    page, cursor = store.lobby("open", None, 2)
+    assert [g for g, _m, _v in page] == ["g4", "g3"]
+    page, cursor = store.lobby("open", cursor, 2)
+    assert [g for g, _m, _v in page] == ["g2", "g1"]
+    page, cursor = store.lobby("open", cursor, 2)
+    assert [g for g, _m, _v in page] == ["g0"] and cursor is None
+    store.append("g2", 1, ev(1), meta={"status": "running"})
+    store.index("g2", status="running", created_ms=1002)
+    assert [g for g, _m, _v in store.lobby("running", None, 10)[0]] == ["g2"]
+    assert "g2" not in [g for g, _m, _v in store.lobby("open", None, 10)[0]]
+
+
+def test_lobby_repairs_an_index_a_crash_left_stale(store):
+    store.append("g1", 0, ev(1), meta={"game": "spit", "status": "running", "created": "5"})
+    store.index("g1", status="open", created_ms=5)  # as if the process died before moving it
+    assert store.lobby("open", None, 10)[0] == []
+    assert [g for g, _m, _v in store.lobby("running", None, 10)[0]] == ["g1"]
+
+
+def test_token_index_names_the_game_and_seat(store):
+    store.append("g1", 0, ev(1), meta={"game": "spit", "created": "1"})
+    store.index("g1", status="open", created_ms=1, tokens={0: "ab" * 32})
+    assert store.token_owner("ab" * 32) == ("g1", 0)
+    assert store.token_owner("cd" * 32) is None

@@ -1,0 +1,132 @@
+"""The hidden-information canary (RULES H-1..H-5): play whole games through the API with
+random legal actions (and some illegal ones) and keep every byte sent to seat 1 and to
+a spectator: views, action answers, errors, events as JSON, SSE streams, long-polls,
+past states, every header. None may name a card its receiver has not been able to see
+by then; what it may see is worked out from the full states, not from domain.view."""
+
+import json
+import random
+import zlib
+
+import pytest
+from api_helpers import TEST_CONFIG, bearer, cards_in, new_game, pick, visible_cards
+
+import domain
+from service.app import create_app
+
+ALL_CARDS = {str(c) for c in domain.DECK}
+
+
+def capture(r) -> str:
+    head = "".join(f"{k}: {v}\n" for k, v in r.headers.items())
+    return head + r.get_data(as_text=True)
+
+
+def illegal_body(game: str, view: dict, rng: random.Random) -> dict:
+    """An action the rules likely refuse now, naming no card the seat cannot see."""
+    if game == "spit":
+        return rng.choice([
+            {"type": "play", "from": rng.randrange(5), "to": rng.randrange(2)},
+            {"type": "move", "from": rng.randrange(5), "to": rng.randrange(5)},
+            {"type": "turn_up", "stockpile": rng.randrange(5)},
+            {"type": "spit"}, {"type": "slap", "pile": 0}, {"type": "ready"},
+        ])  # fmt: skip
+    hand = view["players"][1].get("hand") or []
+    options = [{"type": "draw"}, {"type": "spit"}, {"type": "ready"}]
+    options += [{"type": "play", "card": c, "to": rng.randrange(2)} for c in hand]
+    return rng.choice(options)
+
+
+def play_and_capture(client, game: str, options: dict, seed: int):
+    rng = random.Random(seed)
+    gid, t0, t1 = new_game(client, game=game, options=options)
+    tokens = (t0, t1)
+    seen = {1: [], None: []}  # receiver -> [(version when received, text)]
+    version = 3
+
+    def keep(who, r, v=None):
+        seen[who].append((v if v is not None else version, capture(r)))
+
+    for step in range(20_000):
+        seat = rng.randrange(2)
+        view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
+        if view["status"] in ("finished", "aborted"):
+            break
+        version = view["version"]
+        if seat == 1 and rng.random() < 0.15:
+            r = client.post(f"/v1/games/{gid}/actions", json=illegal_body(game, view, rng),
+                            headers=bearer(t1))  # fmt: skip
+            if r.status_code == 201:  # "likely": it may have been legal after all
+                version = r.get_json()["version"]
+                view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
+            keep(1, r)
+        action = pick(view, rng)
+        if action is not None:
+            r = client.post(
+                f"/v1/games/{gid}/actions",
+                json=action,
+                headers={**bearer(tokens[seat]), "Idempotency-Key": f"s{step}"},
+            )
+            if r.status_code == 201:
+                version = r.get_json()["version"]
+            if seat == 1:
+                keep(1, r)
+        r = client.get(f"/v1/games/{gid}", headers=bearer(t1))
+        keep(1, r, int(r.headers["ETag"].strip('"')))
+        if step % 7 == 0:
+            after = rng.randrange(version + 1)
+            keep(1, client.get(f"/v1/games/{gid}/events?after={after}", headers=bearer(t1)))
+            keep(None, client.get(f"/v1/games/{gid}/events?after={after}"))
+            keep(None, client.get(f"/v1/games/{gid}"))
+            v = rng.randrange(1, version + 1)
+            keep(1, client.get(f"/v1/games/{gid}/states/{v}", headers=bearer(t1)))
+            keep(None, client.get(f"/v1/games/{gid}/states/{v}"))
+        if step % 29 == 0:
+            sse = {"Accept": "text/event-stream", "Last-Event-ID": str(rng.randrange(version))}
+            keep(1, client.get(f"/v1/games/{gid}/events", headers={**sse, **bearer(t1)}))
+            keep(None, client.get(f"/v1/games/{gid}/events?wait=0.05&after={version}"))
+            keep(1, client.get(f"/v1/games/{gid}/audit", headers=bearer(t1)))  # 409
+    else:
+        pytest.fail("the game did not end")
+    return gid, seen
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("spit", {"max_rounds": 4}),
+        ("spit", {"max_rounds": 2, "stockpiles": 4, "pile_choice": "choose"}),
+        ("speed", {"target_score": 25, "max_rounds": 3}),
+    ],
+)
+def test_no_byte_sent_before_the_end_names_a_card_its_receiver_could_not_see(
+    redis_client, game, options
+):
+    app = create_app({**TEST_CONFIG, "SSE_MAX_S": 0.02}, redis_client=redis_client)
+    client = app.test_client()
+    gid, seen = play_and_capture(
+        client, game, options, seed=zlib.crc32(f"{game}{options}".encode())
+    )
+
+    log = client.get(f"/v1/games/{gid}/audit").get_json()["events"]
+    states = [domain.State()]
+    for e in log:
+        d = {k: v for k, v in e.items() if k != "version"}
+        states.append(domain.evolve(states[-1], domain.event_from_dict(d)))
+    final = states[-1].version
+    for who, captured in seen.items():
+        allowed = [set()]  # allowed[v]: every card `who` could see at some version <= v
+        for s in states[1:]:
+            allowed.append(allowed[-1] | visible_cards(s, who))
+        checked = 0
+        for v, text in captured:
+            if v >= final:  # the game is over: everything is public (H-6)
+                continue
+            leaked = cards_in(text) & (ALL_CARDS - allowed[v])
+            assert not leaked, f"{who=} at version {v} received hidden {leaked}: {text[:400]}"
+            checked += 1
+        assert checked > 20
+        # the canary can sing: the full state at a checked version names hidden cards
+        mid = states[3]  # just dealt: the spit cards, draw and side piles are all unseen
+        full = json.dumps(domain.full_state(mid))
+        assert cards_in(full) & (ALL_CARDS - allowed[mid.version])

@@ -1,0 +1,62 @@
+"""The files beside the code agree with it: openapi.yaml, docker-compose.yml, the CLI."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from service import cli
+from service.app import spec_yaml
+from service.config import DEFAULTS, from_env
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE_SPEC = ROOT.parent / "shared" / "schemas" / "compose-spec.json"
+
+
+def test_openapi_yaml_is_what_the_code_serves(app, client):
+    """Fails when a schema or a route changed without `spitlog openapi`."""
+    on_disk = (ROOT / "openapi.yaml").read_text()
+    assert spec_yaml(app) == on_disk, "openapi.yaml is stale: run `spitlog openapi`"
+    r = client.get("/openapi.yaml")
+    assert r.status_code == 200 and r.mimetype == "application/yaml"
+    assert r.get_data(as_text=True) == on_disk
+
+
+def test_the_openapi_command_writes_and_checks_the_file(tmp_path, capsys):
+    out = tmp_path / "openapi.yaml"
+    assert cli.main(["openapi", "-o", str(out)]) == 0
+    assert out.read_text() == (ROOT / "openapi.yaml").read_text()
+    assert cli.main(["openapi", "--check", "-o", str(out)]) == 0
+    out.write_text(out.read_text() + "# edited\n")
+    assert cli.main(["openapi", "--check", "-o", str(out)]) == 1
+
+
+def test_docker_compose_is_valid_against_the_compose_spec():
+    if not COMPOSE_SPEC.exists():
+        pytest.skip(f"no {COMPOSE_SPEC} (the shared/ folder beside the repository)")
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    jsonschema.Draft7Validator(json.loads(COMPOSE_SPEC.read_text())).validate(compose)
+    redis_cmd = " ".join(compose["services"]["redis"]["command"])
+    assert "--appendonly yes" in redis_cmd and "--maxmemory-policy noeviction" in redis_cmd
+    assert {"redis", "api", "worker"} <= set(compose["services"])
+    assert "serve" in compose["services"]["api"]["command"]
+
+
+def test_settings_come_from_spitlog_variables():
+    cfg = from_env({"SPITLOG_REDIS_URL": "redis://h:1/2", "SPITLOG_SNAPSHOT_EVERY": "10",
+                    "SPITLOG_DURABILITY": "strict", "SPITLOG_LONGPOLL_MAX_S": "2.5"})  # fmt: skip
+    assert cfg["REDIS_URL"] == "redis://h:1/2" and cfg["SNAPSHOT_EVERY"] == 10
+    assert cfg["DURABILITY"] == "strict" and cfg["LONGPOLL_MAX_S"] == 2.5
+    assert from_env({})["REDIS_URL"] == DEFAULTS["REDIS_URL"]
+    with pytest.raises(ValueError):
+        from_env({"SPITLOG_DURABILITY": "sometimes"})
+
+
+def test_every_setting_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for key in DEFAULTS:
+        assert f"SPITLOG_{key}" in readme
+    for key in ("SPITLOG_BIND", "SPITLOG_WORKERS", "SPITLOG_WORKER_CONNECTIONS"):
+        assert key in readme
