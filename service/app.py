@@ -21,8 +21,9 @@ from werkzeug.routing import BaseConverter
 
 from . import config as config_mod
 from .errors import PROBLEM_JSON, RateLimited, UnsupportedMediaType, problem
-from .games import Games
+from .games import Games, ms_now
 from .hooks import Scheduler
+from .limits import GameGate, Limits, check_body
 from .live import Hub
 from .metrics import Metrics
 from .schemas import ProblemSchema
@@ -115,7 +116,7 @@ def create_app(
     *,
     redis_client: redis.Redis | None = None,
     scheduler: Scheduler | None = None,
-    clock=time.time,
+    clock=ms_now,
 ) -> Flask:
     """The API. ``config`` overrides ``config.DEFAULTS`` (see ``config.from_env``);
     ``redis_client`` replaces the one made from ``REDIS_URL`` (tests pass fakeredis);
@@ -167,6 +168,10 @@ def create_app(
     app.extensions["spitlog"] = {
         "store": store, "games": games, "metrics": metrics, "hub": Hub(store),
     }  # fmt: skip
+    limits = Limits.from_config(client, cfg, registry=metrics.registry)  # issue 6: OWASP API4
+    app.extensions["spitlog"]["limits"] = limits
+    if app.config.get("RATE_LIMITER") is None and limits.rate_limited:
+        app.config["RATE_LIMITER"] = limits.check
 
     api = SpitApi(app)
     api.register_converter(GameIdConverter, lambda c: {"type": "string", "pattern": f"^{GAME_ID}$"})
@@ -175,8 +180,15 @@ def create_app(
     api.register_blueprint(games_blp)
     api.register_blueprint(ops_blp)
     app.extensions["spitlog"]["api"] = api
+    from .web import web
+
+    app.register_blueprint(web)
 
     app.before_request(_before)
+    app.before_request(check_body)  # after _before, which starts the clock
+    gate = GameGate(int(cfg.get("GAME_CONCURRENCY", 0)))  # a flood of one game waits on it
+    app.before_request(gate.enter)
+    app.teardown_request(gate.leave)
     app.after_request(_after)
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(Exception, _handle)

@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import random
 import secrets
 import threading
@@ -40,6 +41,12 @@ from .metrics import Metrics
 from .store import Appended, Clash, RedisStore, Replayed, lobby_status
 
 log = logging.getLogger(__name__)
+
+
+def ms_now() -> float:
+    """The time events are stamped with: now, rounded up to the millisecond (what the
+    export notation keeps, docs/export.md; up, so a deadline is never fired early)."""
+    return math.ceil(time.time() * 1000) / 1000
 
 
 def token_hash(token: str) -> str:
@@ -120,7 +127,7 @@ class Games:
         *,
         scheduler: Scheduler | None = None,
         metrics: Metrics | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = ms_now,
         snapshot_every: int = 50,
         cache_size: int = 2048,
         retries: int = 8,
