@@ -18,9 +18,11 @@ from webargs.flaskparser import FlaskParser
 
 import domain
 
+from . import links
 from .app import json_response, spec_dict, spec_yaml
 from .errors import BadRequest, Busy
 from .games import Game, Games
+from .limits import stream_slot
 from .schemas import (
     MAX_VERSION,
     ActedSchema,
@@ -150,7 +152,7 @@ class GamesCollection(MethodView):
     @games_blp.arguments(LobbyQuery(), location="query")
     @games_blp.response(200, LobbySchema)
     @doc(summary="The lobby: games by status, newest first, a page at a time")
-    @problems(400)
+    @problems(400, 429)
     def get(self, args):
         limit = min(args["limit"], int(current_app.config["LOBBY_PAGE_MAX"]))
         games, nxt = _games().lobby(args["status"], args.get("cursor"), limit)
@@ -166,7 +168,8 @@ class GamesCollection(MethodView):
         "secret server seed, sha256 hex. Against a bot the game starts at once. With "
         '`seat0` a bot (bot against bot), you watch: `seat` and `token` are null.',
     )
-    @problems(400, 415)
+    @doc(responses={201: {"links": links.CREATED}})
+    @problems(400, 413, 415, 429)
     def post(self, body):
         try:
             out = _games().create(
@@ -190,7 +193,7 @@ class Game(MethodView):  # noqa: F811 - the view, named after the resource
         "the game is over, every card.",
         security=SEAT_OPTIONAL,
     )
-    @problems(401, 403, 404)
+    @problems(401, 403, 404, 429)
     def get(self, game_id):
         game, seat = _viewer(game_id)
         return _not_modified(game.version) or _state_response(
@@ -203,7 +206,8 @@ class Seats(MethodView):
     @games_blp.arguments(JoinSchema(), required=False)
     @games_blp.response(201, SeatedSchema, headers=ETAG)
     @doc(summary="Take the free seat (409 when there is none)")
-    @problems(400, 401, 403, 404, 409, 415)
+    @doc(responses={201: {"links": links.SEATED}})
+    @problems(400, 401, 403, 404, 409, 413, 415, 429)
     def post(self, body, game_id):
         out = _games().join(game_id, (body or {}).get("client_seed", ""), _bearer())
         return _state_response(out, out["state"]["version"], 201)
@@ -235,7 +239,8 @@ class Actions(MethodView):
         "412 unless the game is at that version.",
         security=SEAT_REQUIRED,
     )
-    @problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
+    @doc(responses={201: {"links": links.ACTED}})
+    @problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
     def post(self, game_id):
         body = request.get_json()
         errors = _ACTION.validate(body) if isinstance(body, dict) else {"_body": ["Not an object."]}
@@ -280,7 +285,7 @@ class Events(MethodView):
         "the game is over and you have every event.",
         security=SEAT_OPTIONAL,
     )
-    @problems(400, 401, 403, 404)
+    @problems(400, 401, 403, 404, 429)
     def get(self, args, headers, game_id):
         game, seat = _viewer(game_id)
         after = args["after"]
@@ -294,7 +299,11 @@ class Events(MethodView):
         entries = svc.store.read_after(game_id, after, args["limit"])
         wait = min(args.get("wait") or 0, float(current_app.config["LONGPOLL_MAX_S"]))
         if not entries and wait > 0 and not game.state.over:
-            current_app.extensions["spitlog"]["hub"].wait(game_id, after, wait)
+            release = stream_slot(wait)  # 429 past the client's cap on open streams
+            try:
+                current_app.extensions["spitlog"]["hub"].wait(game_id, after, wait)
+            finally:
+                release()
             game = svc.load(game_id)
             entries = svc.store.read_after(game_id, after, args["limit"])
         version = max(game.version, entries[-1][0] if entries else 0)
@@ -314,6 +323,7 @@ def _sse(game: Game, seat: int | None, after: int) -> Response:
     public = game.state.over
     if public and after >= game.version:
         return Response(status=204)  # tells EventSource to stop reconnecting
+    release = stream_slot(max_s)  # 429 past the client's cap on open streams
 
     def stream():
         metrics.sse_open.inc()
@@ -339,10 +349,12 @@ def _sse(game: Game, seat: int | None, after: int) -> Response:
         finally:
             metrics.sse_open.dec()
 
-    return Response(
+    resp = Response(
         stream(), mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )  # fmt: skip
+    resp.call_on_close(release)  # the slot frees when the server closes the response
+    return resp
 
 
 @games_blp.route("/games/<gid:game_id>/states/<int:version>")
@@ -357,7 +369,7 @@ class StateAt(MethodView):
         "game ends.",
         security=SEAT_OPTIONAL,
     )
-    @problems(401, 403, 404)
+    @problems(401, 403, 404, 429)
     def get(self, game_id, version):
         game, seat = _viewer(game_id)
         return _not_modified(game.version) or _state_response(
@@ -373,7 +385,7 @@ class Audit(MethodView):
         description="`server_seed` hashes (sha256) to the `commitment` published at creation; "
         "each deal is shuffled again from it (docs/shuffle.md) and compared with the log.",
     )
-    @problems(401, 403, 404, 409)
+    @problems(401, 403, 404, 409, 429)
     def get(self, game_id):
         game, _seat = _viewer(game_id)
         return json_response(_games().audit(game))

@@ -16,6 +16,7 @@ when they start, and the app is best imported after that.
 import argparse
 import importlib.util
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -42,7 +43,8 @@ def _has_worker() -> bool:
 
 
 def dev(args) -> int:
-    """API + worker on an embedded Redis: for trying the service, not for keeping games."""
+    """API, a worker and the scheduler on an embedded Redis: for trying the service, not for
+    keeping games."""
     from werkzeug.serving import run_simple
 
     from .app import create_app
@@ -55,6 +57,9 @@ def dev(args) -> int:
 
         port = _free_port()
         embedded = TcpFakeServer(("127.0.0.1", port), server_type="redis")
+        # a client blocked in BLMOVE (an RQ worker's, up to minutes) must not hold up
+        # server_close: its handler thread dies with this process
+        embedded.daemon_threads = True
         threading.Thread(target=embedded.serve_forever, name="fakeredis", daemon=True).start()
         cfg["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
     cfg["QUEUE_URL"] = cfg["QUEUE_URL"] or cfg["REDIS_URL"]
@@ -65,8 +70,12 @@ def dev(args) -> int:
     # The worker and the scheduler (workers/): two processes beside the API, on the same
     # Redis (the embedded one works with RQ workers in other processes).
     if _has_worker():
-        env = {**os.environ, "SPITLOG_REDIS_URL": cfg["REDIS_URL"],
-               "SPITLOG_QUEUE_URL": cfg["QUEUE_URL"]}  # fmt: skip
+        env = {
+            **os.environ,
+            "SPITLOG_REDIS_URL": cfg["REDIS_URL"],
+            "SPITLOG_QUEUE_URL": cfg["QUEUE_URL"],
+            "SPITLOG_PARENT_PID": str(os.getpid()),  # they stop when this process ends
+        }
         for command in ("worker", "scheduler"):
             procs.append(subprocess.Popen([sys.executable, "-m", "service.cli", command], env=env))
         worker = procs[0]
@@ -84,6 +93,11 @@ def dev(args) -> int:
         '-d \'{"game": "spit"}\'',
         flush=True,
     )
+
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt  # SIGTERM too stops the worker and the scheduler (finally)
+
+    signal.signal(signal.SIGTERM, interrupt)
     try:
         app = create_app(cfg, scheduler=scheduler)
         run_simple(host, port, app, threaded=True, use_reloader=False)

@@ -16,6 +16,14 @@ DEFAULTS = {
     "SSE_MAX_S": 300.0,  # a stream ends after this; EventSource resumes with Last-Event-ID
     "SSE_KEEPALIVE_S": 15.0,  # a comment line this often keeps proxies from closing streams
     "LOBBY_PAGE_MAX": 100,
+    # Limits (service/limits.py; 0 turns one off), far above a human's or a bot's pace:
+    "RATE_ACTIONS": 20.0,  # actions per second per seat token, sustained (429 beyond)
+    "RATE_ACTIONS_BURST": 40,  # actions a token may send at once
+    "RATE_REQUESTS": 100.0,  # requests per second per client address (probes aside)
+    "RATE_REQUESTS_BURST": 200,  # requests an address may send at once
+    "STREAMS_PER_CLIENT": 32,  # open SSE streams + long-polls per token (or address)
+    "GAME_CONCURRENCY": 4,  # requests of one game in progress at once, per process
+    "TRUSTED_PROXIES": 0,  # proxies in front adding X-Forwarded-For (the address is theirs)
 }
 
 

@@ -189,6 +189,8 @@ def problem(exc: BaseException, version: int | None = None) -> tuple[int, dict, 
         else:
             slug = _HTTP_SLUGS.get(status, "internal" if status >= 500 else "invalid-request")
             title, detail = exc.name, exc.description or exc.name
+            if status == 400:  # werkzeug's own (an empty or unreadable body): name it too
+                extra["errors"] = {"_body": ["Invalid JSON body."]}
             for k, v in exc.get_headers():
                 if k.lower() != "content-type":
                     headers[k] = v

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import domain
 from domain import Ctx, State
+from domain.audit import verify
 from domain.events import SidePilesRebuilt, SpeedDealt, SpitDealt
 from domain.shuffle import VERSION as SHUFFLE_VERSION
 from domain.spit import deal_layout
@@ -504,7 +505,11 @@ class Games:
             "deals": deals,
             "events": [{"version": v, **d} for v, d in entries],
         }
-        out["verified"] = out["commitment_verified"] and all(x["verified"] for x in deals)
+        # Every event re-judged by the rules engine too, not only the deals (domain/audit.py).
+        out["rules"] = verify([domain.event_from_dict(d) for _v, d in entries], seed).as_dict()
+        out["verified"] = (
+            out["commitment_verified"] and all(x["verified"] for x in deals) and out["rules"]["ok"]
+        )
         self._audits[game.id] = out
         while len(self._audits) > 64:
             self._audits.popitem(last=False)

@@ -121,3 +121,40 @@ def test_the_cluster_has_three_masters_sharing_the_slots(redis_client):
     # games land on different masters: their hash tags spread over the slots
     nodes = {redis_client.get_node_from_key(f"spit:{{g:game{i}}}:log").name for i in range(30)}
     assert len(nodes) == 3
+
+
+def test_the_limits_run_on_the_cluster(redis_client):
+    """service/limits.py: one key per script call, so its buckets and stream slots work
+    on a Cluster too, spread over the masters (issue 6)."""
+    from api_helpers import TEST_CONFIG, bearer
+
+    from service.app import create_app
+
+    limits = {"RATE_ACTIONS": 1, "RATE_ACTIONS_BURST": 2, "RATE_REQUESTS": 1,
+              "RATE_REQUESTS_BURST": 3, "STREAMS_PER_CLIENT": 1, "SSE_MAX_S": 30}  # fmt: skip
+    app = create_app({**TEST_CONFIG, **limits}, redis_client=redis_client)
+    client = app.test_client()
+
+    def at(i):
+        return {"environ_base": {"REMOTE_ADDR": f"10.0.0.{i}"}}
+
+    for i in range(30):  # thirty addresses: buckets on every master
+        codes = [client.get("/v1/games", **at(i)).status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+    keys = [k.decode() for k in redis_client.keys("spit:rl:a:*")]
+    assert len({redis_client.get_node_from_key(k).name for k in keys}) == 3
+    # an action meets two buckets, its address's and its token's, in different slots
+    created = client.post("/v1/games", json={"game": "spit"}, **at(100)).get_json()
+    gid, token = created["id"], created["token"]
+    url, body = f"/v1/games/{gid}/actions", {"type": "slap", "pile": 0}
+    codes = [client.post(url, json=body, headers=bearer(token), **at(101 + i)).status_code
+             for i in range(3)]  # fmt: skip
+    assert codes == [422, 422, 429]  # the token's burst of two, from three addresses
+    # a stream slot per client
+    stream = {"Accept": "text/event-stream"}
+    first = client.get(f"/v1/games/{gid}/events", headers=stream, buffered=False, **at(200))
+    assert first.status_code == 200
+    again = client.get(f"/v1/games/{gid}/events", headers=stream, buffered=False, **at(200))
+    assert again.status_code == 429
+    first.close()
+    assert redis_client.keys("spit:rl:s:*") == []

@@ -1,0 +1,273 @@
+"""The benchmark suite: one command, one table (issue 6).
+
+    cd /work/main && PYTHONPATH=. /work/venv/bin/python bench/run_all.py            # ~6 min
+    cd /work/main && PYTHONPATH=. /work/venv/bin/python bench/run_all.py --quick    # ~3 min
+
+Every figure comes from the suite's own modules, imported, in one run on one machine
+(so the ratios side by side compare like with like): ``bench_service`` (throughput
+against the floor, a bare Flask endpoint doing one EVALSHA; cost by game length; SSE
+delivery with 1,000 streams), ``bench_domain`` (replay and simulation speed),
+``bench_workers`` (bot due-time precision, when that module is there), ``flood`` (a
+flood of one game against the others' latency) and ``fault_durability`` (kill -9 of
+Redis while clients play). Everything runs on loopback with its own redis-server;
+every loop is bounded in time or count. Absolute figures are this machine's; the
+ratios and the targets are what carries over.
+"""
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import bench_domain  # noqa: E402
+import bench_service as bs  # noqa: E402
+import fault_durability  # noqa: E402
+import flood  # noqa: E402
+
+from domain import event_from_dict, event_to_dict, replay  # noqa: E402
+
+ROWS: list[tuple[str, str, str, str, str]] = []  # measure, this machine, against, ratio, target
+
+
+def row(measure: str, here: str, against: str = "", ratio: str = "", target: str = "") -> None:
+    ROWS.append((measure, here, against, ratio, target))
+    print(f"  .. {measure}: {here}  {against}  {ratio}", flush=True)
+
+
+def q(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * len(xs)))]
+
+
+# ---------------------------------------------------------------- service
+
+
+def throughput(redis_port: int, redis_pid: int, seconds: float) -> None:
+    t = bs.throughput(redis_port, redis_pid, seconds)
+    f, a = t["floor"], t["api"]
+    row("action throughput, 2 gevent workers, 16 clients", f"{a['rate']:,.0f} actions/s",
+        f"floor {f['rate']:,.0f} req/s", f"{t['ratio']:.2f}", ">= 0.70")  # fmt: skip
+    row("server CPU per action (reads aside) vs floor", f"{t['action_cpu_ms']:.2f} ms",
+        f"floor {f['cpu_ms']:.2f} ms", f"{t['cpu_ratio']:.2f}", ">= 0.70")  # fmt: skip
+    # the same load with every limit on (rates too high to be hit: their cost alone)
+    high = {"SPITLOG_RATE_ACTIONS": 1e6, "SPITLOG_RATE_ACTIONS_BURST": 10**6,
+            "SPITLOG_RATE_REQUESTS": 1e6, "SPITLOG_RATE_REQUESTS_BURST": 10**6,
+            "SPITLOG_STREAMS_PER_CLIENT": 1000}  # fmt: skip
+    api, port = bs.serve_api(redis_port, workers=2, **high)
+    try:
+        bs.run_load("api", port, 2)
+        rate, _c = bs.run_load("api", port, seconds)
+    finally:
+        bs.stop(api)
+    row("action throughput, limits on (never hit)", f"{rate:,.0f} actions/s",
+        f"limits off {a['rate']:,.0f}", f"{rate / a['rate']:.2f}", "~1")  # fmt: skip
+
+
+def latency(redis_port: int, n: int) -> None:
+    """One client, one request at a time: an action's latency against the floor's."""
+    port = bs.free_port()
+    bare = bs.start_server([bs.__file__, "--serve-bare", str(redis_port), str(port)], {}, port)
+    try:
+        conn, floor = bs.Conn(port), []
+        for i in range(n):
+            t = time.perf_counter()
+            conn.request("POST", f"/bare/lat{i % 8}", {"type": "play", "from": 1, "to": 0})
+            floor.append(1000 * (time.perf_counter() - t))
+    finally:
+        bs.stop(bare)
+    api, port = bs.serve_api(redis_port, workers=2)
+    try:
+        player, acts = bs.Player(bs.Conn(port), random.Random(11)), []
+        while len(acts) < n:
+            what, took, _v = player.step()
+            if what != "read":
+                acts.append(1000 * took)
+    finally:
+        bs.stop(api)
+    row("action latency, one client, p50 / p99",
+        f"{q(acts, .5):.2f} / {q(acts, .99):.2f} ms",
+        f"floor {q(floor, .5):.2f} / {q(floor, .99):.2f} ms",
+        f"x{q(acts, .5) / q(floor, .5):.1f} (p50)")  # fmt: skip
+
+
+def cost(redis_port: int, samples: int) -> None:
+    c = bs.cost_by_length(redis_port, samples=samples, cache=2048)
+    a10, a1k = c[10]["action_ms"], c[1000]["action_ms"]
+    row("action at a game's 1,000th event vs its 10th", f"{a1k:.2f} ms",
+        f"{a10:.2f} ms at the 10th", f"{100 * (a1k / a10 - 1):+.0f}%", "<= +15%")  # fmt: skip
+    s10, s1k = c[10]["state_at_ms"], c[1000]["state_at_ms"]
+    row("GET states/1000 vs states/10", f"{s1k:.2f} ms", f"{s10:.2f} ms",
+        f"{100 * (s1k / s10 - 1):+.0f}%", "")  # fmt: skip
+
+
+def sse(redis_port: int, seconds: float) -> None:
+    s = bs.sse_latency(redis_port, streams=1000, seconds=seconds, rate=25)
+    row(f"SSE delivery, {s['streams']} streams, 1 process, p50 / p99",
+        f"{s['p50_ms']:.1f} / {s['p99_ms']:.1f} ms", f"{s['deliveries']:,} deliveries",
+        f"max {s['max_ms']:.0f} ms", "p99 <= 25 ms")  # fmt: skip
+
+
+# ---------------------------------------------------------------- domain
+
+
+def domain_speed(games: int) -> None:
+    for n in (1_000, 10_000):
+        _game, log = bench_domain.long_log(n)
+        stored = [json.dumps(event_to_dict(e)) for e in log]
+        took = bench_domain.best_of(
+            lambda s=stored: replay([event_from_dict(json.loads(x)) for x in s]), 3
+        )
+        objects = bench_domain.best_of(lambda log=log: replay(log), 3)
+        row(f"replay of {n:,} events from their JSON", f"{n / took:,.0f} events/s",
+            f"from objects {n / objects:,.0f} events/s", "", ">= 100,000")  # fmt: skip
+    p = bench_domain.POLICIES["random"]
+    for game, target in (("spit", ">= 50"), ("speed", "")):
+        rng = random.Random(1)
+        t = time.perf_counter()
+        events = sum(bench_domain.play_game(game, (p, p), rng).events for _ in range(games))
+        dt = time.perf_counter() - t
+        row(f"simulation, {game}, random vs random", f"{games / dt:,.1f} games/s",
+            f"{events / games:,.0f} events/game", "", target)  # fmt: skip
+
+
+# ---------------------------------------------------------------- workers
+
+
+def bot_precision(quick: bool) -> None:
+    """bench/bench_workers.py's precision part, its printed figures read back."""
+    label = "bot due-time precision, start - due, p50 / p99"
+    try:
+        import bench_workers
+    except ImportError as e:
+        row(label, "n/a", f"bench/bench_workers.py absent ({e.name})")
+        return
+    args = types.SimpleNamespace(games=40 if quick else 100, workers=2,
+                                 seconds=8 if quick else 15, warmup=3, dump=None)  # fmt: skip
+    out = io.StringIO()
+    try:
+        with tempfile.TemporaryDirectory() as workdir:
+            server, url = bench_workers.start_redis(workdir)
+            try:
+                procs = bench_workers.Procs({"SPITLOG_REDIS_URL": url, "SPITLOG_TRACE": "1"},
+                                            workdir)  # fmt: skip
+                with contextlib.redirect_stdout(out):
+                    bench_workers.precision(url, args, procs)
+            finally:
+                server.terminate()
+                server.wait(10)
+    except Exception as e:  # the module is another engineer's, still moving
+        row(label, "n/a", f"bench_workers.precision failed: {type(e).__name__}: {e}"[:90])
+        return
+    text = out.getvalue()
+    found = {k: re.search(rf"{k}:\s+(\d+) jobs .*?p50\s+([\d.]+)\s+p99\s+([\d.]+)", text)
+             for k in ("bot turns", "deadlines")}  # fmt: skip
+    for kind, m in found.items():
+        if m is None:
+            row(f"{label} ({kind})", "n/a", "no figure in bench_workers' output")
+            continue
+        row(f"{label} ({kind})", f"{float(m[2]):.1f} / {float(m[3]):.1f} ms",
+            f"{int(m[1]):,} jobs, {args.games} bot games", "", "")  # fmt: skip
+
+
+# ---------------------------------------------------------------- flood, faults
+
+
+def flood_isolation(redis_port: int, seconds: float) -> None:
+    for r in flood.run(seconds, redis_port):
+        on = "defaults" if r["limits"] else "all off"
+        row(f"flood of one game ({r['flood_rps']:,.0f} req/s, limits {on}): other games' "
+            f"actions p50 / p99", f"{r['flood_p50']:.1f} / {r['flood_p99']:.1f} ms",
+            f"no flood {r['base_p50']:.1f} / {r['base_p99']:.1f} ms",
+            f"x{r['p50_ratio']:.1f} / x{r['p99_ratio']:.1f}",
+            "p99 <= 100 ms; no 429/5xx" if r["limits"] else "")  # fmt: skip
+        if r["victim_429"] or r["victim_5xx"]:
+            row("  ... the other games got refusals", f"{r['victim_429']} x 429, "
+                f"{r['victim_5xx']} x 5xx", "", "", "0")  # fmt: skip
+
+
+def durability(kills: int) -> None:
+    for mode in ("strict", "default"):
+        r = fault_durability.run(mode, kills)
+        row(f"kill -9 of Redis x{r['kills']}, {mode} mode: acknowledged actions lost",
+            f"{r['lost']} of {r['acknowledged']:,}",
+            f"{r['games']} games, {r['logs_with_gaps']} logs with gaps", "",
+            "0" if mode == "strict" else "")  # fmt: skip
+
+
+# ---------------------------------------------------------------- main
+
+
+def machine() -> str:
+    exe = shutil.which("redis-server")
+    ver = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout if exe else ""
+    m = re.search(r"v=(\S+)", ver)
+    return (f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+            f"redis {m[1] if m else '?'}")  # fmt: skip
+
+
+def table() -> str:
+    head = ("measure", "this machine", "against (same run)", "ratio", "target")
+    widths = [max(len(r[i]) for r in [head, *ROWS]) for i in range(5)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]  # fmt: skip
+    for r in ROWS:
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
+    ap.add_argument("--skip", default="", help="comma-separated parts to leave out: "
+                    "throughput,latency,cost,sse,domain,workers,flood,durability")  # fmt: skip
+    args = ap.parse_args()
+    quick, skip = args.quick, set(filter(None, args.skip.split(",")))
+    started, load0 = time.time(), os.getloadavg()[0]
+    print(
+        f"spitlog benchmarks{' (--quick)' if quick else ''}: {machine()}; "
+        f"load average {load0:.2f} at start",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as workdir:
+        redis_proc, redis_port = bs.start_redis(workdir)
+        try:
+            if "throughput" not in skip:
+                throughput(redis_port, redis_proc.pid, seconds=5 if quick else 12)
+            if "latency" not in skip:
+                latency(redis_port, n=200 if quick else 600)
+            if "cost" not in skip:
+                cost(redis_port, samples=100 if quick else 300)
+            if "sse" not in skip:
+                sse(redis_port, seconds=8 if quick else 15)
+            if "flood" not in skip:
+                flood_isolation(redis_port, seconds=5 if quick else 12)
+        finally:
+            bs.stop(redis_proc)
+    if "domain" not in skip:
+        domain_speed(games=50 if quick else 200)
+    if "workers" not in skip:
+        bot_precision(quick)
+    if "durability" not in skip:
+        durability(kills=3 if quick else 6)
+    print(f"\nspitlog benchmarks, {time.strftime('%Y-%m-%d')}: {machine()}; absolute figures "
+          f"are this machine's; load average {load0:.2f} at start, "
+          f"{os.getloadavg()[0]:.2f} at the end; {time.time() - started:.0f} s\n")  # fmt: skip
+    print(table())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,360 @@
+"""Bots and timeouts with real RQ workers (``spitlog worker``) and the scheduler
+(``spitlog scheduler``) as subprocesses, on a real redis-server; the API in process.
+
+Bots react at a twentieth of their real pace (``SPITLOG_BOT_PACE``) and the sweeper
+looks every 0.2 s for games unmoved for 1 s, so whole games fit in seconds.
+"""
+
+import json
+import random
+import threading
+import time
+from collections import Counter, defaultdict
+
+import pytest
+import redis
+from api_helpers import TEST_CONFIG, bearer, pick
+from workers_procs import Procs, wait_for_workers
+
+import domain
+from service.app import create_app
+from workers.schedule import Schedule, Scheduler
+
+pytestmark = pytest.mark.redis
+
+PACE = 0.05
+ENV = {
+    "SPITLOG_BOT_PACE": str(PACE),
+    "SPITLOG_TRACE": "1",
+    "SPITLOG_STALL_S": "1.0",
+    "SPITLOG_SWEEP_S": "0.2",
+    "SPITLOG_WORKER_LOG_LEVEL": "WARNING",
+}
+OVER = ("finished", "aborted")
+
+
+@pytest.fixture(scope="module")
+def url(redis_url):
+    redis.Redis.from_url(redis_url).flushall()  # once: the processes below live across tests
+    return redis_url
+
+
+@pytest.fixture(scope="module")
+def procs(url, tmp_path_factory):
+    p = Procs({**ENV, "SPITLOG_REDIS_URL": url}, tmp_path_factory.mktemp("workers"))
+    try:
+        for i in range(2):
+            p.start(f"w{i}")
+        p.start("scheduler", "scheduler")
+        wait_for_workers(url, 2)
+        yield p
+    finally:
+        p.stop()
+
+
+@pytest.fixture(scope="module")
+def schedule(url):
+    return Schedule(redis.Redis.from_url(url))
+
+
+@pytest.fixture(scope="module")
+def app(url, procs, schedule):
+    return create_app({**TEST_CONFIG, "REDIS_URL": url}, scheduler=Scheduler(schedule, pace=PACE))
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+def full_log(app, gid) -> list[dict]:
+    """The log unredacted, as the store holds it (the API shows it only once over)."""
+    entries = app.extensions["spitlog"]["store"].read_after(gid, 0)
+    return [{"version": v, **d} for v, d in entries]
+
+
+def create(client, **body) -> dict:
+    r = client.post("/v1/games", json=body)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def wait_over(client, game_ids, timeout: float) -> dict[str, dict]:
+    """The final spectator views of the games, once every one is over."""
+    end = time.monotonic() + timeout
+    views = {}
+    while time.monotonic() < end:
+        for gid in game_ids:
+            if gid not in views:
+                v = client.get(f"/v1/games/{gid}").get_json()
+                if v["status"] in OVER:
+                    views[gid] = v
+        if len(views) == len(game_ids):
+            return views
+        time.sleep(0.1)
+    stuck = {g: client.get(f"/v1/games/{g}").get_json() for g in game_ids if g not in views}
+    pytest.fail(
+        "games did not finish: "
+        + ", ".join(f"{g} v{v['version']} {v['phase']}" for g, v in stuck.items())
+    )
+
+
+def events(client, gid) -> list[dict]:
+    out, after = [], 0
+    while True:
+        body = client.get(f"/v1/games/{gid}/events?after={after}&limit=1000").get_json()
+        out += body["events"]
+        if not body["events"]:
+            return out
+        after = body["events"][-1]["version"]
+
+
+def appends(log: list[dict]) -> list[tuple[int, list[dict]]]:
+    """The log cut into appends: (version before, events). The events of one decision
+    share their time stamp (the service's clock, read once per decision)."""
+    out = []
+    for e in log:
+        if out and out[-1][1][0]["at"] == e["at"]:
+            out[-1][1].append(e)
+        else:
+            out.append((e["version"] - 1, [e]))
+    return out
+
+
+def replayed(log) -> domain.State:
+    return domain.replay(
+        domain.event_from_dict({k: v for k, v in e.items() if k != "version"}) for e in log
+    )
+
+
+def check_replays(client, gid, log) -> None:
+    """The log, replayed by the domain, is the state the service serves."""
+    mine = json.loads(json.dumps(domain.view(replayed(log), None)))
+    assert mine == client.get(f"/v1/games/{gid}").get_json()
+    assert client.get(f"/v1/games/{gid}/audit").get_json()["verified"] is True
+
+
+def bot_runs(schedule, game_ids) -> dict[tuple, list[dict]]:
+    """The traced bot jobs of the games, by decision (game, seat, version)."""
+    runs = defaultdict(list)
+    for t in schedule.read_trace():
+        if t["kind"] == "bot" and t["game"] in game_ids:
+            runs[(t["game"], int(t["seat"]), int(t["version"]))].append(t)
+    return runs
+
+
+def check_acted_once(client, schedule, game_ids) -> Counter:
+    """No bot decision was applied twice: per (game, seat, version) at most one traced
+    run appended, and every bot action in the log started at a distinct version."""
+    runs = bot_runs(schedule, game_ids)
+    acted = Counter(k for k, ts in runs.items() for t in ts if t["outcome"] == "acted")
+    assert max(acted.values(), default=0) <= 1, [k for k, n in acted.items() if n > 1]
+    for gid in game_ids:
+        first = {v: evs[0] for v, evs in appends(events(client, gid))}
+        for (g, seat, v), _n in acted.items():
+            if g == gid:  # the append made at that version is this bot's own action
+                assert first[v].get("seat") == seat and first[v].get("by") is None, first[v]
+    return Counter(len(ts) for ts in runs.values())
+
+
+# ---------------------------------------------------------------- bots
+
+
+def test_bot_against_bot_plays_to_the_end_with_no_human(client, schedule):
+    games = [
+        create(client, game="spit", seat0="bot:hard", opponent="bot:medium"),
+        create(client, game="speed", seat0="bot:easy", opponent="bot:random"),
+    ]
+    assert all(g["seat"] is None and g["token"] is None for g in games)
+    ids = [g["id"] for g in games]
+    views = wait_over(client, ids, timeout=90)
+    for gid, v in views.items():
+        assert v["status"] == "finished", v["result"]
+        assert v["result"] not in ("T-4", "T-5")  # the bots played it out
+        check_replays(client, gid, events(client, gid))
+    check_acted_once(client, schedule, set(ids))
+
+
+def human_plays(client, gid, token, seat, rng, timeout: float) -> dict:
+    """The test as a human: a random legal action every 10-40 ms, over HTTP."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = client.get(f"/v1/games/{gid}", headers=bearer(token)).get_json()
+        if v["status"] in OVER:
+            return v
+        action = pick(v, rng)
+        if action is not None:
+            r = client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(token))
+            assert r.status_code in (201, 422), r.get_json()  # 422: the bot got there first
+        time.sleep(rng.uniform(0.01, 0.04))
+    pytest.fail(f"the game {gid} against the bot did not finish")
+
+
+@pytest.mark.parametrize(
+    "level,game",
+    [("random", "speed"), ("easy", "speed"), ("medium", "speed"), ("hard", "spit")],
+)
+def test_a_human_finishes_a_game_against_each_bot_level(client, level, game):
+    g = create(client, game=game, opponent=f"bot:{level}", options={"max_rounds": 8})
+    v = human_plays(client, g["id"], g["token"], 0, random.Random(level), timeout=60)
+    assert v["status"] == "finished"
+    log = events(client, g["id"])
+    bot_events = [e for e in log if e.get("seat") == 1 and e.get("by") is None]
+    assert bot_events, "the bot never acted"
+    check_replays(client, g["id"], log)
+
+
+# ---------------------------------------------------------------- timeouts
+
+
+def two_humans(client, game="spit", **options):
+    r = client.post("/v1/games", json={"game": game, "options": options})
+    g = r.get_json()
+    j = client.post(f"/v1/games/{g['id']}/seats", json={}).get_json()
+    return g["id"], (g["token"], j["token"])
+
+
+def view(client, gid, token):
+    return client.get(f"/v1/games/{gid}", headers=bearer(token)).get_json()
+
+
+def act(client, gid, token, action):
+    return client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(token))
+
+
+def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client):
+    """T-1 (S-2): in a stalemate, the seat that does not call is called for after
+    ``spit_grace_s``; the other seat's own call stands."""
+    rng = random.Random(7)
+    for _try in range(5):
+        gid, tokens = two_humans(client, spit_grace_s=0.3, idle_forfeit_s=60, slap_grace_s=60)
+        # Both play at random (no waiting: faster than any grace) until a stalemate.
+        while True:
+            v = view(client, gid, tokens[0])
+            if v["phase"] == "stalemate" or v["status"] in OVER:
+                break
+            seat = rng.randrange(2)
+            action = pick(view(client, gid, tokens[seat]), rng)
+            if action is not None:
+                act(client, gid, tokens[seat], action)
+        if v["status"] in OVER:
+            continue
+        callers = [s for s in (0, 1) if pick(view(client, gid, tokens[s]), rng)]
+        silent = callers[-1]
+        if len(callers) == 2:
+            assert act(client, gid, tokens[1 - silent], {"type": "spit"}).status_code == 201
+        t0 = time.time()
+        break
+    else:
+        pytest.skip("no stalemate came up in five games")
+    time.sleep(1.0)
+    log = full_log(app, gid)
+    after = log[v["version"] :]
+    # One firing per stalemate: it calls for the silent seat and turns the spit cards in
+    # the same append; a stalemate that remains is a new one, with a T-1 of its own.
+    first = next(evs for _v, evs in appends(after) if evs[0]["type"] == "deadline_expired")
+    assert first[0]["rule"] == "T-1"
+    assert [e["type"] for e in first[:3]] == [
+        "deadline_expired", "spit_called", "spit_cards_turned",
+    ]  # fmt: skip
+    assert (first[1]["seat"], first[1]["by"]) == (silent, "T-1")
+    expired = [e for e in after if e["type"] == "deadline_expired"]
+    for e in expired:  # each T-1 firing was due: a stalemate of its own, passed its grace
+        assert replayed(log[: e["version"] - 1]).phase_since + 0.3 <= e["at"]
+    # It fired at the grace, give or take the scheduling: not before, and not much after.
+    stalemate_since = replayed(log[: v["version"]]).phase_since
+    fired_at = expired[0]["at"]
+    assert stalemate_since + 0.3 <= fired_at < stalemate_since + 0.3 + 0.25
+    assert fired_at - t0 < 0.3 + 0.25
+
+
+def test_an_idle_human_forfeits_after_T4(app, client):
+    """T-4: seat 1 does nothing after getting ready while seat 0 plays on: seat 1 loses
+    by forfeit ``idle_forfeit_s`` after its last action."""
+    gid, tokens = two_humans(
+        client, idle_forfeit_s=1.5, spit_grace_s=0.3, slap_grace_s=0.3, ready_grace_s=0.5
+    )
+    assert act(client, gid, tokens[1], {"type": "ready"}).status_code == 201
+    assert act(client, gid, tokens[0], {"type": "ready"}).status_code == 201
+    rng = random.Random(3)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        v = view(client, gid, tokens[0])
+        if v["status"] in OVER:
+            break
+        action = pick(v, rng)
+        if action is not None:
+            act(client, gid, tokens[0], action)
+        time.sleep(0.2)
+    assert v["status"] == "finished"
+    assert (v["result"], v["winner"]) == ("T-4", 0)
+    log = events(client, gid)
+    ended = log[-1]
+    assert ended["type"] == "game_ended"
+    expired = [e for e in log if e["type"] == "deadline_expired" and e["rule"] == "T-4"]
+    assert [e["seat"] for e in expired] == [1]
+    # T-4's clock: seat 1's last action, or the last moment it had nothing to do
+    idle_since = replayed(log[: expired[0]["version"] - 1]).idle_since[1]
+    assert idle_since + 1.5 <= ended["at"] < idle_since + 1.5 + 0.25
+
+
+# ---------------------------------------------------------------- crashes
+
+
+def test_workers_killed_again_and_again_every_game_still_finishes(client, schedule, procs, url):
+    """Chaos: worker processes are SIGKILLed mid-job (at least 20 times; and the
+    scheduler twice) while bots play; every game still finishes, no bot decision is
+    applied twice, and every log replays to the state served.
+
+    The workers here are slow (slow_worker.py: a few ms before each decision and between
+    an append and the hook that arms what follows), and the victim is, when one can be
+    seen within 0.3 s, a worker RQ shows busy: so a kill lands in a job, before or after
+    its append, not in the idle wait of a job that takes a millisecond."""
+    for name in ("w0", "w1"):
+        procs.kill(name)
+    workers = [f"c{i}" for i in range(4)]
+    for name in workers:
+        procs.start(name, "slow-worker")
+    kills_before = procs.kills
+    games = [
+        create(client, game="spit", seat0="bot:hard", opponent="bot:hard",
+               options={"stockpiles": 4, "max_rounds": 4}),
+        *(create(client, game="speed", seat0="bot:hard", opponent=f"bot:{lvl}")
+          for lvl in ("hard", "medium", "easy", "random")),
+    ]  # fmt: skip
+    ids = [g["id"] for g in games]
+    rng = random.Random(11)
+    stop = threading.Event()
+
+    def chaos():
+        n = 0
+        while n < 22 or (not stop.is_set() and n < 50):  # 22+ kills, more while games run
+            time.sleep(rng.uniform(0.1, 0.3))
+            name = procs.busy_worker(url, workers, 0.3) or rng.choice(workers)
+            procs.kill(name)
+            procs.start(name, "slow-worker")
+            n += 1
+            if n in (7, 15):  # the ticker too: claims in flight are lost with it
+                procs.kill("scheduler")
+                procs.start("scheduler", "scheduler")
+
+    killer = threading.Thread(target=chaos)
+    killer.start()
+    try:
+        views = wait_over(client, ids, timeout=120)
+    finally:
+        stop.set()
+        killer.join(30)
+        for name in workers:
+            procs.kill(name)
+        for name in ("w0", "w1"):
+            procs.start(name)
+    assert procs.kills - kills_before - len(workers) >= 20
+    for gid, v in views.items():
+        assert v["status"] == "finished" and v["result"] not in ("T-4", "T-5"), (gid, v["result"])
+        check_replays(client, gid, events(client, gid))
+    runs = check_acted_once(client, schedule, set(ids))
+    assert sum(runs.values()) > 100  # decisions traced (a killed job leaves no trace)
+    # the kills did lose decisions (jobs killed mid-way, hooks that never ran after an
+    # append): the sweeper found them and armed them again
+    assert procs.log("scheduler").count("re-arming") >= 1

@@ -1,0 +1,99 @@
+"""Worker and scheduler processes for the workers' integration tests and the bench:
+real RQ workers (``spitlog worker``) and the scheduler (``spitlog scheduler``) as
+subprocesses on a real redis-server."""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Procs:
+    """Start, SIGKILL and restart ``spitlog worker`` / ``spitlog scheduler`` processes.
+
+    Each process gets its own session (its own process group), so a kill reaches it and
+    nothing else; stopping ends only the processes started here."""
+
+    def __init__(self, env: dict[str, str], logdir: str | Path | None = None):
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+        self.logdir = Path(logdir or tempfile.mkdtemp(prefix="spitlog-workers-"))
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.rq_names: dict[str, str] = {}  # a worker's name here -> its name in RQ
+        self.kills = 0
+
+    def start(self, name: str, command: str = "worker") -> subprocess.Popen:
+        log = open(self.logdir / f"{name}.log", "ab")  # noqa: SIM115 - the child holds it
+        if command == "slow-worker":  # jobs that take a while (slow_worker.py)
+            args = [sys.executable, str(Path(__file__).with_name("slow_worker.py"))]
+        else:
+            args = [sys.executable, "-m", "service.cli", command]
+        if command != "scheduler":
+            self.rq_names[name] = f"{name}-{time.monotonic_ns()}"
+            args += ["--name", self.rq_names[name]]
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        log.close()
+        self.procs[name] = proc
+        return proc
+
+    def kill(self, name: str) -> None:
+        """SIGKILL one process (what a crashed host or the OOM killer does)."""
+        proc = self.procs[name]
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            self.kills += 1
+        proc.wait(10)
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(5)
+
+    def log(self, name: str) -> str:
+        path = self.logdir / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def alive(self) -> dict[str, bool]:
+        return {n: p.poll() is None for n, p in self.procs.items()}
+
+    def busy_worker(self, url: str, among: list[str], within_s: float) -> str | None:
+        """One of ``among`` that RQ shows running a job now, watched for ``within_s``."""
+        from rq import Worker
+
+        r = redis.Redis.from_url(url)
+        wanted = {self.rq_names[n]: n for n in among if n in self.rq_names}
+        end = time.monotonic() + within_s
+        while time.monotonic() < end:
+            for w in Worker.all(connection=r):
+                if w.name in wanted and w.get_state() == "busy":
+                    return wanted[w.name]
+            time.sleep(0.002)
+        return None
+
+
+def wait_for_workers(url: str, n: int, timeout: float = 30) -> None:
+    """Until ``n`` RQ workers have registered on the queue Redis."""
+    from rq import Worker
+
+    r = redis.Redis.from_url(url)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if len(Worker.all(connection=r)) >= n:
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"{n} RQ workers did not register in {timeout} s")

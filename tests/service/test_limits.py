@@ -1,0 +1,331 @@
+"""Limits (issue 6, OWASP API4): rate limits per token and per address (429 with
+Retry-After), the cap on open streams per client, the body size limit (413) and the
+page caps. The limits run on the Redis the app is given (fakeredis here), on a clock
+the tests move; TEST_CONFIG turns them off for every other test."""
+
+import io
+import threading
+
+import flask
+import pytest
+from api_helpers import TEST_CONFIG, bearer, new_game
+
+from service import config
+from service.app import create_app
+from service.errors import Busy
+from service.limits import GameGate
+
+PROBLEM = "application/problem+json"
+LIMIT_KEYS = ("RATE_ACTIONS", "RATE_ACTIONS_BURST", "RATE_REQUESTS", "RATE_REQUESTS_BURST",
+              "STREAMS_PER_CLIENT", "TRUSTED_PROXIES")  # fmt: skip
+ILLEGAL = {"type": "slap", "pile": 0}  # well formed, refused by the rules (no slap now): 422
+
+
+class Clock:
+    def __init__(self, t: float = 1_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def limited_app(redis_client, **limits):
+    """An app with the limits given (the others off) on a clock the test moves."""
+    cfg = {**TEST_CONFIG, "RATE_ACTIONS": 0, "RATE_REQUESTS": 0, "STREAMS_PER_CLIENT": 0}
+    app = create_app({**cfg, **limits}, redis_client=redis_client)
+    clock = Clock()
+    app.extensions["spitlog"]["limits"].clock = clock
+    return app, clock
+
+
+def at(address: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def act(client, gid, token, body=ILLEGAL, **kw):
+    return client.post(f"/v1/games/{gid}/actions", json=body, headers=bearer(token), **kw)
+
+
+def version(redis_client, gid) -> int:
+    return redis_client.xlen(f"spit:{{g:{gid}}}:log")
+
+
+def assert_429(r) -> dict:
+    assert r.status_code == 429, r.get_data(as_text=True)
+    assert r.mimetype == PROBLEM
+    body = r.get_json()
+    assert body["type"].endswith("#problem-rate-limited") and body["status"] == 429
+    assert int(r.headers["Retry-After"]) >= 1
+    return body
+
+
+# ---------------------------------------------------------------- rates
+
+
+def test_a_burst_of_actions_from_one_token_gets_429_and_other_tokens_do_not(redis_client):
+    app, clock = limited_app(redis_client, RATE_ACTIONS=1, RATE_ACTIONS_BURST=3)
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    other, tok2, _ = new_game(client)
+    v = version(redis_client, gid)
+    for _ in range(3):  # the burst
+        assert act(client, gid, tok0).status_code == 422
+    r = act(client, gid, tok0, {"type": "resign"})  # would change the game: refused first
+    assert_429(r)
+    assert r.headers["Retry-After"] == "1"  # one action a second
+    assert version(redis_client, gid) == v  # a refused request did nothing
+    # the other seat, another game's token and the limited token's reads go on
+    assert act(client, gid, tok1).status_code == 422
+    assert act(client, other, tok2).status_code == 422
+    assert client.get(f"/v1/games/{gid}", headers=bearer(tok0)).status_code == 200
+    # refusals do not use up the bucket: after Retry-After the token gets in
+    for _ in range(5):
+        assert_429(act(client, gid, tok0))
+    clock.t += 1.0
+    assert act(client, gid, tok0).status_code == 422
+    assert_429(act(client, gid, tok0))
+
+
+def test_a_burst_of_requests_from_one_address_gets_429_and_other_addresses_do_not(redis_client):
+    app, clock = limited_app(redis_client, RATE_REQUESTS=2, RATE_REQUESTS_BURST=5)
+    client = app.test_client()
+    for _ in range(5):
+        assert client.get("/v1/games", **at("10.0.0.1")).status_code == 200
+    assert_429(client.get("/v1/games", **at("10.0.0.1")))
+    assert_429(client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.1")))
+    assert_429(client.get("/v1/nothing-here", **at("10.0.0.1")))
+    assert client.get("/v1/games", **at("10.0.0.2")).status_code == 200
+    for probe in ("/healthz", "/readyz", "/metrics"):  # never limited
+        assert client.get(probe, **at("10.0.0.1")).status_code == 200
+    assert 'spitlog_limited_total{limit="requests"} 3.0' in client.get("/metrics").text
+    clock.t += 0.5  # two a second: one more after half a second
+    assert client.get("/v1/games", **at("10.0.0.1")).status_code == 200
+    assert_429(client.get("/v1/games", **at("10.0.0.1")))
+
+
+def test_an_action_counts_against_its_address_and_its_token(redis_client):
+    app, _clock = limited_app(redis_client, RATE_ACTIONS=100, RATE_ACTIONS_BURST=100,
+                              RATE_REQUESTS=1, RATE_REQUESTS_BURST=4)  # fmt: skip
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client, **{})  # two requests from 127.0.0.1
+    assert act(client, gid, tok0).status_code == 422
+    assert act(client, gid, tok0).status_code == 422
+    assert_429(act(client, gid, tok0))  # the address's bucket is empty, the token's is not
+    assert act(client, gid, tok0, **at("10.0.0.9")).status_code == 422
+
+
+def test_a_refused_request_charges_no_bucket(redis_client):
+    app, _clock = limited_app(redis_client, RATE_ACTIONS=1, RATE_ACTIONS_BURST=1,
+                              RATE_REQUESTS=1, RATE_REQUESTS_BURST=4)  # fmt: skip
+    client = app.test_client()
+    created = client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.7")).get_json()
+    gid, tok0 = created["id"], created["token"]
+    assert act(client, gid, tok0, **at("10.0.0.7")).status_code == 422
+    for _ in range(3):  # the token's bucket is empty: refused, the address's not charged
+        assert_429(act(client, gid, tok0, **at("10.0.0.7")))
+    assert client.get("/v1/games", **at("10.0.0.7")).status_code == 200  # its 3rd of 4
+    assert client.get("/v1/games", **at("10.0.0.7")).status_code == 200
+    assert_429(client.get("/v1/games", **at("10.0.0.7")))
+
+
+def test_the_address_is_the_peer_unless_proxies_are_trusted(app):
+    limits = app.extensions["spitlog"]["limits"]
+    xff = {"X-Forwarded-For": "6.6.6.6, 1.2.3.4"}
+
+    def address(proxies, remote="10.0.0.1", headers=xff):
+        limits.proxies = proxies
+        with app.test_request_context(headers=headers, environ_base={"REMOTE_ADDR": remote}):
+            from flask import request
+
+            return limits.address(request)
+
+    assert address(0) == "10.0.0.1"  # without a proxy, a client cannot pick its address
+    assert address(1) == "1.2.3.4"  # what our proxy saw
+    assert address(2) == "6.6.6.6"
+    assert address(3) == "10.0.0.1"  # fewer hops than proxies: the header is not trusted
+    assert address(0, "2001:db8:1:2:3:4:5:6") == address(0, "2001:db8:1:2:ffff::1")
+    assert address(0, "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+    assert address(0, "2001:db8:1:3::1") != address(0, "2001:db8:1:2::1")
+    assert address(0, "::ffff:10.1.2.3") == "10.1.2.3"
+    assert address(1, headers={"X-Forwarded-For": "not an address"}) == "not an address"
+
+
+def test_the_default_limits_never_stop_a_fast_bot(redis_client):
+    """Both seats of a game played from one address at 10 actions a second each, with a
+    read before every action (40 requests a second), for a minute: never a 429. And a
+    burst of the default size goes through at once."""
+    defaults = {k: config.DEFAULTS[k] for k in LIMIT_KEYS}
+    assert defaults["RATE_ACTIONS"] > 0 and defaults["RATE_REQUESTS"] > 0
+    app, clock = limited_app(redis_client, **defaults)
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    statuses = set()
+    for step in range(1200):
+        clock.t += 0.05
+        tok = (tok0, tok1)[step % 2]
+        view = client.get(f"/v1/games/{gid}", headers=bearer(tok)).get_json()
+        acts = [a for a in view["legal_actions"] if a["type"] != "resign"] or [ILLEGAL]
+        statuses.add(act(client, gid, tok, acts[step % len(acts)]).status_code)
+        if view["status"] != "running":
+            gid, tok0, tok1 = new_game(client)
+    assert 429 not in statuses and 201 in statuses
+    clock.t += 10
+    burst = [act(client, gid, tok0).status_code for _ in range(defaults["RATE_ACTIONS_BURST"])]
+    assert 429 not in burst
+
+
+def test_limit_keys_expire_once_their_bucket_is_full_again(redis_client):
+    app, _clock = limited_app(redis_client, RATE_ACTIONS=2, RATE_ACTIONS_BURST=2,
+                              RATE_REQUESTS=10, RATE_REQUESTS_BURST=20)  # fmt: skip
+    app.extensions["spitlog"]["limits"].clock = None  # the Redis server's clock
+    client = app.test_client()
+    gid, tok0, _ = new_game(client)
+    act(client, gid, tok0)
+    keys = redis_client.keys("spit:rl:*")
+    assert len(keys) == 2
+    assert all(0 < redis_client.pttl(k) <= 2000 for k in keys)
+
+
+# ---------------------------------------------------------------- streams
+
+
+def sse(client, gid, token=None, **kw):
+    headers = {"Accept": "text/event-stream", **(bearer(token) if token else {})}
+    return client.get(f"/v1/games/{gid}/events", headers=headers, buffered=False, **kw)
+
+
+def test_open_streams_are_capped_per_token(redis_client):
+    app, _clock = limited_app(redis_client, STREAMS_PER_CLIENT=2, SSE_MAX_S=30)
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    held = [sse(client, gid, tok0), sse(client, gid, tok0)]
+    assert [r.status_code for r in held] == [200, 200]
+    body = assert_429(sse(client, gid, tok0))
+    assert "streams" in body["detail"]
+    # a long-poll holds a stream too; a plain read does not
+    v = version(redis_client, gid)
+    assert_429(client.get(f"/v1/games/{gid}/events?after={v}&wait=0.1", headers=bearer(tok0)))
+    assert client.get(f"/v1/games/{gid}/events", headers=bearer(tok0)).status_code == 200
+    # the other seat has its own
+    other = sse(client, gid, tok1)
+    assert other.status_code == 200
+    # closing a stream frees its slot
+    held.pop().close()
+    again = sse(client, gid, tok0)
+    assert again.status_code == 200
+    for r in (*held, other, again):
+        r.close()
+    assert redis_client.keys("spit:rl:s:*") == []  # every slot freed: the sets are gone
+
+
+def test_spectator_streams_are_capped_per_address(redis_client):
+    app, _clock = limited_app(redis_client, STREAMS_PER_CLIENT=1, SSE_MAX_S=30)
+    client = app.test_client()
+    gid, _tok0, _tok1 = new_game(client)
+    first = sse(client, gid, **at("10.0.0.1"))
+    assert first.status_code == 200
+    assert_429(sse(client, gid, **at("10.0.0.1")))
+    second = sse(client, gid, **at("10.0.0.2"))
+    assert second.status_code == 200
+    first.close()
+    second.close()
+    v = version(redis_client, gid)  # a long-poll that ends frees its slot itself
+    for _ in range(2):
+        r = client.get(f"/v1/games/{gid}/events?after={v}&wait=0.05", **at("10.0.0.1"))
+        assert r.status_code == 200
+
+
+def test_a_stream_slot_left_by_a_dead_process_frees_itself(redis_client):
+    app, clock = limited_app(redis_client, STREAMS_PER_CLIENT=1, SSE_MAX_S=30)
+    client = app.test_client()
+    gid, tok0, _ = new_game(client)
+    assert sse(client, gid, tok0).status_code == 200  # never closed: as if the process died
+    assert_429(sse(client, gid, tok0))
+    clock.t += 30 + 31  # its longest life and the slack
+    r = sse(client, gid, tok0)
+    assert r.status_code == 200
+    r.close()
+
+
+# ---------------------------------------------------------------- the gate of a game
+
+
+def test_a_game_lets_a_few_requests_in_at_once_and_the_rest_wait_their_turn(app):
+    gate = GameGate(2, wait_s=0.05)
+    a, b = "/v1/games/g_00000000000000aa", "/v1/games/g_00000000000000bb"
+    inside, done = threading.Barrier(3), threading.Event()
+
+    def hold():  # a request of game a, in progress until done
+        with app.test_request_context(f"{a}/actions", method="POST"):
+            gate.enter()
+            inside.wait()
+            done.wait(5)
+            gate.leave()
+
+    holders = [threading.Thread(target=hold) for _ in range(2)]
+    for t in holders:
+        t.start()
+    inside.wait()
+    with app.test_request_context(f"{a}/actions", method="POST"):
+        with pytest.raises(Busy) as e:  # a third of the same game waited, then 503
+            gate.enter()
+        assert e.value.headers["Retry-After"] == "1"
+    with app.test_request_context(f"{b}/actions", method="POST"):
+        gate.enter()  # another game goes straight in
+        gate.leave()
+    for path, headers in ((f"{a}/events?wait=5", {}),
+                          (f"{a}/events", {"Accept": "text/event-stream"}),
+                          ("/v1/games", {})):  # fmt: skip
+        with app.test_request_context(path, headers=headers):
+            gate.enter()  # streams and requests of no game pass
+            assert "spitlog_gate" not in flask.g
+    done.set()
+    for t in holders:
+        t.join(5)
+    with app.test_request_context(f"{a}/actions", method="POST"):
+        gate.enter()  # their places were given back
+        gate.leave()
+    assert gate._gates == {}  # nothing kept for games no request is in
+
+
+def test_the_gate_is_on_by_default(client):
+    assert config.DEFAULTS["GAME_CONCURRENCY"] > 0
+    gid, tok0, _ = new_game(client)
+    assert act(client, gid, tok0).status_code == 422
+
+
+# ---------------------------------------------------------------- body size and pages
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/games/{gid}/seats", "/v1/games/{gid}/actions"])
+def test_every_body_is_capped_413(client, path):
+    gid, tok0, _ = new_game(client, join=False)
+    big = b'{"client_seed": "' + b"x" * 20_000 + b'"}'
+    url = path.format(gid=gid)
+    for kw in (
+        {"data": big},
+        # no Content-Length: the body is cut at the limit as it is read
+        {
+            "input_stream": io.BytesIO(big),
+            "headers": {"Transfer-Encoding": "chunked"},
+            "environ_overrides": {"wsgi.input_terminated": True},
+        },  # as gunicorn sets it
+    ):
+        headers = {**bearer(tok0), **kw.pop("headers", {})}
+        r = client.post(url, content_type="application/json", headers=headers, **kw)
+        assert r.status_code == 413, r.get_data(as_text=True)
+        assert r.mimetype == PROBLEM and r.get_json()["type"].endswith("#problem-too-large")
+
+
+def test_pages_are_capped(redis_client):
+    app = create_app({**TEST_CONFIG, "LOBBY_PAGE_MAX": 2}, redis_client=redis_client)
+    client = app.test_client()
+    for _ in range(3):
+        gid, _tok0, _ = new_game(client, join=False)
+    page = client.get("/v1/games?status=open&limit=100").get_json()
+    assert len(page["games"]) == 2 and page["next"]
+    for url in (f"/v1/games/{gid}/events?limit=1001", "/v1/games?limit=101",
+                f"/v1/games/{gid}/events?wait=61"):  # fmt: skip
+        r = client.get(url)
+        assert r.status_code == 400 and r.get_json()["errors"], url
+    assert len(client.get(f"/v1/games/{gid}/events?limit=1000").get_json()["events"]) == 1

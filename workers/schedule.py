@@ -1,0 +1,297 @@
+"""Due-time scheduling of a game's next decisions: the only module that knows the
+schedule's Redis keys (on the queue Redis, ``SPITLOG_QUEUE_URL``).
+
+RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
+(ARCHITECTURE.md), far too coarse for a 300 ms bot reaction. Instead:
+
+- ``spitlog:sched:due``   a sorted set of *decision slots* scored by due time in ms;
+- ``spitlog:sched:plan``  a hash: slot -> ``<version>|<attempt>|<claimed ms, 0 if not yet>``;
+- ``spitlog:sched:v:<game>``  the highest game version armed (an hour's TTL once over);
+- ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests).
+
+A slot names one decision a game may be waiting for, without its version:
+``bot|<game>|<seat>`` and ``dl|<game>|<rule>|<seat or ->`` (rules T-1..T-5). Each game
+has at most eight slots, so the set holds a few members per live game whatever the pace
+of play (a member per version would pile up: every action re-arms T-4, 120 s ahead).
+After every append ``Scheduler.on_appended`` re-arms every slot of the game at once (one
+script): a bot's plan moves to the new version at now + reaction (the bot re-plans when
+the game moves on, as in ``domain.simulate``), a deadline to its new time, and a slot
+the new state no longer has is removed. The version high-water mark makes arming
+monotonic: hooks from two processes that land out of order cannot put an older plan
+over a newer one.
+
+``claim`` (one script, so of several tickers only one wins a slot) pops the due slots,
+stamps their plans with the claim time, and answers ``Decision``s for the ticker to
+enqueue. A plan's version is the job's guard; a claim stamp that grows old while the
+game has not moved tells the sweeper the job was lost (``workers.ticker``).
+"""
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+import redis
+
+import domain
+from domain import State
+from domain.bots import POLICIES
+
+PREFIX = "spitlog:sched"
+DUE = f"{PREFIX}:due"
+PLAN = f"{PREFIX}:plan"
+TRACE = f"{PREFIX}:trace"
+RULES = ("T-1", "T-2", "T-3", "T-4", "T-5")
+FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
+
+# KEYS: due, plan, high-water mark. ARGV: version, n, final ('1'/'0'), ttl,
+# then n times (slot, due ms, attempt), then the slots to remove.
+_ARM = """
+local v = tonumber(ARGV[1])
+local hw = redis.call('GET', KEYS[3])
+if hw and tonumber(hw) > v then return 0 end
+if ARGV[3] == '1' then
+  redis.call('SET', KEYS[3], ARGV[1], 'EX', tonumber(ARGV[4]))
+else
+  redis.call('SET', KEYS[3], ARGV[1])
+end
+local i = 5
+for j = 1, tonumber(ARGV[2]) do
+  redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0')
+  i = i + 3
+end
+for j = i, #ARGV do
+  redis.call('ZREM', KEYS[1], ARGV[j])
+  redis.call('HDEL', KEYS[2], ARGV[j])
+end
+return 1
+"""
+
+# KEYS: due, plan. ARGV: claim what is due by this time (ms), the most slots to claim,
+# the time of the claim (ms). Answers {{slot, plan, due, ...}, the next due time or false}.
+_CLAIM = """
+local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES',
+                         'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for i = 1, #items, 2 do
+  local m = items[i]
+  redis.call('ZREM', KEYS[1], m)
+  local p = redis.call('HGET', KEYS[2], m)
+  if p then
+    local head = string.match(p, '^([^|]*|[^|]*)')
+    redis.call('HSET', KEYS[2], m, head .. '|' .. ARGV[3])
+    out[#out + 1] = m
+    out[#out + 1] = p
+    out[#out + 1] = items[i + 1]
+  end
+end
+local nxt = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if #nxt == 0 then return {out, false} end
+return {out, nxt[2]}
+"""
+
+
+def bot_slot(game_id: str, seat: int) -> str:
+    return f"bot|{game_id}|{seat}"
+
+
+def deadline_slot(game_id: str, rule: str, seat: int | None) -> str:
+    return f"dl|{game_id}|{rule}|{'-' if seat is None else seat}"
+
+
+def all_slots(game_id: str) -> list[str]:
+    """Every slot a game can have."""
+    out = [bot_slot(game_id, 0), bot_slot(game_id, 1)]
+    for rule in RULES:
+        if rule == "T-4":
+            out += [deadline_slot(game_id, rule, 0), deadline_slot(game_id, rule, 1)]
+        else:
+            out.append(deadline_slot(game_id, rule, None))
+    return out
+
+
+def _hw_key(game_id: str) -> str:
+    return f"{PREFIX}:v:{game_id}"
+
+
+def _s(b) -> str:
+    return b.decode() if isinstance(b, bytes) else str(b)
+
+
+def ms(t: float) -> int:
+    """A time in seconds as whole milliseconds, rounded up (never before ``t``)."""
+    return math.ceil(t * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A claimed slot: what a job must decide, at which version, due when."""
+
+    kind: str  # "bot" or "dl"
+    game_id: str
+    seat: int | None
+    rule: str | None  # dl: T-1..T-5
+    version: int
+    attempt: int
+    due_ms: float
+
+    @property
+    def slot(self) -> str:
+        if self.kind == "bot":
+            return bot_slot(self.game_id, self.seat)
+        return deadline_slot(self.game_id, self.rule, self.seat)
+
+
+def parse_slot(slot: str) -> tuple[str, str, str | None, int | None]:
+    """(kind, game id, rule, seat) of a slot."""
+    parts = slot.split("|")
+    if parts[0] == "bot":
+        return "bot", parts[1], None, int(parts[2])
+    seat = None if parts[3] == "-" else int(parts[3])
+    return "dl", parts[1], parts[2], seat
+
+
+def parse_plan(plan: str) -> tuple[int, int, int]:
+    """(version, attempt, claimed ms or 0) of a plan."""
+    v, a, c = plan.split("|")
+    return int(v), int(a), int(float(c))
+
+
+def plan_rng(game_id: str, version: int, seat: int, attempt: int = 0) -> random.Random:
+    """The bot's randomness for one decision: its reaction time is the first draw, its
+    choice the next ones. Seeded by the decision, so a run (or a re-run of a lost job)
+    makes the same choice: games with bots are reproducible from their log."""
+    return random.Random(f"{game_id}|{version}|{seat}|{attempt}")
+
+
+def bot_level(state: State, seat: int):
+    """The policy of a bot seat (``bot:<level>``), or None for a human or a free seat."""
+    kind = state.players[seat].kind or ""
+    return POLICIES.get(kind[4:]) if kind.startswith("bot:") else None
+
+
+class Schedule:
+    """The schedule's keys on the queue Redis."""
+
+    def __init__(self, r: redis.Redis):
+        self.r = r
+        self._arm = r.register_script(_ARM)
+        self._claim = r.register_script(_CLAIM)
+
+    def arm(
+        self,
+        game_id: str,
+        version: int,
+        arms: list[tuple[str, float, int]],
+        removes: list[str] = (),
+        *,
+        final: bool = False,
+    ) -> bool:
+        """Set ``arms`` (slot, due ms, attempt) to plans at ``version``, remove
+        ``removes``; False (nothing done) if a later version of the game was armed."""
+        args: list = [version, len(arms), "1" if final else "0", FINAL_TTL_S]
+        for slot, due, attempt in arms:
+            args += [slot, repr(float(due)), attempt]
+        args += list(removes)
+        keys = [DUE, PLAN, _hw_key(game_id)]
+        return bool(self._arm(keys=keys, args=args))
+
+    def claim(
+        self, until_ms: float, limit: int = 500, now_ms: float | None = None
+    ) -> tuple[list[Decision], float | None]:
+        """Pop the slots due by ``until_ms`` (at most ``limit``), stamped as claimed at
+        ``now_ms`` (default: now): their decisions, and the due time of the next slot
+        (None: the schedule is empty)."""
+        now_ms = time.time() * 1000 if now_ms is None else now_ms
+        out, nxt = self._claim(keys=[DUE, PLAN], args=[int(until_ms), limit, int(now_ms)])
+        decisions = []
+        for i in range(0, len(out), 3):
+            kind, game_id, rule, seat = parse_slot(_s(out[i]))
+            version, attempt, _c = parse_plan(_s(out[i + 1]))
+            decisions.append(
+                Decision(kind, game_id, seat, rule, version, attempt, float(out[i + 2]))
+            )
+        return decisions, (float(nxt) if nxt is not None else None)
+
+    def status(self, slots: list[str]) -> list[tuple[float | None, tuple[int, int, int] | None]]:
+        """Per slot: its due time if it waits in the set, and its plan (or None)."""
+        pipe = self.r.pipeline(transaction=False)
+        for slot in slots:
+            pipe.zscore(DUE, slot)
+            pipe.hget(PLAN, slot)
+        replies = pipe.execute()
+        return [
+            (replies[2 * i], parse_plan(_s(replies[2 * i + 1])) if replies[2 * i + 1] else None)
+            for i in range(len(slots))
+        ]
+
+    def high_water(self, game_ids: list[str]) -> list[int | None]:
+        """The highest version armed of each game (None: never armed or long over)."""
+        if not game_ids:
+            return []
+        return [int(v) if v is not None else None for v in self.r.mget(map(_hw_key, game_ids))]
+
+    def depth(self) -> int:
+        return int(self.r.zcard(DUE))
+
+    def next_due(self) -> float | None:
+        top = self.r.zrange(DUE, 0, 0, withscores=True)
+        return top[0][1] if top else None
+
+    # ---------------------------------------------------------------- the trace
+
+    def trace(self, fields: dict) -> None:
+        self.r.xadd(TRACE, {k: str(v) for k, v in fields.items()}, maxlen=1_000_000)
+
+    def read_trace(self) -> list[dict]:
+        return [{_s(k): _s(v) for k, v in f.items()} for _id, f in self.r.xrange(TRACE)]
+
+    def clear_trace(self) -> None:
+        self.r.delete(TRACE)
+
+
+class Scheduler:
+    """The service's hook (``service.hooks.Scheduler``): after every append, arm the
+    game's next decisions. Runs in every process that appends: the API and the workers."""
+
+    def __init__(self, schedule: Schedule, *, pace: float = 1.0, clock=time.time):
+        self.schedule = schedule
+        self.pace = pace
+        self.clock = clock
+
+    @classmethod
+    def from_settings(cls, cfg: dict) -> "Scheduler":
+        r = redis.Redis.from_url(
+            cfg["QUEUE_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=30
+        )
+        return cls(Schedule(r), pace=float(cfg.get("BOT_PACE", 1.0)))
+
+    def reaction_ms(self, policy, rng) -> float:
+        return self.pace * policy.reaction(rng) * 1000
+
+    def plans(self, game_id: str, state: State, now: float) -> list[tuple[str, float, int]]:
+        """The slots ``state`` arms: (slot, due ms, attempt 0)."""
+        out = []
+        for seat in (0, 1):
+            policy = bot_level(state, seat)
+            if policy is not None and state.can_act[seat]:
+                rng = plan_rng(game_id, state.version, seat)
+                out.append((bot_slot(game_id, seat), now * 1000 + self.reaction_ms(policy, rng), 0))
+        for d in domain.deadlines(state):
+            out.append((deadline_slot(game_id, d.rule, d.seat), ms(d.at), 0))
+        return out
+
+    def on_appended(self, game_id: str, state: State) -> None:
+        if state.over:
+            self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
+            return
+        arms = self.plans(game_id, state, self.clock())
+        armed = {a[0] for a in arms}
+        removes = [s for s in all_slots(game_id) if s not in armed]
+        self.schedule.arm(game_id, state.version, arms, removes)
+
+    def rearm(self, game_id: str, version: int, slot: str, due_ms: float, attempt: int) -> bool:
+        """Arm one slot again at ``version`` (a bot that passed, a deadline not yet due, a
+        decision a crash lost); refused once the game has moved past ``version``."""
+        return self.schedule.arm(game_id, version, [(slot, due_ms, attempt)])
