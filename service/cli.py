@@ -196,6 +196,14 @@ def worker(args) -> int:
     return worker_main(args.rest)
 
 
+def _console(args) -> int:
+    """``spitlog audit|replay|export``: offline tools on exported games (service/console.py)."""
+    from . import console
+
+    return {"audit": console.audit_main, "replay": console.replay_main,
+            "export": console.export_main}[args.command](args.rest)  # fmt: skip
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="spitlog", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -217,10 +225,18 @@ def main(argv=None) -> int:
     )
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=scheduler)
+    for name, text in (
+        ("audit", "re-derive every deal and re-judge every event of an exported game or URL"),
+        ("replay", "step through an exported game (or a URL) in the terminal"),
+        ("export", "a finished game's URL as an NDJSON log or notation (docs/export.md)"),
+    ):
+        p = sub.add_parser(name, help=text, add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+        p.set_defaults(func=_console)
     # worker and scheduler pass their options on (argparse's REMAINDER stops at a leading
     # option such as `spitlog worker --burst`)
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command not in ("worker", "scheduler"):
+    if extra and args.command not in ("worker", "scheduler", "audit", "replay", "export"):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if extra:
         args.rest = extra + list(args.rest)

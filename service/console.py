@@ -62,6 +62,31 @@ def audit_main(argv: list[str]) -> int:
     return 1
 
 
+def export_main(argv: list[str]) -> int:
+    """``spitlog export URL [--notation] [-o FILE]``: a finished game, complete, to a file."""
+    import argparse
+
+    from domain.export import to_ndjson, to_notation
+
+    ap = argparse.ArgumentParser(prog="spitlog export")
+    ap.add_argument("source", help="a finished game's URL (or an exported file to convert)")
+    ap.add_argument("--notation", action="store_true", help="the compact notation, not NDJSON")
+    ap.add_argument("-o", "--output", default="-")
+    args = ap.parse_args(argv)
+    try:
+        events, seed = load(args.source)
+    except (OSError, ExportError, ValueError, KeyError) as e:
+        print(f"cannot read {args.source}: {e}", file=sys.stderr)
+        return 2
+    text = (to_notation if args.notation else to_ndjson)(events, seed)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
 # ---------------------------------------------------------------- the replay viewer
 
 
