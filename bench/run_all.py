@@ -177,7 +177,8 @@ def bot_precision(quick: bool) -> None:
              for k in ("bot turns", "deadlines")}  # fmt: skip
     for kind, m in found.items():
         if m is None:
-            row(f"{label} ({kind})", "n/a", "no figure in bench_workers' output")
+            why = "none fell due" if f"{kind}: none" in text else "no figure in its output"
+            row(f"{label} ({kind})", "n/a", why)
             continue
         row(f"{label} ({kind})", f"{float(m[2]):.1f} / {float(m[3]):.1f} ms",
             f"{int(m[1]):,} jobs, {args.games} bot games", "", "")  # fmt: skip

@@ -35,6 +35,7 @@ import hashlib
 import ipaddress
 import secrets
 import threading
+import time
 from collections.abc import Callable
 
 import orjson
@@ -252,7 +253,9 @@ class GameGate:
         self._gates: dict[str, list] = {}  # game -> [semaphore, holders and waiters]
 
     def enter(self) -> None:
-        """``before_request``: take a place in the request's game's gate, if it has one."""
+        """``before_request``, the first: take a place in the request's game's gate, if it
+        has one (the request's clock, ``g.t0``, starts before the wait)."""
+        g.setdefault("t0", time.perf_counter())
         game_id = (request.view_args or {}).get("game_id")
         if game_id is None or self.per_game <= 0 or _is_stream(request):
             return

@@ -249,6 +249,15 @@ class DealCheckSchema(Schema):
     verified = Bool(required=True)
 
 
+class RulesCheckSchema(Open):
+    ok = Bool(required=True, **_doc("every event is what the rules make of the actions"))
+    checked = Int(required=True, **_doc("events confirmed"))
+    first_bad = Int(allow_none=True, **_doc("the version of the first event that fails"))
+    reason = fields.String(allow_none=True)
+    shuffle = fields.String(**_doc("the shuffle algorithm's version tag"))
+    deals = fields.List(fields.Dict(), **_doc("every deal, re-derived"))
+
+
 class AuditSchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
@@ -263,7 +272,8 @@ class AuditSchema(Schema):
     shuffle = fields.String(required=True, **_doc("the shuffle algorithm's version tag"))
     deals = fields.List(fields.Nested(DealCheckSchema), required=True)
     events = fields.List(fields.Nested(EventSchema), required=True, **_doc("in full"))
-    verified = Bool(required=True, **_doc("the commitment and every deal check out"))
+    rules = fields.Nested(RulesCheckSchema, required=True, **_doc("every event re-judged"))
+    verified = Bool(required=True, **_doc("the commitment, every deal and every event check out"))
 
 
 class LobbyPlayerSchema(Schema):

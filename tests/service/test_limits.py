@@ -270,6 +270,7 @@ def test_a_game_lets_a_few_requests_in_at_once_and_the_rest_wait_their_turn(app)
         with pytest.raises(Busy) as e:  # a third of the same game waited, then 503
             gate.enter()
         assert e.value.headers["Retry-After"] == "1"
+        assert "t0" in flask.g  # its clock started before the wait (the metrics need it)
     with app.test_request_context(f"{b}/actions", method="POST"):
         gate.enter()  # another game goes straight in
         gate.leave()
