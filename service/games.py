@@ -21,9 +21,7 @@ from dataclasses import dataclass, replace
 import domain
 from domain import Ctx, State
 from domain.audit import verify
-from domain.events import SidePilesRebuilt, SpeedDealt, SpitDealt
 from domain.shuffle import VERSION as SHUFFLE_VERSION
-from domain.spit import deal_layout
 
 from .errors import (
     Busy,
@@ -483,13 +481,16 @@ class Games:
             return done
         seed = game.seed
         entries = self.store.read_after(game.id, 0)
-        state = State()
-        deals = []
-        for v, d in entries:
-            e = domain.event_from_dict(d)
-            if isinstance(e, SpitDealt | SpeedDealt | SidePilesRebuilt):
-                deals.append({"version": v, "type": d["type"], **_check_deal(state, e, seed)})
-            state = domain.evolve(state, e)
+        events = [domain.event_from_dict(d) for _v, d in entries]
+        state = domain.replay(events)
+        # One pass re-judges every event and re-derives every deal (domain/audit.py).
+        rules = verify(events, seed).as_dict()
+        deals = [
+            {"version": x["version"], "type": x["type"], "verified": x["ok"],
+             "nonces": list(getattr(events[x["version"] - 1], "nonces", None)
+                            or [events[x["version"] - 1].nonce])}
+            for x in rules["deals"]
+        ]  # fmt: skip
         out = {
             "id": game.id,
             "game": state.game,
@@ -504,63 +505,10 @@ class Games:
             "shuffle": SHUFFLE_VERSION,
             "deals": deals,
             "events": [{"version": v, **d} for v, d in entries],
+            "rules": rules,
         }
-        # Every event re-judged by the rules engine too, not only the deals (domain/audit.py).
-        out["rules"] = verify([domain.event_from_dict(d) for _v, d in entries], seed).as_dict()
-        out["verified"] = (
-            out["commitment_verified"] and all(x["verified"] for x in deals) and out["rules"]["ok"]
-        )
+        out["verified"] = out["commitment_verified"] and rules["ok"]
         self._audits[game.id] = out
         while len(self._audits) > 64:
             self._audits.popitem(last=False)
         return out
-
-
-def _check_deal(state: State, e, seed: bytes) -> dict:
-    """Re-derive one deal from the seed, independently of the dealing code (docs/shuffle.md):
-    the event's nonces must follow the state's, and its cards must be the shuffle's."""
-    cs = state.client_seeds
-    shuffle = domain.shuffle
-    if isinstance(e, SpitDealt):
-        k = state.options.stockpiles
-        if state.round == 0:  # D-1: one deck, the first 26 cards to seat 0
-            nonces = (state.nonce + 1,)
-            deck = shuffle(domain.DECK, seed, cs, nonces[0])
-            hands = (deck[:26], deck[26:])
-        else:  # N-3: each player's gathered cards, one shuffle each
-            nonces = (state.nonce + 1, state.nonce + 2)
-            hands = tuple(
-                shuffle(p.pool, seed, cs, n) for p, n in zip(state.players, nonces, strict=True)
-            )
-        layouts = [deal_layout(h, k) for h in hands]
-        expected = SpitDealt(
-            at=e.at,
-            round=state.round + 1,
-            nonces=nonces,
-            stockpiles=tuple(x[0] for x in layouts),
-            spit_cards=tuple(x[1] for x in layouts),
-        )
-        return {"nonces": list(e.nonces), "verified": expected == e}
-    if isinstance(e, SpeedDealt):  # Q-1, Q-2
-        n = state.options.side_piles
-        d = (52 - 2 * n - 2) // 2
-        nonce = state.nonce + 1
-        c = shuffle(domain.DECK, seed, cs, nonce)
-        draws = (c[2 * n + 2 : 2 * n + 2 + d], c[2 * n + 2 + d :])
-        expected = SpeedDealt(
-            at=e.at,
-            game_no=state.round + 1,
-            nonce=nonce,
-            side_piles=(c[:n], c[n : 2 * n]),
-            middle=c[2 * n : 2 * n + 2],
-            hands=tuple(dp[:5] for dp in draws),
-            draw_piles=tuple(dp[5:] for dp in draws),
-        )
-        return {"nonces": [e.nonce], "verified": expected == e}
-    # Q-6: the centre cards below the two tops, shuffled, the odd card to side pile 0
-    below = [c for pile in state.piles for c in (pile or ())[:-1]]
-    nonce = state.nonce + 1
-    mixed = shuffle(below, seed, cs, nonce)
-    half = (len(mixed) + 1) // 2
-    expected = replace(e, nonce=nonce, side_piles=(mixed[:half], mixed[half:]))
-    return {"nonces": [e.nonce], "verified": expected == e}
