@@ -420,7 +420,7 @@ class Games:
                     tokens=tokens,
                 )
             try:
-                self.scheduler.on_appended(game.id, state)
+                self.scheduler.on_appended(game.id, state, game.state if game.version else None)
             except Exception:  # the action is in the log: answer it; the sweeper re-arms
                 log.exception("the scheduler failed after an append to %s", game.id)
         return result

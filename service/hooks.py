@@ -1,7 +1,7 @@
 """What the service calls after every successful append: the seam for bots and timeouts.
 
-The workers' issue plugs a real scheduler in here (``create_app(config,
-scheduler=...)``): after each append it learns the game's new state and arms what
+The workers plug a real scheduler in here (``create_app(config, scheduler=...)``): after
+each append it learns the game's new state (and the one before) and arms what
 ``domain.deadlines(state)`` and the bots' turns require. By default nothing happens.
 """
 
@@ -11,12 +11,13 @@ from domain import State
 
 
 class Scheduler(Protocol):
-    def on_appended(self, game_id: str, state: State) -> None:
-        """Called once per successful append, after it, with the state it produced."""
+    def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
+        """Called once per successful append, after it, with the state it produced and
+        the state it was decided on (None for a new game)."""
 
 
 class NoScheduler:
     """The default: no bots play and no timeouts fire."""
 
-    def on_appended(self, game_id: str, state: State) -> None:
+    def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
         return None

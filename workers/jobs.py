@@ -1,14 +1,21 @@
-"""The RQ jobs: module-level functions taking ids and the version their decision was
-planned at. RQ delivers at least once (and its scheduler has duplicated and dropped
-jobs), so each is idempotent by construction:
+"""The RQ jobs: module-level functions taking ids (and, for a bot, the version its
+decision was planned at). RQ delivers at least once (and its scheduler has duplicated
+and dropped jobs), so each is idempotent by construction:
 
-- a job whose game has moved past its version does nothing: a newer plan exists
-  (``Scheduler.on_appended`` armed it with the append that moved the game);
-- otherwise it decides on that version and appends through ``Games.submit``, the same
+- a bot's job whose game has moved past its version does nothing: a newer plan exists
+  (``Scheduler.on_appended`` armed it with the append that moved the game); otherwise
+  it decides on that version and appends through ``Games.submit``, the same
   decide-and-append path as a human's request, with the version as the guard: of two
   runs of one decision (a duplicate, a retry, a re-arm after a crash), at most one
   append succeeds, and the other finds the version moved. A bot never acts twice for
-  one decision; a deadline fires at most once.
+  one decision.
+- a deadline's job looks at the game as it is: it fires each deadline due by now, one
+  ``Timeout`` at a time, each guarded by the version it was found due at (so a deadline
+  fires at most once: a duplicate finds it gone), then arms the game's deadline slot at
+  the soonest deadline left (``workers.schedule``). Every retry is bounded: a firing
+  that keeps losing (a clock behind the domain's, a game moving too fast) backs off,
+  doubling up to ``MAX_BACKOFF_S``; a bot whose choice keeps being refused gives up
+  after ``MAX_REFUSED`` and leaves its seat to the idle deadline (T-4).
 
 The lag |start - due| of every job goes to the ``spitlog_worker_lag_seconds``
 histogram, and with ``SPITLOG_TRACE=1`` to the schedule's trace stream.
@@ -27,11 +34,14 @@ from service.errors import NoSuchGame
 from . import settings
 from .metrics import BOT_ACTIONS, JOBS, LAG, TIMEOUTS
 from .runtime import Runtime
-from .schedule import bot_level, bot_slot, deadline_slot, ms, plan_rng
+from .schedule import bot_level, bot_slot, ms, plan_rng
 
 log = logging.getLogger(__name__)
 
-RETRY_REFUSED_S = 0.05  # a deadline the domain found not yet due (clock skew): try again
+RETRY_S = 0.05  # a firing that did not happen (clock skew, a race): again this much later
+MAX_BACKOFF_S = 5.0  # ... doubling with each attempt, up to this
+FIRES_PER_JOB = 4  # deadlines one job fires (or tries to) before it arms itself again
+MAX_REFUSED = 5  # a bot whose choices are refused this often at one version stops trying
 MAX_EARLY_S = 0.05  # the longest a job waits for its due time (SPITLOG_LEAD_MS, skew)
 
 _runtime: Runtime | None = None
@@ -84,51 +94,59 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
         if now_version != version:
             return "stale", now_version  # the opponent got there first: a newer plan exists
         log.warning("bot %s of %s: %s refused at version %d", seat, game_id, wire, version)
+        if attempt + 1 >= MAX_REFUSED:
+            log.error("bot %s of %s gives up at version %d", seat, game_id, version)
+            return "gave up", version
     # It passed (or erred) with something legal to do: ask again after another reaction.
     due = time.time() * 1000 + rt.scheduler.reaction_ms(policy, rng)
     rt.scheduler.rearm(game_id, version, bot_slot(game_id, seat), due, attempt + 1)
     return ("passed" if wire is None else "refused"), version
 
 
-def fire_deadline(
-    game_id: str, rule: str, seat: int | None, version: int, attempt: int = 0, due_ms=None
-) -> str:
-    """Fire deadline ``rule`` (T-1..T-5; ``seat`` for T-4) of the game at ``version``: a
-    ``Timeout`` submitted by the system (no seat) at the real time."""
+def fire_deadline(game_id: str, attempt: int = 0, due_ms=None) -> str:
+    """Fire the game's deadlines (T-1..T-5) due by now, each a ``Timeout`` submitted by
+    the system (no seat) at the real time; then arm the next one (``attempt``: how many
+    firings in a row did not happen)."""
     rt = runtime()
     start = _at_due(due_ms)
     if due_ms is not None:
         LAG.labels("fire_deadline").observe(abs(start * 1000 - due_ms) / 1000)
     try:
-        outcome, after = _fire(rt, game_id, rule, seat, version, attempt)
+        outcome, rule, after = _fire(rt, game_id, attempt)
     except NoSuchGame:
-        outcome, after = "gone", None
+        outcome, rule, after = "gone", None, None
     JOBS.labels("fire_deadline", outcome).inc()
     if rt.trace:
-        _trace(rt, "dl", game_id, seat, rule, version, attempt, due_ms, start, outcome, after)
+        _trace(rt, "dl", game_id, None, rule, after, attempt, due_ms, start, outcome, after)
     return outcome
 
 
-def _fire(rt: Runtime, game_id: str, rule: str, seat, version: int, attempt: int):
-    state = rt.games.load(game_id).state
-    if state.over or state.version != version:
-        return "stale", state.version
-    due = next((d for d in domain.deadlines(state) if d.rule == rule and d.seat == seat), None)
-    if due is None:
-        return "stale", state.version
-    slot = deadline_slot(game_id, rule, seat)
-    if time.time() < due.at:  # claimed early (another host's clock): back to its time
-        rt.scheduler.rearm(game_id, version, slot, ms(due.at), attempt)
-        return "early", version
-    new = rt.games.submit(game_id, None, domain.Timeout(rule, seat), version)
-    if new is not None:
-        TIMEOUTS.labels(rule).inc()
-        return "fired", new.version
-    now_version = rt.store.version(game_id)
-    if now_version != version:
-        return "stale", now_version
-    rt.scheduler.rearm(game_id, version, slot, (time.time() + RETRY_REFUSED_S) * 1000, attempt + 1)
-    return "refused", version
+def _fire(rt: Runtime, game_id: str, attempt: int):
+    """(outcome, the first rule fired or None, the version it leaves)."""
+    fired = None
+    for _try in range(FIRES_PER_JOB):
+        state = rt.games.load(game_id).state
+        if state.over:
+            return ("fired" if fired else "stale"), fired, state.version
+        due = domain.deadlines(state)
+        if not due:  # none runs: the append that starts one arms the slot
+            return ("fired" if fired else "idle"), fired, state.version
+        d = due[0]
+        if time.time() < d.at:  # not yet (a later deadline, or the player acted since)
+            rt.scheduler.arm_deadline(game_id, state.version, ms(d.at))
+            return ("fired" if fired else "early"), fired, state.version
+        new = rt.games.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version)
+        if new is not None:
+            TIMEOUTS.labels(d.rule).inc()
+            fired = fired or d.rule
+        # else the game moved meanwhile, or the domain's clock says not yet: look again
+    if fired:  # more keeps falling due: a fresh job goes on
+        rt.scheduler.arm_deadline(game_id, state.version, time.time() * 1000)
+        return "fired", fired, state.version
+    wait = min(RETRY_S * 2**attempt, MAX_BACKOFF_S)
+    log.warning("deadlines of %s not fired (attempt %d): again in %.2f s", game_id, attempt, wait)
+    rt.scheduler.arm_deadline(game_id, state.version, (time.time() + wait) * 1000, attempt + 1)
+    return "refused", None, state.version
 
 
 def _at_due(due_ms) -> float:

@@ -6,24 +6,34 @@ RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 
 - ``spitlog:sched:due``   a sorted set of *decision slots* scored by due time in ms;
 - ``spitlog:sched:plan``  a hash: slot -> ``<version>|<attempt>|<claimed ms, 0 if not yet>``;
-- ``spitlog:sched:v:<game>``  the highest game version armed (an hour's TTL once over);
+- ``spitlog:sched:v:<game>``  the highest game version whose bots were armed (an hour's
+  TTL once the game is over);
 - ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests).
 
-A slot names one decision a game may be waiting for, without its version:
-``bot|<game>|<seat>`` and ``dl|<game>|<rule>|<seat or ->`` (rules T-1..T-5). Each game
-has at most eight slots, so the set holds a few members per live game whatever the pace
-of play (a member per version would pile up: every action re-arms T-4, 120 s ahead).
-After every append ``Scheduler.on_appended`` re-arms every slot of the game at once (one
-script): a bot's plan moves to the new version at now + reaction (the bot re-plans when
-the game moves on, as in ``domain.simulate``), a deadline to its new time, and a slot
-the new state no longer has is removed. The version high-water mark makes arming
-monotonic: hooks from two processes that land out of order cannot put an older plan
-over a newer one.
+A game has at most three slots, so the set holds a few members per live game whatever
+the pace of play:
+
+- ``bot|<game>|<seat>``: a bot's next decision, planned at one version. After every
+  append that leaves a bot able to act, its plan moves to the new version at now +
+  reaction (the bot re-plans when the game moves on, as in ``domain.simulate``); the
+  version high-water mark makes this monotonic, so hooks from two processes that land
+  out of order cannot put an older plan over a newer one.
+- ``dl|<game>``: the game's deadlines (RULES T-1..T-5), all in one slot, due no later
+  than the soonest of them. Its job (``workers.jobs.fire_deadline``) looks at the game as
+  it is when it runs: it fires what is due then, and arms the slot again at the soonest
+  deadline left. The invariant is *the slot is due no later than the game's soonest
+  deadline* (or its job is running), and arming only ever moves the slot sooner (a
+  script keeps the smaller due time). So an append arms it only when it brings a
+  deadline sooner than every deadline the state before it had: in a game of humans,
+  where each action pushes that seat's idle deadline (T-4) back, almost no append arms
+  anything, and an action costs no round trip to the schedule. A slot due too early
+  costs one job that arms it again at the right time; a deadline that went away costs
+  one job that finds nothing to do.
 
 ``claim`` (one script, so of several tickers only one wins a slot) pops the due slots,
 stamps their plans with the claim time, and answers ``Decision``s for the ticker to
-enqueue. A plan's version is the job's guard; a claim stamp that grows old while the
-game has not moved tells the sweeper the job was lost (``workers.ticker``).
+enqueue. A bot plan's version is its job's guard; a claim stamp that grows old while
+the game has not moved tells the sweeper the job was lost (``workers.ticker``).
 """
 
 import math
@@ -41,31 +51,48 @@ PREFIX = "spitlog:sched"
 DUE = f"{PREFIX}:due"
 PLAN = f"{PREFIX}:plan"
 TRACE = f"{PREFIX}:trace"
-RULES = ("T-1", "T-2", "T-3", "T-4", "T-5")
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 
-# KEYS: due, plan, high-water mark. ARGV: version, n, final ('1'/'0'), ttl,
-# then n times (slot, due ms, attempt), then the slots to remove.
+# KEYS: due, plan, high-water mark. ARGV: version, final ('1'/'0'), ttl, n bots, then n
+# times (bot slot, due ms, attempt), then (deadline slot, due ms or '', attempt), then the
+# slots to remove. Bot plans and removals apply only if no later version was armed;
+# the deadline slot moves only sooner, whatever the version (see the module's doc).
+# Answers 1 if the version was current, else 0.
 _ARM = """
 local v = tonumber(ARGV[1])
 local hw = redis.call('GET', KEYS[3])
-if hw and tonumber(hw) > v then return 0 end
-if ARGV[3] == '1' then
-  redis.call('SET', KEYS[3], ARGV[1], 'EX', tonumber(ARGV[4]))
-else
-  redis.call('SET', KEYS[3], ARGV[1])
+local current = not (hw and tonumber(hw) > v)
+if current then
+  if ARGV[2] == '1' then
+    redis.call('SET', KEYS[3], ARGV[1], 'EX', tonumber(ARGV[3]))
+  else
+    redis.call('SET', KEYS[3], ARGV[1])
+  end
 end
 local i = 5
-for j = 1, tonumber(ARGV[2]) do
-  redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0')
+for j = 1, tonumber(ARGV[4]) do
+  if current then
+    redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0')
+  end
   i = i + 3
 end
-for j = i, #ARGV do
-  redis.call('ZREM', KEYS[1], ARGV[j])
-  redis.call('HDEL', KEYS[2], ARGV[j])
+if ARGV[i + 1] ~= '' then
+  local due = tonumber(ARGV[i + 1])
+  local armed = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if not armed or due < tonumber(armed) then
+    redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0')
+  end
 end
-return 1
+if current then
+  for j = i + 3, #ARGV do
+    redis.call('ZREM', KEYS[1], ARGV[j])
+    redis.call('HDEL', KEYS[2], ARGV[j])
+  end
+end
+if current then return 1 end
+return 0
 """
 
 # KEYS: due, plan. ARGV: claim what is due by this time (ms), the most slots to claim,
@@ -96,19 +123,13 @@ def bot_slot(game_id: str, seat: int) -> str:
     return f"bot|{game_id}|{seat}"
 
 
-def deadline_slot(game_id: str, rule: str, seat: int | None) -> str:
-    return f"dl|{game_id}|{rule}|{'-' if seat is None else seat}"
+def deadline_slot(game_id: str) -> str:
+    return f"dl|{game_id}"
 
 
 def all_slots(game_id: str) -> list[str]:
     """Every slot a game can have."""
-    out = [bot_slot(game_id, 0), bot_slot(game_id, 1)]
-    for rule in RULES:
-        if rule == "T-4":
-            out += [deadline_slot(game_id, rule, 0), deadline_slot(game_id, rule, 1)]
-        else:
-            out.append(deadline_slot(game_id, rule, None))
-    return out
+    return [bot_slot(game_id, 0), bot_slot(game_id, 1), deadline_slot(game_id)]
 
 
 def _hw_key(game_id: str) -> str:
@@ -130,9 +151,8 @@ class Decision:
 
     kind: str  # "bot" or "dl"
     game_id: str
-    seat: int | None
-    rule: str | None  # dl: T-1..T-5
-    version: int
+    seat: int | None  # bot: its seat
+    version: int  # bot: the version it decides at; dl: the version that armed it
     attempt: int
     due_ms: float
 
@@ -140,16 +160,15 @@ class Decision:
     def slot(self) -> str:
         if self.kind == "bot":
             return bot_slot(self.game_id, self.seat)
-        return deadline_slot(self.game_id, self.rule, self.seat)
+        return deadline_slot(self.game_id)
 
 
-def parse_slot(slot: str) -> tuple[str, str, str | None, int | None]:
-    """(kind, game id, rule, seat) of a slot."""
+def parse_slot(slot: str) -> tuple[str, str, int | None]:
+    """(kind, game id, seat or None) of a slot."""
     parts = slot.split("|")
     if parts[0] == "bot":
-        return "bot", parts[1], None, int(parts[2])
-    seat = None if parts[3] == "-" else int(parts[3])
-    return "dl", parts[1], parts[2], seat
+        return "bot", parts[1], int(parts[2])
+    return "dl", parts[1], None
 
 
 def parse_plan(plan: str) -> tuple[int, int, int]:
@@ -183,16 +202,21 @@ class Schedule:
         self,
         game_id: str,
         version: int,
-        arms: list[tuple[str, float, int]],
+        bots: list[tuple[str, float, int]] = (),
         removes: list[str] = (),
         *,
+        deadline: tuple[float, int] | None = None,
         final: bool = False,
     ) -> bool:
-        """Set ``arms`` (slot, due ms, attempt) to plans at ``version``, remove
-        ``removes``; False (nothing done) if a later version of the game was armed."""
-        args: list = [version, len(arms), "1" if final else "0", FINAL_TTL_S]
-        for slot, due, attempt in arms:
+        """Set ``bots`` (slot, due ms, attempt) to plans at ``version`` and remove
+        ``removes``, unless a later version of the game was armed (then False); and arm
+        the game's deadline slot at ``deadline`` (due ms, attempt) if that is sooner than
+        it is armed (whatever the version)."""
+        args: list = [version, "1" if final else "0", FINAL_TTL_S, len(bots)]
+        for slot, due, attempt in bots:
             args += [slot, repr(float(due)), attempt]
+        args += [deadline_slot(game_id), *((repr(float(deadline[0])), deadline[1])
+                                           if deadline else ("", 0))]  # fmt: skip
         args += list(removes)
         keys = [DUE, PLAN, _hw_key(game_id)]
         return bool(self._arm(keys=keys, args=args))
@@ -207,11 +231,9 @@ class Schedule:
         out, nxt = self._claim(keys=[DUE, PLAN], args=[int(until_ms), limit, int(now_ms)])
         decisions = []
         for i in range(0, len(out), 3):
-            kind, game_id, rule, seat = parse_slot(_s(out[i]))
+            kind, game_id, seat = parse_slot(_s(out[i]))
             version, attempt, _c = parse_plan(_s(out[i + 1]))
-            decisions.append(
-                Decision(kind, game_id, seat, rule, version, attempt, float(out[i + 2]))
-            )
+            decisions.append(Decision(kind, game_id, seat, version, attempt, float(out[i + 2])))
         return decisions, (float(nxt) if nxt is not None else None)
 
     def status(self, slots: list[str]) -> list[tuple[float | None, tuple[int, int, int] | None]]:
@@ -270,28 +292,48 @@ class Scheduler:
     def reaction_ms(self, policy, rng) -> float:
         return self.pace * policy.reaction(rng) * 1000
 
-    def plans(self, game_id: str, state: State, now: float) -> list[tuple[str, float, int]]:
-        """The slots ``state`` arms: (slot, due ms, attempt 0)."""
+    def bot_plans(self, game_id: str, state: State, now: float) -> list[tuple[str, float, int]]:
+        """The bot decisions ``state`` calls for: (slot, due ms, attempt 0)."""
         out = []
         for seat in (0, 1):
             policy = bot_level(state, seat)
             if policy is not None and state.can_act[seat]:
                 rng = plan_rng(game_id, state.version, seat)
                 out.append((bot_slot(game_id, seat), now * 1000 + self.reaction_ms(policy, rng), 0))
-        for d in domain.deadlines(state):
-            out.append((deadline_slot(game_id, d.rule, d.seat), ms(d.at), 0))
         return out
 
-    def on_appended(self, game_id: str, state: State) -> None:
+    def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
+        """Arm what ``state`` calls for; ``before``: the state the append was decided on
+        (None: unknown), so that a deadline that did not come sooner arms nothing."""
         if state.over:
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
             return
-        arms = self.plans(game_id, state, self.clock())
-        armed = {a[0] for a in arms}
-        removes = [s for s in all_slots(game_id) if s not in armed]
-        self.schedule.arm(game_id, state.version, arms, removes)
+        due = soonest_ms(state)
+        if before is not None and due is not None:
+            was = soonest_ms(before)
+            if was is not None and was <= due:
+                due = None  # the slot is due no later than ``was`` already (the invariant)
+        bot_seats = [s for s in (0, 1) if bot_level(state, s) is not None]
+        if not bot_seats and due is None:
+            return  # a game of humans whose deadlines moved later: nothing to do
+        bots = self.bot_plans(game_id, state, self.clock())
+        planned = {slot for slot, _d, _a in bots}
+        removes = [bot_slot(game_id, s) for s in bot_seats if bot_slot(game_id, s) not in planned]
+        self.schedule.arm(
+            game_id, state.version, bots, removes, deadline=None if due is None else (due, 0)
+        )
 
     def rearm(self, game_id: str, version: int, slot: str, due_ms: float, attempt: int) -> bool:
-        """Arm one slot again at ``version`` (a bot that passed, a deadline not yet due, a
-        decision a crash lost); refused once the game has moved past ``version``."""
+        """Arm a bot's decision again at ``version`` (it passed, or a crash lost it);
+        refused once the game has moved past ``version``."""
         return self.schedule.arm(game_id, version, [(slot, due_ms, attempt)])
+
+    def arm_deadline(self, game_id: str, version: int, due_ms: float, attempt: int = 0) -> None:
+        """Arm the game's deadline slot at ``due_ms`` unless it is armed sooner."""
+        self.schedule.arm(game_id, version, deadline=(due_ms, attempt))
+
+
+def soonest_ms(state: State) -> int | None:
+    """When ``state``'s soonest deadline falls due (ms), or None if it has none."""
+    ds = domain.deadlines(state)
+    return ms(ds[0].at) if ds else None

@@ -14,15 +14,16 @@ so two tickers never enqueue the same claim twice.
   start; a job that starts early waits for its due time (``jobs._at_due``).
 - **Sweeper** (a child process, every ``SPITLOG_SWEEP_S``): reads the lobby's running and open
   games with their versions; a game that has not moved for ``SPITLOG_STALL_S`` is
-  loaded and each decision its state calls for (a bot seat that can act, each running
-  deadline) is checked in the schedule. It is fine if it waits in the set, or was
-  claimed less than ``STALL_S`` ago; it is lost if its plan is for an older version (the
-  hook after an append never ran: a crash, the queue Redis away) or was claimed long
-  ago (a SIGKILLed worker leaves its job STARTED for ~90 s; RQ dropped it; the ticker
-  died between claim and enqueue). A lost decision is armed again at once (a deadline
-  at its time), with the same attempt, so the bot makes the choice the lost job would
-  have made. The jobs' version guard makes this idempotent: a decision armed twice
-  runs twice and acts once. So no game waits longer than its grace (or its bot's
+  loaded and each decision its state calls for (a bot seat that can act; the deadline
+  slot, if a deadline runs) is checked in the schedule. It is fine if it waits in the
+  set (the deadline slot: due no later than the soonest deadline), or was claimed less
+  than ``STALL_S`` ago; it is lost if a bot's plan is for an older version (the hook
+  after an append never ran: a crash, the queue Redis away), if the deadline slot is
+  missing or due too late, or if it was claimed long ago (a SIGKILLed worker leaves its
+  job STARTED for ~90 s; RQ dropped it; the ticker died between claim and enqueue). A
+  lost decision is armed again at once (the deadlines at the soonest's time), with the
+  same attempt, so the bot makes the choice the lost job would have made. The jobs'
+  guards make this idempotent: a decision armed twice runs twice and acts once. So no game waits longer than its grace (or its bot's
   reaction) plus ``STALL_S`` + ``SWEEP_S`` + a job.
 
 The sweeper was first a thread beside the ticker: its sweep (tens of ms of Python with
@@ -46,7 +47,7 @@ from service.errors import NoSuchGame
 
 from .metrics import CLAIMED, DEPTH, ENQUEUE_LAG, REARMED, STALLED
 from .runtime import Runtime
-from .schedule import Decision, Schedule, Scheduler
+from .schedule import Decision, Schedule, Scheduler, deadline_slot, soonest_ms
 from .worker import make_queue
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,7 @@ def job_data(d: Decision):
     if d.kind == "bot":
         func, args = "workers.jobs.bot_turn", (d.game_id, d.seat, d.version, d.attempt, d.due_ms)
     else:
-        func = "workers.jobs.fire_deadline"
-        args = (d.game_id, d.rule, d.seat, d.version, d.attempt, d.due_ms)
+        func, args = "workers.jobs.fire_deadline", (d.game_id, d.attempt, d.due_ms)
     return Queue.prepare_data(
         func, args=args, timeout=JOB_TIMEOUT_S, result_ttl=0, ttl=JOB_TTL_S,
         failure_ttl=FAILURE_TTL_S, description=d.slot,
@@ -181,26 +181,36 @@ class Sweeper:
         n, at = self._again.get((game_id, state.version), (0, 0.0))
         if n and now - at < self.stall_s * 2 ** min(n, 5):
             return 0
-        wanted = self.scheduler.plans(game_id, state, now)
-        status = self.schedule.status([slot for slot, _due, _a in wanted])
         now_ms = now * 1000
-        again = []
+        wanted = self.scheduler.bot_plans(game_id, state, now)
+        soonest = soonest_ms(state)
+        if soonest is not None:
+            wanted.append((deadline_slot(game_id), soonest, 0))
+        status = self.schedule.status([slot for slot, _due, _a in wanted])
+        bots, deadline = [], None
         for (slot, due, _a), (waiting, plan) in zip(wanted, status, strict=True):
-            if plan is not None and plan[0] == state.version:
-                if waiting is not None:
-                    continue  # armed, waiting for its time
-                if plan[2] and now_ms - plan[2] < self.stall_s * 1000:
-                    continue  # claimed lately: its job is on its way
-            attempt = plan[1] if plan is not None and plan[0] == state.version else 0
-            kind = slot.split("|", 1)[0]
-            again.append((slot, now_ms if kind == "bot" else max(due, now_ms), attempt))
-            REARMED.labels(kind).inc()
-        if again:
-            self._again[(game_id, state.version)] = (n + 1, now)
-            log.warning("re-arming %s of %s at version %d", [a[0] for a in again], game_id,
-                     state.version)  # fmt: skip
-            self.schedule.arm(game_id, state.version, again)
-        return len(again)
+            claimed_lately = plan is not None and plan[2] and now_ms - plan[2] < self.stall_s * 1000
+            if slot.startswith("dl|"):
+                # fine if due no later than the soonest deadline, or its job is on its way
+                if (waiting is not None and waiting <= due) or (waiting is None and claimed_lately):
+                    continue
+                deadline = (max(due, now_ms), plan[1] if plan is not None else 0)
+            else:
+                if plan is not None and plan[0] == state.version:
+                    if waiting is not None or claimed_lately:
+                        continue  # armed, waiting for its time; or claimed lately
+                # the same attempt: the bot makes the choice the lost job would have made
+                attempt = plan[1] if plan is not None and plan[0] == state.version else 0
+                bots.append((slot, now_ms, attempt))
+            REARMED.labels(slot.split("|", 1)[0]).inc()
+        if not bots and deadline is None:
+            return 0
+        self._again[(game_id, state.version)] = (n + 1, now)
+        log.warning("re-arming %s of %s at version %d",
+                    [b[0] for b in bots] + (["deadlines"] if deadline else []), game_id,
+                    state.version)  # fmt: skip
+        self.schedule.arm(game_id, state.version, bots, deadline=deadline)
+        return len(bots) + (deadline is not None)
 
     def run(self, stop: threading.Event, every_s: float = 1.0, parent: int | None = None):
         """Sweep every ``every_s`` until ``stop`` (or until ``parent`` is gone)."""

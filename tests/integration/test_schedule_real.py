@@ -1,6 +1,8 @@
 """The schedule's scripts and the sweeper on a real redis-server (no worker processes):
-arming is monotonic per game, a due decision is claimed by one ticker only, a game
-over leaves no slot, and the sweeper re-arms exactly what a crash lost."""
+arming bots is monotonic per game, the deadline slot only ever moves sooner, a due
+decision is claimed by one ticker only, a game over leaves no slot, an action of a human
+game arms nothing unless it brings a deadline sooner, and the sweeper re-arms exactly
+what a crash lost."""
 
 import threading
 import time
@@ -32,6 +34,16 @@ def test_arming_is_monotonic_per_game(rt):
     assert s.status([slot]) == [(None, None)]
 
 
+def test_the_deadline_slot_only_moves_sooner_whatever_the_version(rt):
+    s = rt.schedule
+    slot = deadline_slot("g_1")
+    s.arm("g_1", 5, deadline=(9000.0, 0))
+    s.arm("g_1", 6, deadline=(12000.0, 0))  # later: the job will arm it again then
+    assert s.status([slot]) == [(9000.0, (5, 0, 0))]
+    s.arm("g_1", 4, deadline=(7000.0, 2))  # sooner, from an older append landing late
+    assert s.status([slot]) == [(7000.0, (4, 2, 0))]
+
+
 def test_a_due_decision_is_claimed_by_one_ticker_only(rt):
     s = rt.schedule
     for i in range(300):
@@ -61,18 +73,69 @@ def test_after_each_append_the_bots_and_deadlines_are_armed(rt):
     t0 = time.time()
     g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy")
     state = rt.games.load(g["id"]).state
-    slots = {bot_slot(g["id"], 0), bot_slot(g["id"], 1), deadline_slot(g["id"], "T-2", None)}
-    slots |= {deadline_slot(g["id"], "T-4", s) for s in (0, 1)}
     status = dict(zip(all_slots(g["id"]), rt.schedule.status(all_slots(g["id"])), strict=True))
-    assert {k for k, (due, _p) in status.items() if due is not None} == slots
-    assert all(plan[0] == state.version for k, (_d, plan) in status.items() if k in slots)
-    # a bot reacts after its level's reaction time (hard: 0.2 s at least), T-2 at 5 s
+    assert all(due is not None and plan[0] == state.version for due, plan in status.values())
+    # a bot reacts after its level's reaction time (hard: 0.2 s at least); the deadline
+    # slot is due at the soonest deadline: T-2, 5 s after the round's start
     assert t0 * 1000 + 200 < status[bot_slot(g["id"], 1)][0] < t0 * 1000 + 5000
-    assert status[deadline_slot(g["id"], "T-2", None)][0] == pytest.approx(
+    assert [d.rule for d in domain.deadlines(state)][0] == "T-2"
+    assert status[deadline_slot(g["id"])][0] == pytest.approx(
         (state.phase_since + 5) * 1000, abs=1
     )
     rt.games.submit(g["id"], 0, domain.Resign(), state.version)
     assert rt.schedule.status(all_slots(g["id"])) == [(None, None)] * len(all_slots(g["id"]))
+
+
+def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
+    """Each action pushes its seat's idle deadline (T-4) back: the slot, due at the soonest
+    deadline of the state before, is still due no later than the new soonest. So an
+    action of a game of humans costs no round trip to the schedule."""
+    g = rt.games.create("spit", {"ready_grace_s": 5, "idle_forfeit_s": 60}, "human", "")
+    gid, t0 = g["id"], g["token"]
+    t1 = rt.games.join(gid, "")["token"]
+    state = rt.games.load(gid).state
+    assert state.phase == "ready"
+    slot = deadline_slot(gid)
+    armed = rt.schedule.status([slot])[0][0]
+    assert armed == pytest.approx((state.phase_since + 5) * 1000, abs=1)  # T-2, the join's
+    calls = []
+    real = rt.schedule._arm
+    rt.schedule._arm = lambda **kw: calls.append(kw) or real(**kw)
+    assert rt.games.act(gid, t0, {"type": "ready"}).status == 201  # T-2 still runs: no arm
+    assert calls == []
+    assert rt.games.act(gid, t1, {"type": "ready"}).status == 201  # the round starts
+    state = rt.games.load(gid).state
+    soonest = domain.deadlines(state)[0]
+    assert soonest.rule == "T-4" and soonest.at > state.phase_since + 5
+    assert calls == []  # T-4 falls after T-2: the slot, due sooner, stays as it is
+    for _ in range(5):
+        view = domain.view(rt.games.load(gid).state, 0)
+        play = next((a for a in view["legal_actions"] if a["type"] == "play"), None)
+        if play is None:
+            break
+        assert rt.games.act(gid, t0, play).status == 201
+    assert calls == []
+    assert rt.schedule.status([slot])[0][0] == armed
+
+
+def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
+    from workers.schedule import Scheduler
+
+    sch = Scheduler(rt.schedule)
+    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "")
+    gid = g["id"]
+    waiting = rt.games.load(gid).state
+    slot = deadline_slot(gid)
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(
+        (waiting.created_at + 600) * 1000, abs=1
+    )
+    rt.games.join(gid, "")
+    joined = rt.games.load(gid).state  # T-2 (10 s) is far sooner than T-5 was
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(
+        domain.deadlines(joined)[0].at * 1000, abs=1
+    )
+    sch.on_appended(gid, waiting, joined)  # later than the state before's: nothing moves
+    assert rt.schedule.status([slot])[0][0] < (waiting.created_at + 600) * 1000
 
 
 class Clock:
@@ -110,5 +173,24 @@ def test_the_sweeper_rearms_a_game_whose_hook_never_ran(rt):
     rt.schedule.r.delete(DUE, PLAN)  # as if the queue Redis lost it, or a crash before the hook
     sweeper.sweep()
     clock.t += 2.5
-    assert sweeper.sweep() >= 2
+    assert sweeper.sweep() == 3  # both bots and the deadlines
     assert rt.schedule.status([bot_slot(g["id"], 1)])[0][0] is not None
+    state = rt.games.load(g["id"]).state
+    assert rt.schedule.status([deadline_slot(g["id"])])[0][0] == pytest.approx(
+        max(domain.deadlines(state)[0].at, clock.t) * 1000, abs=1
+    )
+
+
+def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
+    clock = Clock()
+    sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
+    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "")
+    gid = g["id"]
+    due = (rt.games.load(gid).state.created_at + 30) * 1000
+    rt.schedule.r.zadd(DUE, {deadline_slot(gid): due + 60_000})  # a lost hook's trace
+    sweeper.sweep()
+    clock.t += 2.5
+    assert sweeper.sweep() == 1
+    assert rt.schedule.status([deadline_slot(gid)])[0][0] == pytest.approx(due, abs=1)
+    clock.t += 5
+    assert sweeper.sweep() == 0  # due in time now: nothing to do

@@ -282,7 +282,7 @@ def test_a_refusal_is_the_first_answer_too(client, redis_client):
 
 def test_a_hook_failure_after_an_append_does_not_fail_the_action(redis_client):
     class Broken:
-        def on_appended(self, game_id, state):
+        def on_appended(self, game_id, state, before=None):
             raise RuntimeError("scheduler down")
 
     client = create_app(TEST_CONFIG, redis_client=redis_client, scheduler=Broken()).test_client()
@@ -294,14 +294,15 @@ def test_the_scheduler_hears_of_every_append(redis_client):
     heard = []
 
     class Recorder:
-        def on_appended(self, game_id, state):
-            heard.append((game_id, state.version))
+        def on_appended(self, game_id, state, before=None):
+            heard.append((game_id, state.version, before and before.version))
 
     client = create_app(TEST_CONFIG, redis_client=redis_client, scheduler=Recorder()).test_client()
     gid, t0, _t1 = new_game(client)
     act(client, gid, t0, {"type": "ready"})
     act(client, gid, t0, {"type": "ready"})  # refused: not heard
-    assert heard == [(gid, 1), (gid, 3), (gid, 4)]
+    # with the state each append was decided on (none for the new game)
+    assert heard == [(gid, 1, None), (gid, 3, 1), (gid, 4, 3)]
 
 
 def test_an_unexpected_error_is_a_500_problem_and_leaves_the_log_whole(
