@@ -23,8 +23,9 @@ so two tickers never enqueue the same claim twice.
   job STARTED for ~90 s; RQ dropped it; the ticker died between claim and enqueue). A
   lost decision is armed again at once (the deadlines at the soonest's time), with the
   same attempt, so the bot makes the choice the lost job would have made. The jobs'
-  guards make this idempotent: a decision armed twice runs twice and acts once. So no game waits longer than its grace (or its bot's
-  reaction) plus ``STALL_S`` + ``SWEEP_S`` + a job.
+  guards make this idempotent: a decision armed twice runs twice and acts once. So no
+  game waits longer than its grace (or its bot's reaction) plus ``STALL_S`` +
+  ``SWEEP_S`` + a job.
 
 The sweeper was first a thread beside the ticker: its sweep (tens of ms of Python with
 200 games: the lobby, loading unmoved games) held the GIL against the ticker, whose
@@ -196,11 +197,11 @@ class Sweeper:
                     continue
                 deadline = (max(due, now_ms), plan[1] if plan is not None else 0)
             else:
-                if plan is not None and plan[0] == state.version:
-                    if waiting is not None or claimed_lately:
-                        continue  # armed, waiting for its time; or claimed lately
+                current = plan is not None and plan[0] == state.version
+                if current and (waiting is not None or claimed_lately):
+                    continue  # armed, waiting for its time; or claimed lately
                 # the same attempt: the bot makes the choice the lost job would have made
-                attempt = plan[1] if plan is not None and plan[0] == state.version else 0
+                attempt = plan[1] if current else 0
                 bots.append((slot, now_ms, attempt))
             REARMED.labels(slot.split("|", 1)[0]).inc()
         if not bots and deadline is None:

@@ -79,9 +79,7 @@ def test_after_each_append_the_bots_and_deadlines_are_armed(rt):
     # slot is due at the soonest deadline: T-2, 5 s after the round's start
     assert t0 * 1000 + 200 < status[bot_slot(g["id"], 1)][0] < t0 * 1000 + 5000
     assert [d.rule for d in domain.deadlines(state)][0] == "T-2"
-    assert status[deadline_slot(g["id"])][0] == pytest.approx(
-        (state.phase_since + 5) * 1000, abs=1
-    )
+    assert status[deadline_slot(g["id"])][0] == pytest.approx((state.phase_since + 5) * 1000, abs=1)
     rt.games.submit(g["id"], 0, domain.Resign(), state.version)
     assert rt.schedule.status(all_slots(g["id"])) == [(None, None)] * len(all_slots(g["id"]))
 
