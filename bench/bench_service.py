@@ -331,8 +331,14 @@ def throughput(redis_port: int, redis_pid: int, seconds: float) -> dict:
     c = acts["counts"]
     # the CPU of the reads a player needed between its actions, taken out
     alone = acts["cpu_ms"] - c["read"] / c["acted"] * reads["cpu_ms"]
-    return {"floor": floor, "reads": reads, "api": acts, "action_cpu_ms": alone,
-            "ratio": acts["rate"] / floor["rate"], "cpu_ratio": floor["cpu_ms"] / alone}
+    return {
+        "floor": floor,
+        "reads": reads,
+        "api": acts,
+        "action_cpu_ms": alone,
+        "ratio": acts["rate"] / floor["rate"],
+        "cpu_ratio": floor["cpu_ms"] / alone,
+    }
 
 
 # ---------------------------------------------------------------- 2. cost by game length
@@ -458,6 +464,10 @@ def sse_latency(redis_port: int, streams: int, seconds: float, rate: float) -> d
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
+    parser.add_argument(
+        "--part", choices=("all", "throughput", "length", "sse"), default="all",
+        help="run one part only",
+    )  # fmt: skip
     parser.add_argument("--serve-bare", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
@@ -468,37 +478,61 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as workdir:
         redis_proc, redis_port = start_redis(workdir)
         try:
-            t = throughput(redis_port, redis_proc.pid, seconds=5 if quick else 15)
-            f, r, a = t["floor"], t["reads"], t["api"]
-            c = a["counts"]
-            print("\n1. throughput under gunicorn (2 gevent workers), 16 keep-alive clients")
-            print(f"   floor: Flask + one EVALSHA   {f['rate']:6.0f} requests/s; server CPU "
-                  f"{f['cpu_ms']:.3f} ms/request (Redis {f['redis_ms']:.3f})")
-            print(f"   GET /v1/games/{{id}}          {r['rate']:6.0f} reads/s;    server CPU "
-                  f"{r['cpu_ms']:.3f} ms/read (Redis {r['redis_ms']:.3f})")
-            print(f"   POST .../actions (players)   {a['rate']:6.0f} actions/s;  server CPU "
-                  f"{a['cpu_ms']:.3f} ms/action with {c['read'] / c['acted']:.2f} reads and "
-                  f"{c['refused'] / c['acted']:.2f} refusals each; "
-                  f"{t['action_cpu_ms']:.3f} ms without the reads")
-            print(f"   ratio to the floor: closed loop {t['ratio']:.2f}; server CPU per action "
-                  f"{t['cpu_ratio']:.2f}   (target >= 0.70)")
-
-            print("\n2. cost at a game's 10th vs 1,000th event (Speed match; 2 workers)")
-            for cache in (2048, 0):
-                c = cost_by_length(redis_port, samples=100 if quick else 300, cache=cache)
-                a10, a1k = c[10]["action_ms"], c[1000]["action_ms"]
-                print(f"   state cache {cache:>4}: action {a10:.2f} ms at 10 (n={c[10]['n']}), "
-                      f"{a1k:.2f} ms at 1000 (n={c[1000]['n']}): {100 * (a1k / a10 - 1):+.0f}%;"
-                      f"  GET states/v {c[10]['state_at_ms']:.2f} vs "
-                      f"{c[1000]['state_at_ms']:.2f} ms   (target <= +15%)")  # fmt: skip
-
-            s = sse_latency(redis_port, streams=1000, seconds=10 if quick else 20, rate=25)
-            print("\n3. SSE delivery, one gevent API process")
-            print(f"   {s['streams']} streams open, {s['actions']} actions, "
-                  f"{s['deliveries']} deliveries: p50 {s['p50_ms']:.1f} ms, "
-                  f"p99 {s['p99_ms']:.1f} ms, max {s['max_ms']:.1f} ms   (target p99 <= 25 ms)")
+            part = args.part
+            if part in ("all", "throughput"):
+                report_throughput(redis_port, redis_proc.pid, quick)
+            if part in ("all", "length"):
+                report_length(redis_port, quick)
+            if part in ("all", "sse"):
+                report_sse(redis_port, quick)
         finally:
             stop(redis_proc)
+
+
+def report_throughput(redis_port: int, redis_pid: int, quick: bool) -> None:
+    t = throughput(redis_port, redis_pid, seconds=5 if quick else 15)
+    f, r, a = t["floor"], t["reads"], t["api"]
+    c = a["counts"]
+    print("\n1. throughput under gunicorn (2 gevent workers), 16 keep-alive clients")
+    print(
+        f"   floor: Flask + one EVALSHA   {f['rate']:6.0f} requests/s; server CPU "
+        f"{f['cpu_ms']:.3f} ms/request (Redis {f['redis_ms']:.3f})"
+    )
+    print(
+        f"   GET /v1/games/{{id}}          {r['rate']:6.0f} reads/s;    server CPU "
+        f"{r['cpu_ms']:.3f} ms/read (Redis {r['redis_ms']:.3f})"
+    )
+    print(
+        f"   POST .../actions (players)   {a['rate']:6.0f} actions/s;  server CPU "
+        f"{a['cpu_ms']:.3f} ms/action with {c['read'] / c['acted']:.2f} reads and "
+        f"{c['refused'] / c['acted']:.2f} refusals each; "
+        f"{t['action_cpu_ms']:.3f} ms without the reads"
+    )
+    print(
+        f"   ratio to the floor: closed loop {t['ratio']:.2f}; server CPU per action "
+        f"{t['cpu_ratio']:.2f}   (target >= 0.70)"
+    )
+
+
+def report_length(redis_port: int, quick: bool) -> None:
+    print("\n2. cost at a game's 10th vs 1,000th event (Speed match; 2 workers)")
+    for cache in (2048, 0):
+        c = cost_by_length(redis_port, samples=100 if quick else 300, cache=cache)
+        a10, a1k = c[10]["action_ms"], c[1000]["action_ms"]
+        print(f"   state cache {cache:>4}: action {a10:.2f} ms at 10 (n={c[10]['n']}), "
+              f"{a1k:.2f} ms at 1000 (n={c[1000]['n']}): {100 * (a1k / a10 - 1):+.0f}%;"
+              f"  GET states/v {c[10]['state_at_ms']:.2f} vs "
+              f"{c[1000]['state_at_ms']:.2f} ms   (target <= +15%)")  # fmt: skip
+
+
+def report_sse(redis_port: int, quick: bool) -> None:
+    s = sse_latency(redis_port, streams=1000, seconds=10 if quick else 20, rate=25)
+    print("\n3. SSE delivery, one gevent API process")
+    print(
+        f"   {s['streams']} streams open, {s['actions']} actions, "
+        f"{s['deliveries']} deliveries: p50 {s['p50_ms']:.1f} ms, "
+        f"p99 {s['p99_ms']:.1f} ms, max {s['max_ms']:.1f} ms   (target p99 <= 25 ms)"
+    )
 
 
 if __name__ == "__main__":

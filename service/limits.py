@@ -38,7 +38,6 @@ import threading
 import time
 from collections.abc import Callable
 
-import orjson
 import redis
 import redis.cluster
 from flask import Request, current_app, g, request
@@ -244,44 +243,70 @@ class GameGate:
     progress at once; more wait their turn (up to ``wait_s``, then 503 with
     ``Retry-After``). A flood of one game then queues on its own gate, idle, instead of
     crowding every game's requests out of the process's event loop. Streams (SSE,
-    long-polls) pass: they wait on the live hub, not on the game's work."""
+    long-polls) pass: they wait on the live hub, not on the game's work.
+
+    A count per game under one lock: a request that finds room (nearly all of them)
+    costs a dict update; a condition to wait on is made only for a game that has
+    requests waiting, and dropped with its last one."""
 
     def __init__(self, per_game: int, wait_s: float = 2.0):
         self.per_game = int(per_game)
         self.wait_s = wait_s
         self._lock = threading.Lock()
-        self._gates: dict[str, list] = {}  # game -> [semaphore, holders and waiters]
+        self._busy: dict[str, int] = {}  # game -> requests in progress
+        self._waiting: dict[str, list] = {}  # game -> [condition, requests waiting]
 
     def enter(self) -> None:
         """``before_request``, the first: take a place in the request's game's gate, if it
         has one (the request's clock, ``g.t0``, starts before the wait)."""
         g.setdefault("t0", time.perf_counter())
-        game_id = (request.view_args or {}).get("game_id")
-        if game_id is None or self.per_game <= 0 or _is_stream(request):
+        req = request._get_current_object()
+        game_id = (req.view_args or {}).get("game_id")
+        if game_id is None or self.per_game <= 0 or _is_stream(req):
             return
         with self._lock:
-            gate = self._gates.get(game_id)
-            if gate is None:
-                gate = self._gates[game_id] = [threading.BoundedSemaphore(self.per_game), 0]
-            gate[1] += 1
-        if not gate[0].acquire(timeout=self.wait_s):
-            self._drop(game_id, gate)
-            raise Busy("this game has too many requests in progress: retry",
-                       headers={"Retry-After": "1"})  # fmt: skip
-        g.spitlog_gate = (game_id, gate)
+            n = self._busy.get(game_id, 0)
+            if n < self.per_game and game_id not in self._waiting:
+                self._busy[game_id] = n + 1
+                g.spitlog_gate = game_id
+                return
+        self._wait(game_id)
+        g.spitlog_gate = game_id
+
+    def _wait(self, game_id: str) -> None:
+        end = time.monotonic() + self.wait_s
+        with self._lock:
+            w = self._waiting.get(game_id)
+            if w is None:
+                w = self._waiting[game_id] = [threading.Condition(self._lock), 0]
+            w[1] += 1
+            try:
+                while self._busy.get(game_id, 0) >= self.per_game:
+                    left = end - time.monotonic()
+                    if left <= 0:
+                        raise Busy("this game has too many requests in progress: retry",
+                                   headers={"Retry-After": "1"})  # fmt: skip
+                    w[0].wait(left)
+                self._busy[game_id] = self._busy.get(game_id, 0) + 1
+            finally:
+                w[1] -= 1
+                if w[1] == 0:
+                    del self._waiting[game_id]
 
     def leave(self, _exc=None) -> None:
-        """``teardown_request``: give the place back."""
-        held = g.pop("spitlog_gate", None)
-        if held is not None:
-            held[1][0].release()
-            self._drop(*held)
-
-    def _drop(self, game_id: str, gate: list) -> None:
+        """``teardown_request``: give the place back (and wake one waiting, if any)."""
+        game_id = g.pop("spitlog_gate", None)
+        if game_id is None:
+            return
         with self._lock:
-            gate[1] -= 1
-            if gate[1] == 0 and self._gates.get(game_id) is gate:
-                del self._gates[game_id]
+            n = self._busy[game_id] - 1
+            if n:
+                self._busy[game_id] = n
+            else:
+                del self._busy[game_id]
+            w = self._waiting.get(game_id)
+            if w is not None:
+                w[0].notify()
 
 
 def _is_stream(req: Request) -> bool:
@@ -327,14 +352,9 @@ def check_body() -> None:
             request.stream.read(1)  # raises RequestEntityTooLarge
     if not request.is_json:
         return
-    raw = request.get_data(cache=True)
-    if not raw.strip():
+    if not request.get_data(cache=True).strip():
         return  # no body: the view says whether it needs one
-    try:
-        value = orjson.loads(raw)
-    except orjson.JSONDecodeError as e:
-        reason = str(e).split(":", 1)[0]
-        raise BadRequest({"_body": [f"Invalid JSON body: {reason}."]}) from None
+    value = request.get_json()  # orjson, strict (app.JSONProvider); cached for the view
     if _deeper_than(value, MAX_DEPTH):
         raise BadRequest({"_body": [f"Invalid JSON body: nested deeper than {MAX_DEPTH}."]})
 

@@ -286,7 +286,7 @@ def test_a_game_lets_a_few_requests_in_at_once_and_the_rest_wait_their_turn(app)
     with app.test_request_context(f"{a}/actions", method="POST"):
         gate.enter()  # their places were given back
         gate.leave()
-    assert gate._gates == {}  # nothing kept for games no request is in
+    assert gate._busy == {} and gate._waiting == {}  # nothing kept for games no request is in
 
 
 def test_the_gate_is_on_by_default(client):
