@@ -43,18 +43,18 @@ from .game import (
     replay,
     run,
 )
-from .options import Options, parse_options
+from .options import GAMES, Options, parse_options
 from .shuffle import commitment, shuffle
 from .snapshot import state_from_dict, state_to_dict
 from .state import Player, State
 from .views import full_state, redact, view
 
 __all__ = [
-    "DECK", "KINDS", "Card", "CardError", "Choose", "Ctx", "Deadline", "DomainError", "Draw",
-    "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join", "MalformedAction", "Move",
-    "Options", "Play", "PlayCard", "Player", "Ready", "Resign", "SeatUnavailable", "Slap", "Spit",
-    "State", "Timeout", "TurnUp", "action_to_dict", "adjacent", "commitment", "create_game",
-    "deadlines", "decide", "event_from_dict", "event_to_dict", "evolve", "full_state",
-    "legal_actions", "parse_action", "parse_options", "redact", "replay", "run", "shuffle",
-    "state_from_dict", "state_to_dict", "view",
+    "DECK", "GAMES", "KINDS", "Card", "CardError", "Choose", "Ctx", "Deadline", "DomainError",
+    "Draw", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join", "MalformedAction",
+    "Move", "Options", "Play", "PlayCard", "Player", "Ready", "Resign", "SeatUnavailable", "Slap",
+    "Spit", "State", "Timeout", "TurnUp", "action_to_dict", "adjacent", "commitment",
+    "create_game", "deadlines", "decide", "event_from_dict", "event_to_dict", "evolve",
+    "full_state", "legal_actions", "parse_action", "parse_options", "redact", "replay", "run",
+    "shuffle", "state_from_dict", "state_to_dict", "view",
 ]  # fmt: skip

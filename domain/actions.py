@@ -130,7 +130,7 @@ def parse_action(game: str, body) -> Action:
         raise MalformedAction({"_body": ["must be a JSON object"]})
     wire = WIRE[game]
     kind = body.get("type")
-    if kind not in wire:
+    if not isinstance(kind, str) or kind not in wire:
         raise MalformedAction({"type": [f"must be one of {', '.join(wire)} in {game}"]})
     cls, fields = wire[kind]
     errors: dict[str, list[str]] = {}

@@ -132,11 +132,14 @@ def _before(gate: GameGate) -> callable:
     return before
 
 
-def _after(resp: Response) -> Response:
-    rule = request.url_rule.rule if request.url_rule else "<unmatched>"
-    m: Metrics = current_app.extensions["spitlog"]["metrics"]
-    m.answered(request.method, rule, resp.status_code, time.perf_counter() - g.t0)
-    return resp
+def _after(metrics: Metrics) -> callable:
+    def after(resp: Response) -> Response:
+        req = request._get_current_object()
+        rule = req.url_rule.rule if req.url_rule else "<unmatched>"
+        metrics.answered(req.method, rule, resp.status_code, time.perf_counter() - g.t0)
+        return resp
+
+    return after
 
 
 def create_app(
@@ -217,7 +220,7 @@ def create_app(
     gate = GameGate(int(cfg.get("GAME_CONCURRENCY", 0)))
     app.before_request(_before(gate))
     app.teardown_request(gate.leave)
-    app.after_request(_after)
+    app.after_request(_after(metrics))
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(Exception, _handle)
     return app

@@ -151,6 +151,8 @@ def test_malformed_actions_name_the_field():
     assert set(malformed("speed", {"type": "play", "card": 10, "to": 0})) == {"card"}
     assert set(malformed("speed", {"type": "spit", "pile": 0})) == {"pile"}
     assert set(malformed("spit", ["play"])) == {"_body"}
+    assert set(malformed("spit", {"type": {"play": 1}})) == {"type"}  # not a string at all
+    assert set(malformed("speed", {"type": ["draw"]})) == {"type"}
     errors = malformed("speed", {"type": "play", "card": "1X", "to": 7})
     assert "1X" in " ".join(errors["card"]) and errors["to"]
 
