@@ -99,7 +99,7 @@ def serve_api(redis_port: int, workers: int, **env) -> tuple[subprocess.Popen, i
          "SPITLOG_WORKER_CONNECTIONS": "3000",
          # limits off: these clients act far faster than any client, all from loopback
          # (bench/flood.py measures with them on)
-         "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_REQUESTS": "0",
+         "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_GAMES": "0",
          "SPITLOG_STREAMS_PER_CLIENT": "0", **{k: str(v) for k, v in env.items()}},
         port,
     )  # fmt: skip

@@ -40,7 +40,8 @@ from service.config import DEFAULTS  # noqa: E402
 
 LIMITS_ON = {f"SPITLOG_{k}": DEFAULTS[k] for k in (
     "RATE_ACTIONS", "RATE_ACTIONS_BURST", "RATE_REQUESTS", "RATE_REQUESTS_BURST",
-    "STREAMS_PER_CLIENT")} | {"SPITLOG_TRUSTED_PROXIES": 1}  # fmt: skip
+    "RATE_GAMES", "RATE_GAMES_BURST", "STREAMS_PER_CLIENT",
+)} | {"SPITLOG_TRUSTED_PROXIES": 1}  # fmt: skip
 ALL_OFF = {"SPITLOG_GAME_CONCURRENCY": 0}  # bench_service.serve_api turns the rates off
 LONG_MATCH = {"target_score": 10_000, "max_rounds": 10_000}
 

@@ -66,6 +66,7 @@ def throughput(redis_port: int, redis_pid: int, seconds: float) -> None:
     # the same load with every limit on (rates too high to be hit: their cost alone)
     high = {"SPITLOG_RATE_ACTIONS": 1e6, "SPITLOG_RATE_ACTIONS_BURST": 10**6,
             "SPITLOG_RATE_REQUESTS": 1e6, "SPITLOG_RATE_REQUESTS_BURST": 10**6,
+            "SPITLOG_RATE_GAMES": 1e6, "SPITLOG_RATE_GAMES_BURST": 10**6,
             "SPITLOG_STREAMS_PER_CLIENT": 1000}  # fmt: skip
     api, port = bs.serve_api(redis_port, workers=2, **high)
     try:

@@ -21,6 +21,8 @@ DEFAULTS = {
     "RATE_ACTIONS_BURST": 40,  # actions a token may send at once
     "RATE_REQUESTS": 100.0,  # requests per second per client address (probes aside)
     "RATE_REQUESTS_BURST": 200,  # requests an address may send at once
+    "RATE_GAMES": 1.0,  # games created per second per client address, sustained
+    "RATE_GAMES_BURST": 30,  # games an address may create at once
     "STREAMS_PER_CLIENT": 32,  # open SSE streams + long-polls per token (or address)
     "GAME_CONCURRENCY": 4,  # requests of one game in progress at once, per process
     "TRUSTED_PROXIES": 0,  # proxies in front adding X-Forwarded-For (the address is theirs)

@@ -7,7 +7,9 @@ hold across API processes and hosts:
 - **requests per address**: every request but the probes (``/healthz``, ``/readyz``,
   ``/metrics``) counts against its client address (an IPv6 address by its /64);
 - **actions per token**: each ``POST /v1/games/{id}/actions`` also counts against the
-  seat's token.
+  seat's token;
+- **games per address**: each ``POST /v1/games`` also counts against its address (a
+  game is stored for good: its log is the product), far below the request rate.
 
 Over a limit the request is refused before it does anything: ``429`` problem+json with
 ``Retry-After`` (whole seconds until the bucket admits one more). A refused request
@@ -23,6 +25,7 @@ this module's alone (``store.py`` owns the games' keys):
 
 - ``spit:rl:a:<address>``  an address's request bucket (a number; expires once full)
 - ``spit:rl:t:<sha256 of the token>``  a token's action bucket
+- ``spit:rl:g:<address>``  an address's game-creation bucket
 - ``spit:rl:s:<a|t>:<address or token hash>``  a sorted set: open stream -> its end (ms)
 
 Time is the Redis server's (``TIME``), the one clock every process shares; tests may
@@ -100,6 +103,7 @@ return 1
 
 EXEMPT = frozenset({"ops.Health", "ops.Ready", "ops.MetricsView"})  # probes never count
 ACTIONS = "games.Actions"
+CREATE = "games.GamesCollection"
 STREAM_RETRY_S = 5  # Retry-After of a refused stream: a slot frees when a stream closes
 STREAM_SLACK_S = 30.0  # a stream's slot outlives its longest life by this much
 
@@ -124,6 +128,8 @@ class Limits:
         actions_burst: int = 1,
         requests_per_s: float = 0,
         requests_burst: int = 1,
+        games_per_s: float = 0,
+        games_burst: int = 1,
         streams_per_client: int = 0,
         trusted_proxies: int = 0,
         registry=None,
@@ -133,6 +139,7 @@ class Limits:
         self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.actions = _bucket(actions_per_s, actions_burst)
         self.requests = _bucket(requests_per_s, requests_burst)
+        self.games = _bucket(games_per_s, games_burst)
         self.streams = int(streams_per_client)
         self.proxies = int(trusted_proxies)
         self.clock = clock  # None: the Redis server's clock
@@ -150,6 +157,8 @@ class Limits:
             actions_burst=int(cfg.get("RATE_ACTIONS_BURST", 1)),
             requests_per_s=float(cfg.get("RATE_REQUESTS", 0)),
             requests_burst=int(cfg.get("RATE_REQUESTS_BURST", 1)),
+            games_per_s=float(cfg.get("RATE_GAMES", 0)),
+            games_burst=int(cfg.get("RATE_GAMES_BURST", 1)),
             streams_per_client=int(cfg.get("STREAMS_PER_CLIENT", 0)),
             trusted_proxies=int(cfg.get("TRUSTED_PROXIES", 0)),
             registry=registry,
@@ -157,7 +166,7 @@ class Limits:
 
     @property
     def rate_limited(self) -> bool:
-        return self.actions is not None or self.requests is not None
+        return any(b is not None for b in (self.actions, self.requests, self.games))
 
     def _now(self) -> str:
         return "" if self.clock is None else repr(round(self.clock() * 1000, 3))
@@ -195,6 +204,8 @@ class Limits:
             token = _bearer(req)
             if token is not None:
                 buckets.append(("actions", f"spit:rl:t:{_hash(token)}", self.actions))
+        if self.games is not None and req.endpoint == CREATE and req.method == "POST":
+            buckets.append(("games", f"spit:rl:g:{self.address(req)}", self.games))
         if not buckets:
             return None
         now = self._now()

@@ -34,7 +34,8 @@ def served(redis_url):
     port = free_port()
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
            "SPITLOG_WORKERS": "2", "SPITLOG_SSE_MAX_S": "30",
-           "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0"}  # fmt: skip
+           "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
+           "SPITLOG_RATE_GAMES": "0"}  # fmt: skip
     proc = start(["serve"], env)  # the test plays flat out from one address: no rate limits
     base = f"http://127.0.0.1:{port}"
     try:

@@ -16,6 +16,7 @@ TEST_CONFIG = {
     # turns them on
     "RATE_ACTIONS": 0,
     "RATE_REQUESTS": 0,
+    "RATE_GAMES": 0,
     "STREAMS_PER_CLIENT": 0,
 }
 

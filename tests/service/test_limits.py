@@ -17,7 +17,8 @@ from service.limits import GameGate
 
 PROBLEM = "application/problem+json"
 LIMIT_KEYS = ("RATE_ACTIONS", "RATE_ACTIONS_BURST", "RATE_REQUESTS", "RATE_REQUESTS_BURST",
-              "STREAMS_PER_CLIENT", "TRUSTED_PROXIES")  # fmt: skip
+              "RATE_GAMES", "RATE_GAMES_BURST", "STREAMS_PER_CLIENT",
+              "TRUSTED_PROXIES")  # fmt: skip
 ILLEGAL = {"type": "slap", "pile": 0}  # well formed, refused by the rules (no slap now): 422
 
 
@@ -31,7 +32,8 @@ class Clock:
 
 def limited_app(redis_client, **limits):
     """An app with the limits given (the others off) on a clock the test moves."""
-    cfg = {**TEST_CONFIG, "RATE_ACTIONS": 0, "RATE_REQUESTS": 0, "STREAMS_PER_CLIENT": 0}
+    cfg = {**TEST_CONFIG, "RATE_ACTIONS": 0, "RATE_REQUESTS": 0, "RATE_GAMES": 0,
+           "STREAMS_PER_CLIENT": 0}  # fmt: skip
     app = create_app({**cfg, **limits}, redis_client=redis_client)
     clock = Clock()
     app.extensions["spitlog"]["limits"].clock = clock
@@ -101,6 +103,29 @@ def test_a_burst_of_requests_from_one_address_gets_429_and_other_addresses_do_no
     clock.t += 0.5  # two a second: one more after half a second
     assert client.get("/v1/games", **at("10.0.0.1")).status_code == 200
     assert_429(client.get("/v1/games", **at("10.0.0.1")))
+
+
+def test_game_creation_has_its_own_bucket_per_address(redis_client):
+    app, clock = limited_app(redis_client, RATE_GAMES=0.5, RATE_GAMES_BURST=2,
+                             RATE_REQUESTS=100, RATE_REQUESTS_BURST=100)  # fmt: skip
+    client = app.test_client()
+    lobby = redis_client.zcard
+    created = [client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.3")) for _ in range(2)]
+    assert [r.status_code for r in created] == [201, 201]
+    games = lobby("spit:lobby:open")
+    body = assert_429(client.post("/v1/games", json={"game": "speed"}, **at("10.0.0.3")))
+    assert body["detail"] and lobby("spit:lobby:open") == games  # refused: nothing created
+    r = client.post("/v1/games", json={"game": "speed"}, **at("10.0.0.3"))
+    assert r.headers["Retry-After"] == "2"  # one game every two seconds
+    # the address's other requests go on (joining and acting create nothing), and so
+    # does another address's creation
+    gid = created[0].get_json()["id"]
+    assert client.post(f"/v1/games/{gid}/seats", json={}, **at("10.0.0.3")).status_code == 201
+    assert client.get("/v1/games", **at("10.0.0.3")).status_code == 200
+    assert client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.4")).status_code == 201
+    assert 'spitlog_limited_total{limit="games"} 2.0' in client.get("/metrics").text
+    clock.t += 2.0
+    assert client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.3")).status_code == 201
 
 
 def test_an_action_counts_against_its_address_and_its_token(redis_client):
