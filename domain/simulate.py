@@ -1,15 +1,17 @@
 """Play games between two policies in virtual time: no Redis, no clock.
 
-    python -m domain.simulate --game spit --games 200 --p0 random --p1 random
-    python -m domain.simulate --game both --games 100 --option stockpiles=4 \\
+From the terminal (``service/console.py`` holds the command line, with the clock, the
+seed and the progress bar):
+
+    spitlog simulate --game spit --games 200 --p0 random --p1 random
+    spitlog simulate --game both --games 100 --option stockpiles=4 \\
         --option alternate_colors=true
 
 Each seat is a policy with ``choose(view, rng) -> action wire dict | None`` and
 ``reaction(rng) -> seconds`` (domain/bots.py). Whenever the state a seat sees
 changes, it plans again: it chooses from its own view and acts after its reaction
 time, unless the state moves on first. Deadlines (T-1..T-5) fire when they fall
-due and nobody acted before. ``play_game`` is pure (the rng comes in); ``main`` is
-the command line and the only part that touches the clock, a seed and the terminal.
+due and nobody acted before. ``play_game`` is pure (the rng comes in).
 """
 
 from dataclasses import dataclass
@@ -118,65 +120,3 @@ def play_game(
         scores=state.scores,
         log=log if keep_log else None,
     )
-
-
-def main(argv=None) -> int:
-    """The command line (the clock, the seed and the terminal live only here)."""
-    import argparse
-    import json
-    import random
-    import time
-    from collections import Counter
-
-    from tqdm import tqdm
-
-    pols = policies()
-    ap = argparse.ArgumentParser(
-        prog="python -m domain.simulate", description=__doc__.split("\n")[0]
-    )
-    ap.add_argument("--game", choices=["spit", "speed", "both"], default="spit")
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--p0", choices=sorted(pols), default="random")
-    ap.add_argument("--p1", choices=sorted(pols), default="random")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
-    ap.add_argument("--no-progress", action="store_true")
-    args = ap.parse_args(argv)
-    options = {}
-    for item in args.option:
-        k, _, v = item.partition("=")
-        try:
-            options[k] = json.loads(v)
-        except json.JSONDecodeError:
-            options[k] = v
-    games = ["spit", "speed"] if args.game == "both" else [args.game]
-    for game in games:
-        opts = {k: v for k, v in options.items()}
-        rng = random.Random(args.seed)
-        wins, results = Counter(), Counter()
-        rounds = events = 0
-        t0 = time.perf_counter()
-        for i in tqdm(range(args.games), desc=game, disable=args.no_progress, unit="game"):
-            seats = (pols[args.p0], pols[args.p1]) if i % 2 == 0 else (pols[args.p1], pols[args.p0])
-            r = play_game(game, seats, rng, options=opts)
-            if r.winner is None:
-                wins["draw"] += 1
-            else:
-                wins["p0" if (r.winner == 0) == (i % 2 == 0) else "p1"] += 1
-            results[r.result] += 1
-            rounds += r.rounds
-            events += r.events
-        dt = time.perf_counter() - t0
-        n = args.games
-        print(
-            f"{game}: {args.p0} (p0) vs {args.p1} (p1), {n} games, seats alternating\n"
-            f"  wins p0 {wins['p0']}  p1 {wins['p1']}  draws {wins['draw']}\n"
-            f"  endings {dict(results)}\n"
-            f"  rounds/game {rounds / n:.1f}  events/game {events / n:.0f}\n"
-            f"  {n / dt:.1f} games/s, {events / dt:,.0f} events/s (wall {dt:.1f} s, one core)"
-        )
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -197,11 +197,12 @@ def worker(args) -> int:
 
 
 def _console(args) -> int:
-    """``spitlog audit|replay|export``: offline tools on exported games (service/console.py)."""
+    """``spitlog audit|replay|export|simulate``: offline tools (service/console.py)."""
     from . import console
 
     return {"audit": console.audit_main, "replay": console.replay_main,
-            "export": console.export_main}[args.command](args.rest)  # fmt: skip
+            "export": console.export_main,
+            "simulate": console.simulate_main}[args.command](args.rest)  # fmt: skip
 
 
 def main(argv=None) -> int:
@@ -229,6 +230,7 @@ def main(argv=None) -> int:
         ("audit", "re-derive every deal and re-judge every event of an exported game or URL"),
         ("replay", "step through an exported game (or a URL) in the terminal"),
         ("export", "a finished game's URL as an NDJSON log or notation (docs/export.md)"),
+        ("simulate", "games between bot levels in virtual time (no Redis)"),
     ):
         p = sub.add_parser(name, help=text, add_help=False)
         p.add_argument("rest", nargs=argparse.REMAINDER)
@@ -236,7 +238,9 @@ def main(argv=None) -> int:
     # worker and scheduler pass their options on (argparse's REMAINDER stops at a leading
     # option such as `spitlog worker --burst`)
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command not in ("worker", "scheduler", "audit", "replay", "export"):
+    if extra and args.command not in (
+        "worker", "scheduler", "audit", "replay", "export", "simulate"
+    ):  # fmt: skip
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if extra:
         args.rest = extra + list(args.rest)

@@ -1,4 +1,5 @@
-"""Terminal tools on exported games: ``spitlog audit FILE|URL`` and ``spitlog replay FILE|URL``.
+"""Terminal tools on exported games: ``spitlog audit FILE|URL`` and ``spitlog replay FILE|URL``
+(and ``spitlog simulate``: games between bot levels, in virtual time).
 
 Both read an NDJSON log or a notation file (docs/export.md), or the URL of a finished
 game on a spitlog server (its audit document holds the full log and the seed).
@@ -181,3 +182,63 @@ def replay_main(argv: list[str], stdin=None, stdout=None) -> int:
             return 0
         else:
             stdout.write(f"? {HELP}\n")
+
+
+def simulate_main(argv=None) -> int:
+    """``spitlog simulate``: games between bot levels in virtual time (domain/simulate.py)."""
+    import argparse
+    import random
+    import time
+    from collections import Counter
+
+    from tqdm import tqdm
+
+    from domain.simulate import play_game, policies
+
+    pols = policies()
+    ap = argparse.ArgumentParser(
+        prog="spitlog simulate", description="Games between bot levels, in virtual time"
+    )
+    ap.add_argument("--game", choices=["spit", "speed", "both"], default="spit")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--p0", choices=sorted(pols), default="random")
+    ap.add_argument("--p1", choices=sorted(pols), default="random")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+    options = {}
+    for item in args.option:
+        k, _, v = item.partition("=")
+        try:
+            options[k] = json.loads(v)
+        except json.JSONDecodeError:
+            options[k] = v
+    games = ["spit", "speed"] if args.game == "both" else [args.game]
+    for game in games:
+        opts = {k: v for k, v in options.items()}
+        rng = random.Random(args.seed)
+        wins, results = Counter(), Counter()
+        rounds = events = 0
+        t0 = time.perf_counter()
+        for i in tqdm(range(args.games), desc=game, disable=args.no_progress, unit="game"):
+            seats = (pols[args.p0], pols[args.p1]) if i % 2 == 0 else (pols[args.p1], pols[args.p0])
+            r = play_game(game, seats, rng, options=opts)
+            if r.winner is None:
+                wins["draw"] += 1
+            else:
+                wins["p0" if (r.winner == 0) == (i % 2 == 0) else "p1"] += 1
+            results[r.result] += 1
+            rounds += r.rounds
+            events += r.events
+        dt = time.perf_counter() - t0
+        n = args.games
+        print(
+            f"{game}: {args.p0} (p0) vs {args.p1} (p1), {n} games, seats alternating\n"
+            f"  wins p0 {wins['p0']}  p1 {wins['p1']}  draws {wins['draw']}\n"
+            f"  endings {dict(results)}\n"
+            f"  rounds/game {rounds / n:.1f}  events/game {events / n:.0f}\n"
+            f"  {n / dt:.1f} games/s, {events / dt:,.0f} events/s (wall {dt:.1f} s, one core)"
+        )
+    return 0
+

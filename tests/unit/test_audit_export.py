@@ -19,7 +19,7 @@ from domain.cards import Card
 from domain.events import CardPlayed, SpeedDealt, SpitDealt
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.simulate import play_game
-from service.console import audit_main, replay_main
+from service.console import audit_main, replay_main, simulate_main
 
 GAMES = int(os.environ.get("SPITLOG_AUDIT_GAMES", "150"))
 
@@ -105,3 +105,16 @@ def test_the_cli_audit_and_replay_read_both_formats(tmp_path, capsys):
     screens = out.getvalue()
     assert f"version 20/{len(log)}" in screens and f"version 21/{len(log)}" in screens
     assert f"version {len(log)}/{len(log)}" in screens and "result: winner" in screens
+
+
+def test_the_cli_simulates_games_between_bot_levels(capsys):
+    code = simulate_main(["--game", "both", "--games", "6", "--p0", "hard", "--p1", "random",
+                          "--option", "alternate_colors=true", "--no-progress"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    for game in ("spit", "speed"):
+        assert f"{game}: hard (p0) vs random (p1), 6 games, seats alternating" in out
+    wins = [int(line.split()[2]) + int(line.split()[4]) + int(line.split()[6])
+            for line in out.splitlines() if line.strip().startswith("wins p0")]  # fmt: skip
+    assert wins == [6, 6]  # every game ended one way or another
+
