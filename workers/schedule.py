@@ -22,13 +22,14 @@ the pace of play:
   than the soonest of them. Its job (``workers.jobs.fire_deadline``) looks at the game as
   it is when it runs: it fires what is due then, and arms the slot again at the soonest
   deadline left. The invariant is *the slot is due no later than the game's soonest
-  deadline* (or its job is running), and arming only ever moves the slot sooner (a
-  script keeps the smaller due time). So an append arms it only when it brings a
-  deadline sooner than every deadline the state before it had: in a game of humans,
-  where each action pushes that seat's idle deadline (T-4) back, almost no append arms
-  anything, and an action costs no round trip to the schedule. A slot due too early
-  costs one job that arms it again at the right time; a deadline that went away costs
-  one job that finds nothing to do.
+  deadline* (or its job is running). An append's hook sets the slot to the soonest
+  deadline exactly, guarded by the version high-water mark; a job or the sweeper only
+  ever moves it sooner. So in a game of humans an append arms it only when it brings a
+  deadline sooner than every deadline the state before it had: each action pushes that
+  seat's idle deadline (T-4) back, so almost no append arms anything, and an action
+  costs no round trip to the schedule. A slot left due too early (a deadline met, in
+  such a game) costs one job that arms it again at the right time or finds nothing to
+  do. A game with a bot arms at every append anyway, and sets the slot exactly.
 
 ``claim`` (one script, so of several tickers only one wins a slot) pops the due slots,
 stamps their plans with the claim time, and answers ``Decision``s for the ticker to
@@ -54,9 +55,11 @@ TRACE = f"{PREFIX}:trace"
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 
 # KEYS: due, plan, high-water mark. ARGV: version, final ('1'/'0'), ttl, n bots, then n
-# times (bot slot, due ms, attempt), then (deadline slot, due ms or '', attempt), then the
-# slots to remove. Bot plans and removals apply only if no later version was armed;
-# the deadline slot moves only sooner, whatever the version (see the module's doc).
+# times (bot slot, due ms, attempt), then (deadline slot, due ms or '', attempt, mode),
+# then the slots to remove. Bot plans and removals apply only if no later version was
+# armed. The deadline slot: mode 'exact' (an append's hook) sets it to the due time, or
+# removes it without one, only if no later version was armed; mode 'sooner' (a job, the
+# sweeper) moves it sooner only, whatever the version (see the module's doc).
 # Answers 1 if the version was current, else 0.
 _ARM = """
 local v = tonumber(ARGV[1])
@@ -77,16 +80,24 @@ for j = 1, tonumber(ARGV[4]) do
   end
   i = i + 3
 end
-if ARGV[i + 1] ~= '' then
-  local due = tonumber(ARGV[i + 1])
-  local armed = redis.call('ZSCORE', KEYS[1], ARGV[i])
-  if not armed or due < tonumber(armed) then
-    redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
-    redis.call('HSET', KEYS[2], ARGV[i], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0')
+local dslot, ddue, dplan = ARGV[i], ARGV[i + 1], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0'
+if ARGV[i + 3] == 'exact' then
+  if current and ddue ~= '' then
+    redis.call('ZADD', KEYS[1], ddue, dslot)
+    redis.call('HSET', KEYS[2], dslot, dplan)
+  elseif current then
+    redis.call('ZREM', KEYS[1], dslot)
+    redis.call('HDEL', KEYS[2], dslot)
+  end
+elseif ARGV[i + 3] == 'sooner' and ddue ~= '' then
+  local armed = redis.call('ZSCORE', KEYS[1], dslot)
+  if not armed or tonumber(ddue) < tonumber(armed) then
+    redis.call('ZADD', KEYS[1], ddue, dslot)
+    redis.call('HSET', KEYS[2], dslot, dplan)
   end
 end
 if current then
-  for j = i + 3, #ARGV do
+  for j = i + 4, #ARGV do
     redis.call('ZREM', KEYS[1], ARGV[j])
     redis.call('HDEL', KEYS[2], ARGV[j])
   end
@@ -206,17 +217,24 @@ class Schedule:
         removes: list[str] = (),
         *,
         deadline: tuple[float, int] | None = None,
+        exact: tuple[float | None] | None = None,
         final: bool = False,
     ) -> bool:
         """Set ``bots`` (slot, due ms, attempt) to plans at ``version`` and remove
-        ``removes``, unless a later version of the game was armed (then False); and arm
-        the game's deadline slot at ``deadline`` (due ms, attempt) if that is sooner than
-        it is armed (whatever the version)."""
+        ``removes``, unless a later version of the game was armed (then False). The
+        game's deadline slot: ``exact`` = (due ms or None,) sets it to that time (None:
+        removes it), also only if the version is current; ``deadline`` = (due ms,
+        attempt) moves it to that time if that is sooner, whatever the version."""
         args: list = [version, "1" if final else "0", FINAL_TTL_S, len(bots)]
         for slot, due, attempt in bots:
             args += [slot, repr(float(due)), attempt]
-        args += [deadline_slot(game_id), *((repr(float(deadline[0])), deadline[1])
-                                           if deadline else ("", 0))]  # fmt: skip
+        if exact is not None:
+            due = exact[0]
+            args += [deadline_slot(game_id), "" if due is None else repr(float(due)), 0, "exact"]
+        elif deadline is not None:
+            args += [deadline_slot(game_id), repr(float(deadline[0])), deadline[1], "sooner"]
+        else:
+            args += [deadline_slot(game_id), "", 0, "none"]
         args += list(removes)
         keys = [DUE, PLAN, _hw_key(game_id)]
         return bool(self._arm(keys=keys, args=args))
@@ -304,24 +322,27 @@ class Scheduler:
 
     def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
         """Arm what ``state`` calls for; ``before``: the state the append was decided on
-        (None: unknown), so that a deadline that did not come sooner arms nothing."""
+        (None: unknown), so that in a game of humans a deadline that did not come sooner
+        arms nothing. A game with a bot arms at every append anyway (the bot re-plans):
+        then the deadline slot is set to the soonest deadline exactly, so that no early
+        job runs for a deadline that went away (100 bot games dealt at once would
+        otherwise wake 100 such jobs at once, 10 s later: T-2, long since met)."""
         if state.over:
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
             return
         due = soonest_ms(state)
-        if before is not None and due is not None:
-            was = soonest_ms(before)
-            if was is not None and was <= due:
-                due = None  # the slot is due no later than ``was`` already (the invariant)
         bot_seats = [s for s in (0, 1) if bot_level(state, s) is not None]
-        if not bot_seats and due is None:
-            return  # a game of humans whose deadlines moved later: nothing to do
+        if not bot_seats:
+            if due is None:
+                return  # the slot, if any, fires once and finds nothing to do
+            if before is not None:
+                was = soonest_ms(before)
+                if was is not None and was <= due:
+                    return  # due no later than ``was`` already (the invariant)
         bots = self.bot_plans(game_id, state, self.clock())
         planned = {slot for slot, _d, _a in bots}
         removes = [bot_slot(game_id, s) for s in bot_seats if bot_slot(game_id, s) not in planned]
-        self.schedule.arm(
-            game_id, state.version, bots, removes, deadline=None if due is None else (due, 0)
-        )
+        self.schedule.arm(game_id, state.version, bots, removes, exact=(due,))
 
     def rearm(self, game_id: str, version: int, slot: str, due_ms: float, attempt: int) -> bool:
         """Arm a bot's decision again at ``version`` (it passed, or a crash lost it);

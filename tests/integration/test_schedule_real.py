@@ -136,6 +136,22 @@ def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
     assert rt.schedule.status([slot])[0][0] < (waiting.created_at + 600) * 1000
 
 
+def test_a_game_with_a_bot_keeps_its_deadline_slot_exact(rt):
+    """A bot's game arms at every append: the deadline slot follows the soonest deadline
+    exactly, so a deadline met (T-2, once both are ready) leaves no early job behind."""
+    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy")
+    gid, slot = g["id"], deadline_slot(g["id"])
+    state = rt.games.load(gid).state
+    t2 = rt.schedule.status([slot])[0][0]
+    assert t2 == pytest.approx((state.phase_since + 5) * 1000, abs=1)
+    for seat in (0, 1):
+        state = rt.games.submit(gid, seat, domain.Ready(), state.version)
+    soonest = domain.deadlines(state)[0]
+    assert soonest.rule == "T-4"
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(soonest.at * 1000, abs=1)
+    assert rt.schedule.status([slot])[0][0] > t2 + 60_000
+
+
 class Clock:
     def __init__(self):
         self.t = time.time()
