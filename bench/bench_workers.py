@@ -9,8 +9,9 @@ It starts its own redis-server (a free port, no persistence), ``spitlog worker``
 processes and one ``spitlog scheduler``, with ``SPITLOG_TRACE=1``: every job records
 its due time and its start in a Redis stream, read back at the end.
 
-1. **precision**: ``--games`` bot-against-bot games (both games, levels mixed, real
-   pace), kept at that number as games end. After ``--warmup`` s, for ``--seconds`` s:
+1. **precision**: ``--games`` bot games (both games, levels mixed, real pace; one in
+   ten a silent human against a bot on short graces, so that deadlines fall due), kept
+   at that number as games end. After ``--warmup`` s, for ``--seconds`` s:
    |job start - due| of every bot turn and deadline (p50/p99/max), jobs/s, actions/s.
 2. **throughput**: one worker process, bots at pace 0 (every decision is due at once,
    so the worker never waits): the bot actions it appends per second, sustained.
@@ -83,9 +84,16 @@ def runtime(url: str, pace: float) -> Runtime:
     return Runtime(from_env(env))
 
 
+# One game in ten seats a silent human against a bot, on short graces: T-2 makes the
+# human ready, T-1 calls its stalemates, T-4 ends the game: deadlines fall due all along.
+SILENT = {"ready_grace_s": 0.5, "spit_grace_s": 0.5, "idle_forfeit_s": 3.0}
+
+
 def new_game(rt: Runtime, rng: random.Random) -> str:
     game = rng.choice(("spit", "speed"))
     a, b = rng.choice(LEVELS), rng.choice(LEVELS)
+    if rng.random() < 0.1:
+        return rt.games.create(game, SILENT, f"bot:{b}", "", seat0="human")["id"]
     return rt.games.create(game, None, f"bot:{b}", "", seat0=f"bot:{a}")["id"]
 
 

@@ -156,7 +156,7 @@ def bot_precision(quick: bool) -> None:
     except ImportError as e:
         row(label, "n/a", f"bench/bench_workers.py absent ({e.name})")
         return
-    args = types.SimpleNamespace(games=40 if quick else 100, workers=2,
+    args = types.SimpleNamespace(games=60 if quick else 200, workers=3,
                                  seconds=8 if quick else 15, warmup=3, dump=None)  # fmt: skip
     out = io.StringIO()
     try:

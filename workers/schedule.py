@@ -339,10 +339,14 @@ class Scheduler:
                 was = soonest_ms(before)
                 if was is not None and was <= due:
                     return  # due no later than ``was`` already (the invariant)
-        bots = self.bot_plans(game_id, state, self.clock())
+        now = self.clock()
+        bots = self.bot_plans(game_id, state, now)
         planned = {slot for slot, _d, _a in bots}
         removes = [bot_slot(game_id, s) for s in bot_seats if bot_slot(game_id, s) not in planned]
-        self.schedule.arm(game_id, state.version, bots, removes, exact=(due,))
+        # a deadline may start overdue (T-4 of a seat that was forced and has a move
+        # again): it is due now, the moment it exists
+        at = None if due is None else max(due, ms(now))
+        self.schedule.arm(game_id, state.version, bots, removes, exact=(at,))
 
     def rearm(self, game_id: str, version: int, slot: str, due_ms: float, attempt: int) -> bool:
         """Arm a bot's decision again at ``version`` (it passed, or a crash lost it);
