@@ -112,7 +112,7 @@ def fire_deadline(game_id: str, attempt: int = 0, due_ms=None) -> str:
     if due_ms is not None:
         LAG.labels("fire_deadline").observe(abs(start * 1000 - due_ms) / 1000)
     try:
-        outcome, rule, after = _fire(rt, game_id, attempt)
+        outcome, rule, after = _fire(rt, game_id, attempt, due_ms)
     except NoSuchGame:
         outcome, rule, after = "gone", None, None
     JOBS.labels("fire_deadline", outcome).inc()
@@ -121,7 +121,7 @@ def fire_deadline(game_id: str, attempt: int = 0, due_ms=None) -> str:
     return outcome
 
 
-def _fire(rt: Runtime, game_id: str, attempt: int):
+def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
     """(outcome, the first rule fired or None, the version it leaves)."""
     fired = None
     for _try in range(FIRES_PER_JOB):
@@ -132,9 +132,14 @@ def _fire(rt: Runtime, game_id: str, attempt: int):
         if not due:  # none runs: the append that starts one arms the slot
             return ("fired" if fired else "idle"), fired, state.version
         d = due[0]
-        if time.time() < d.at:  # not yet (a later deadline, or the player acted since)
-            rt.scheduler.arm_deadline(game_id, state.version, ms(d.at))
-            return ("fired" if fired else "early"), fired, state.version
+        if time.time() < d.at:
+            if fired or due_ms is None or ms(d.at) > due_ms:
+                # a later deadline (the player acted since, or the next one): its time
+                rt.scheduler.arm_deadline(game_id, state.version, ms(d.at))
+                return ("fired" if fired else "early"), fired, state.version
+            # due by the ticker's clock, not yet by this one (clock skew beyond
+            # MAX_EARLY_S): back off like a refusal, not a claim a few ms later again
+            break
         new = rt.games.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version)
         if new is not None:
             TIMEOUTS.labels(d.rule).inc()
@@ -143,6 +148,7 @@ def _fire(rt: Runtime, game_id: str, attempt: int):
     if fired:  # more keeps falling due: a fresh job goes on
         rt.scheduler.arm_deadline(game_id, state.version, time.time() * 1000)
         return "fired", fired, state.version
+    # attempt counts the firings in a row that did not happen: 50 ms, 100 ms, ... 5 s
     wait = min(RETRY_S * 2**attempt, MAX_BACKOFF_S)
     log.warning("deadlines of %s not fired (attempt %d): again in %.2f s", game_id, attempt, wait)
     rt.scheduler.arm_deadline(game_id, state.version, (time.time() + wait) * 1000, attempt + 1)

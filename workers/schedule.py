@@ -6,8 +6,8 @@ RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 
 - ``spitlog:sched:due``   a sorted set of *decision slots* scored by due time in ms;
 - ``spitlog:sched:plan``  a hash: slot -> ``<version>|<attempt>|<claimed ms, 0 if not yet>``;
-- ``spitlog:sched:v:<game>``  the highest game version whose bots were armed (an hour's
-  TTL once the game is over);
+- ``spitlog:sched:v:<game>``  the highest game version armed (an hour's TTL once the
+  game is over): an arm from an older version changes nothing;
 - ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests).
 
 A game has at most three slots, so the set holds a few members per live game whatever
@@ -23,8 +23,9 @@ the pace of play:
   it is when it runs: it fires what is due then, and arms the slot again at the soonest
   deadline left. The invariant is *the slot is due no later than the game's soonest
   deadline* (or its job is running). An append's hook sets the slot to the soonest
-  deadline exactly, guarded by the version high-water mark; a job or the sweeper only
-  ever moves it sooner. So in a game of humans an append arms it only when it brings a
+  deadline exactly; a job or the sweeper only ever moves it sooner; both only from the
+  latest version armed (so a job that looked at an older state cannot put back a slot
+  the game's end removed). So in a game of humans an append arms it only when it brings a
   deadline sooner than every deadline the state before it had: each action pushes that
   seat's idle deadline (T-4) back, so almost no append arms anything, and an action
   costs no round trip to the schedule. A slot left due too early (a deadline met, in
@@ -57,9 +58,9 @@ FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 # KEYS: due, plan, high-water mark. ARGV: version, final ('1'/'0'), ttl, n bots, then n
 # times (bot slot, due ms, attempt), then (deadline slot, due ms or '', attempt, mode),
 # then the slots to remove. Bot plans and removals apply only if no later version was
-# armed. The deadline slot: mode 'exact' (an append's hook) sets it to the due time, or
-# removes it without one, only if no later version was armed; mode 'sooner' (a job, the
-# sweeper) moves it sooner only, whatever the version (see the module's doc).
+# armed. The deadline slot, also only if no later version was armed: mode 'exact' (an
+# append's hook) sets it to the due time, or removes it without one; mode 'sooner' (a
+# job, the sweeper) moves it sooner only (see the module's doc).
 # Answers 1 if the version was current, else 0.
 _ARM = """
 local v = tonumber(ARGV[1])
@@ -89,7 +90,7 @@ if ARGV[i + 3] == 'exact' then
     redis.call('ZREM', KEYS[1], dslot)
     redis.call('HDEL', KEYS[2], dslot)
   end
-elseif ARGV[i + 3] == 'sooner' and ddue ~= '' then
+elseif current and ARGV[i + 3] == 'sooner' and ddue ~= '' then
   local armed = redis.call('ZSCORE', KEYS[1], dslot)
   if not armed or tonumber(ddue) < tonumber(armed) then
     redis.call('ZADD', KEYS[1], ddue, dslot)
@@ -223,8 +224,8 @@ class Schedule:
         """Set ``bots`` (slot, due ms, attempt) to plans at ``version`` and remove
         ``removes``, unless a later version of the game was armed (then False). The
         game's deadline slot: ``exact`` = (due ms or None,) sets it to that time (None:
-        removes it), also only if the version is current; ``deadline`` = (due ms,
-        attempt) moves it to that time if that is sooner, whatever the version."""
+        removes it); ``deadline`` = (due ms, attempt) moves it to that time if that is
+        sooner; both also only if the version is current."""
         args: list = [version, "1" if final else "0", FINAL_TTL_S, len(bots)]
         for slot, due, attempt in bots:
             args += [slot, repr(float(due)), attempt]

@@ -23,9 +23,13 @@ so two tickers never enqueue the same claim twice.
   job STARTED for ~90 s; RQ dropped it; the ticker died between claim and enqueue). A
   lost decision is armed again at once (the deadlines at the soonest's time), with the
   same attempt, so the bot makes the choice the lost job would have made. The jobs'
-  guards make this idempotent: a decision armed twice runs twice and acts once. So no
-  game waits longer than its grace (or its bot's reaction) plus ``STALL_S`` +
-  ``SWEEP_S`` + a job.
+  guards make this idempotent: a decision armed twice runs twice and acts once. A game
+  that keeps moving never stalls, and in a game of humans its appends do not re-arm
+  the deadline slot: so every sweep also reads the deadline slot of every moving game
+  (one pipeline), and checks those whose slot is gone with an old claim (a lost job);
+  every ``FULL_EVERY`` sweeps it checks them all (a lost hook). So no game waits
+  longer than its grace (or its bot's reaction) plus ``STALL_S`` + ``SWEEP_S`` + a
+  job (a lost hook in a game that keeps moving: ``FULL_EVERY`` sweeps).
 
 The sweeper was first a thread beside the ticker: its sweep (tens of ms of Python with
 200 games: the lobby, loading unmoved games) held the GIL against the ticker, whose
@@ -57,6 +61,7 @@ JOB_TIMEOUT_S = 30  # a job runs for milliseconds; one that hangs is stopped
 JOB_TTL_S = 60  # a job still queued after this is dropped: the sweeper has re-armed it
 FAILURE_TTL_S = 24 * 3600  # failed jobs stay this long for inspection (rq info)
 CLAIM_LIMIT = 500
+FULL_EVERY = 10  # sweeps between two checks of every moving game's deadline slot
 
 
 def job_data(d: Decision):
@@ -131,6 +136,7 @@ class Sweeper:
         self._seen: dict[str, tuple[int, float]] = {}  # game -> (version, first seen at)
         self._checked: dict[str, float] = {}
         self._again: dict[tuple[str, int], tuple[int, float]] = {}  # (game, version) -> n, at
+        self._passes = 0
 
     def live_games(self) -> list[tuple[str, int]]:
         """(id, version) of every running or open game, from the lobby's indexes."""
@@ -167,8 +173,55 @@ class Sweeper:
                 rearmed += self.check(gid, now)
             except NoSuchGame:
                 continue
+        rearmed += self._sweep_deadlines([g for g in seen if g not in set(stalled)], now)
         DEPTH.set(self.schedule.depth())
         return rearmed
+
+    def _sweep_deadlines(self, moving: list[str], now: float) -> int:
+        """A game that keeps moving never stalls, and in a game of humans an append arms
+        the deadline slot only when it brings a deadline sooner: so a lost deadline job
+        (or hook) must not wait for a stall. One pipeline reads every moving game's
+        slot; a game whose slot is gone and was claimed long ago (or never) is checked
+        now, and every ``FULL_EVERY`` sweeps every moving game is (a slot still waiting
+        but due too late: a hook lost before it could move it sooner)."""
+        self._passes += 1
+        full = self._passes % FULL_EVERY == 0
+        if not moving:
+            return 0
+        now_ms = now * 1000
+        rearmed = 0
+        status = self.schedule.status([deadline_slot(g) for g in moving])
+        for gid, (waiting, plan) in zip(moving, status, strict=True):
+            lost = waiting is None and (
+                plan is None or not plan[2] or now_ms - plan[2] >= self.stall_s * 1000
+            )
+            if not (lost or full) or now - self._checked.get(gid, 0) < self.stall_s:
+                continue
+            self._checked[gid] = now
+            try:
+                rearmed += self.check_deadline(gid, now)
+            except NoSuchGame:
+                continue
+        return rearmed
+
+    def check_deadline(self, game_id: str, now: float) -> int:
+        """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""
+        state = self.games.load(game_id).state
+        if state.over:
+            self.scheduler.on_appended(game_id, state)
+            return 0
+        soonest = soonest_ms(state)
+        if soonest is None:
+            return 0
+        now_ms = now * 1000
+        ((waiting, plan),) = self.schedule.status([deadline_slot(game_id)])
+        claimed_lately = plan is not None and plan[2] and now_ms - plan[2] < self.stall_s * 1000
+        if (waiting is not None and waiting <= soonest) or (waiting is None and claimed_lately):
+            return 0
+        REARMED.labels("dl").inc()
+        log.warning("re-arming the deadlines of %s at version %d", game_id, state.version)
+        self.schedule.arm(game_id, state.version, deadline=(max(soonest, now_ms), 0))
+        return 1
 
     def check(self, game_id: str, now: float) -> int:
         """Arm again what ``game_id`` waits for and the schedule has lost."""

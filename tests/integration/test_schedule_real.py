@@ -4,6 +4,7 @@ decision is claimed by one ticker only, a game over leaves no slot, an action of
 game arms nothing unless it brings a deadline sooner, and the sweeper re-arms exactly
 what a crash lost."""
 
+import math
 import threading
 import time
 
@@ -34,14 +35,30 @@ def test_arming_is_monotonic_per_game(rt):
     assert s.status([slot]) == [(None, None)]
 
 
-def test_the_deadline_slot_only_moves_sooner_whatever_the_version(rt):
+def test_a_job_moves_the_deadline_slot_only_sooner_and_only_from_the_latest_version(rt):
     s = rt.schedule
     slot = deadline_slot("g_1")
     s.arm("g_1", 5, deadline=(9000.0, 0))
     s.arm("g_1", 6, deadline=(12000.0, 0))  # later: the job will arm it again then
     assert s.status([slot]) == [(9000.0, (5, 0, 0))]
-    s.arm("g_1", 4, deadline=(7000.0, 2))  # sooner, from an older append landing late
-    assert s.status([slot]) == [(7000.0, (4, 2, 0))]
+    s.arm("g_1", 6, deadline=(7000.0, 2))  # sooner
+    assert s.status([slot]) == [(7000.0, (6, 2, 0))]
+    s.arm("g_1", 4, deadline=(1000.0, 0))  # from a job that looked at an older state
+    assert s.status([slot]) == [(7000.0, (6, 2, 0))]
+
+
+def test_a_hook_sets_the_deadline_slot_exactly_unless_a_later_version_was_armed(rt):
+    s = rt.schedule
+    slot = deadline_slot("g_2")
+    s.arm("g_2", 7, exact=(50_000.0,))
+    s.arm("g_2", 8, exact=(90_000.0,))  # exactly: later too
+    assert s.status([slot]) == [(90_000.0, (8, 0, 0))]
+    s.arm("g_2", 7, exact=(10_000.0,))  # an older append's hook, landing late: nothing
+    assert s.status([slot]) == [(90_000.0, (8, 0, 0))]
+    s.arm("g_2", 9, exact=(None,))  # the state has no deadline
+    assert s.status([slot]) == [(None, None)]
+    s.arm("g_2", 8, deadline=(20_000.0, 0))  # a job of an older state cannot put it back
+    assert s.status([slot]) == [(None, None)]
 
 
 def test_a_due_decision_is_claimed_by_one_ticker_only(rt):
@@ -132,8 +149,16 @@ def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
     assert rt.schedule.status([slot])[0][0] == pytest.approx(
         domain.deadlines(joined)[0].at * 1000, abs=1
     )
-    sch.on_appended(gid, waiting, joined)  # later than the state before's: nothing moves
-    assert rt.schedule.status([slot])[0][0] < (waiting.created_at + 600) * 1000
+    armed = rt.schedule.status([slot])[0][0]
+    # T-4 after the round starts comes later than T-2 did: nothing moves
+    t0 = rt.games.act(gid, g["token"], {"type": "ready"})
+    assert t0.status == 201 and rt.schedule.status([slot])[0][0] == armed
+    # the hook of an append decided on an unknown state arms the soonest exactly
+    state = rt.games.load(gid).state
+    sch.on_appended(gid, state, None)
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(
+        domain.deadlines(state)[0].at * 1000, abs=1
+    )
 
 
 def test_a_game_with_a_bot_keeps_its_deadline_slot_exact(rt):
@@ -185,12 +210,39 @@ def test_the_sweeper_rearms_a_game_whose_hook_never_ran(rt):
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
     g = rt.games.create("spit", None, "bot:medium", "", seat0="bot:medium")
     rt.schedule.r.delete(DUE, PLAN)  # as if the queue Redis lost it, or a crash before the hook
-    sweeper.sweep()
+    assert sweeper.sweep() == 1  # the deadline slot, gone: at once, stalled or not
     clock.t += 2.5
-    assert sweeper.sweep() == 3  # both bots and the deadlines
+    assert sweeper.sweep() == 2  # both bots, once the game has not moved for STALL_S
     assert rt.schedule.status([bot_slot(g["id"], 1)])[0][0] is not None
     state = rt.games.load(g["id"]).state
     assert rt.schedule.status([deadline_slot(g["id"])])[0][0] == pytest.approx(
+        max(domain.deadlines(state)[0].at, clock.t) * 1000, abs=1
+    )
+
+
+def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
+    """Seat 1 is away while seat 0 keeps acting, so the game never stalls, and seat 0's
+    actions arm nothing (test above: its own T-4 moves later). A deadline job lost
+    (claimed, never run) is armed again by the sweeper all the same, once its claim is
+    STALL_S old."""
+    clock = Clock()
+    sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
+    g = rt.games.create("speed", None, "human", "")
+    gid, slot = g["id"], deadline_slot(g["id"])
+    rt.games.join(gid, "")
+    got, _ = rt.schedule.claim(time.time() * 1000 + 10**9, 10)  # claimed, then lost
+    assert slot in {d.slot for d in got}
+    version = rt.games.load(gid).state.version
+    moves = iter(range(version, version + 100))
+    sweeper.live_games = lambda: [(gid, next(moves))]  # the game moves at every sweep
+    clock.t = time.time()
+    rearmed = [sweeper.sweep()]
+    for _ in range(3):
+        clock.t += 1.0
+        rearmed.append(sweeper.sweep())
+    assert rearmed == [0, 0, 1, 0]  # claimed 2 s ago and nothing ran: lost; then waiting
+    state = rt.games.load(gid).state
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(
         max(domain.deadlines(state)[0].at, clock.t) * 1000, abs=1
     )
 
@@ -208,3 +260,42 @@ def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
     assert rt.schedule.status([deadline_slot(gid)])[0][0] == pytest.approx(due, abs=1)
     clock.t += 5
     assert sweeper.sweep() == 0  # due in time now: nothing to do
+
+
+# ---------------------------------------------------------------- the deadline job
+
+
+def test_a_deadline_job_fires_once_and_a_duplicate_finds_nothing(rt):
+    from workers.jobs import _fire
+
+    g = rt.games.create("spit", {"join_timeout_s": 0.05}, "human", "")
+    time.sleep(0.1)
+    assert _fire(rt, g["id"], 0)[:2] == ("fired", "T-5")
+    assert rt.games.load(g["id"]).state.status == "aborted"
+    assert _fire(rt, g["id"], 0)[0] == "stale"  # RQ delivered it twice
+    assert [e["type"] for _v, e in rt.store.read_after(g["id"], 0)].count("deadline_expired") == 1
+
+
+def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
+    """Claimed at the deadline's time by the ticker's clock, and not yet due by the
+    worker's (a skew beyond MAX_EARLY_S): back off, doubling up to 5 s, instead of
+    being claimed again a few milliseconds later, over and over."""
+    from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
+
+    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "")
+    gid, slot = g["id"], deadline_slot(g["id"])
+    at = domain.deadlines(rt.games.load(gid).state)[0].at
+    rt.schedule.claim(time.time() * 1000 + 10**9, 10)
+    t = time.time()
+    assert _fire(rt, gid, 0, due_ms=math.ceil(at * 1000))[0] == "refused"
+    due, plan = rt.schedule.status([slot])[0]
+    assert plan[1] == 1 and due == pytest.approx((t + RETRY_S) * 1000, abs=30)
+    rt.schedule.claim(time.time() * 1000 + 10**9, 10)
+    assert _fire(rt, gid, 9, due_ms=math.ceil(at * 1000))[0] == "refused"
+    due, plan = rt.schedule.status([slot])[0]
+    assert plan[1] == 10 and due == pytest.approx((time.time() + MAX_BACKOFF_S) * 1000, abs=30)
+    # claimed before its time because the game moved: back to the deadline's own time
+    rt.schedule.claim(time.time() * 1000 + 10**9, 10)
+    assert _fire(rt, gid, 0, due_ms=time.time() * 1000)[0] == "early"
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(at * 1000, abs=1)
+
