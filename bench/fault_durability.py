@@ -97,10 +97,14 @@ def run(mode: str, kills: int, clients: int = 4, every: float = 0.35, seed: int 
                 try:
                     if gid is None:
                         r = games.create("spit" if k % 2 == 0 else "speed", {}, "human", "")
-                        gid, tokens = r["id"], [r["token"]]
-                        tokens.append(games.join(gid, "")["token"])
+                        with lock:  # the creation is acknowledged: it must survive
+                            acked[r["id"]] = r["state"]["version"]
+                        # a join whose answer is lost (Redis killed) abandons the game:
+                        # it may have landed, with a token this player never got
+                        j = games.join(r["id"], "")
+                        gid, tokens = r["id"], [r["token"], j["token"]]
                         with lock:
-                            acked[gid] = max(acked.get(gid, 0), r["state"]["version"])
+                            acked[gid] = max(acked[gid], j["state"]["version"])
                     seat = rng.randrange(2)
                     game = games.load(gid)
                     if game.state.over:
