@@ -89,6 +89,15 @@ def test_Q3_hard_takes_the_play_that_starts_a_chain_in_speed():
     assert POLICIES["hard"].choose(v, random.Random(0)) == {"type": "play", "card": "5H", "to": 0}
 
 
+def test_Q3_hard_leaves_tops_that_the_opponents_next_play_opens_for_it():
+    """3C or 5H onto 4D, and then nothing fits. On 5H the opponent's next play there is a
+    4 that 3C follows or a 6 that 7S follows; on 3C only a 4 (for 5H) would help."""
+    given = speed_game("3C 5H 7S", "QC QD JC QS KD", "2D", "2C", "9S", "9C", "4D 10S")
+    v = view(state_of(given), 0)
+    assert {"type": "play", "card": "3C", "to": 0} in v["legal_actions"]
+    assert POLICIES["hard"].choose(v, random.Random(0)) == {"type": "play", "card": "5H", "to": 0}
+
+
 def test_S2_every_level_calls_a_stalemate():
     v = view(state_of(spit_stuck()), 0)
     for name in ("easy", "medium", "hard"):
