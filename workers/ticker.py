@@ -210,18 +210,31 @@ class Sweeper:
         if state.over:
             self.scheduler.on_appended(game_id, state)
             return 0
-        soonest = soonest_ms(state)
-        if soonest is None:
+        if soonest_ms(state) is None:
             return 0
-        now_ms = now * 1000
-        ((waiting, plan),) = self.schedule.status([deadline_slot(game_id)])
-        claimed_lately = plan is not None and plan[2] and now_ms - plan[2] < self.stall_s * 1000
-        if (waiting is not None and waiting <= soonest) or (waiting is None and claimed_lately):
+        (status,) = self.schedule.status([deadline_slot(game_id)])
+        deadline = self._lost_deadline(state, status, now)
+        if deadline is None:
             return 0
-        REARMED.labels("dl").inc()
         log.warning("re-arming the deadlines of %s at version %d", game_id, state.version)
-        self.schedule.arm(game_id, state.version, deadline=(max(soonest, now_ms), 0))
+        self.schedule.arm(game_id, state.version, deadline=deadline)
         return 1
+
+    def _claimed_lately(self, plan, now: float) -> bool:
+        return plan is not None and bool(plan[2]) and now * 1000 - plan[2] < self.stall_s * 1000
+
+    def _lost_deadline(self, state, status, now: float) -> tuple[float, int] | None:
+        """The (due ms, attempt) to arm the deadline slot at again, or None when it is
+        fine: due no later than the soonest deadline, or claimed lately (its job is on
+        its way). ``status``: the slot's (due, plan) from ``Schedule.status``."""
+        soonest = soonest_ms(state)
+        waiting, plan = status
+        if soonest is None or (waiting is not None and waiting <= soonest):
+            return None
+        if waiting is None and self._claimed_lately(plan, now):
+            return None
+        REARMED.labels("dl").inc()
+        return (max(soonest, now * 1000), plan[1] if plan is not None else 0)
 
     def check(self, game_id: str, now: float) -> int:
         """Arm again what ``game_id`` waits for and the schedule has lost."""
@@ -236,27 +249,17 @@ class Sweeper:
         if n and now - at < self.stall_s * 2 ** min(n, 5):
             return 0
         now_ms = now * 1000
-        wanted = self.scheduler.bot_plans(game_id, state, now)
-        soonest = soonest_ms(state)
-        if soonest is not None:
-            wanted.append((deadline_slot(game_id), soonest, 0))
-        status = self.schedule.status([slot for slot, _due, _a in wanted])
-        bots, deadline = [], None
-        for (slot, due, _a), (waiting, plan) in zip(wanted, status, strict=True):
-            claimed_lately = plan is not None and plan[2] and now_ms - plan[2] < self.stall_s * 1000
-            if slot.startswith("dl|"):
-                # fine if due no later than the soonest deadline, or its job is on its way
-                if (waiting is not None and waiting <= due) or (waiting is None and claimed_lately):
-                    continue
-                deadline = (max(due, now_ms), plan[1] if plan is not None else 0)
-            else:
-                current = plan is not None and plan[0] == state.version
-                if current and (waiting is not None or claimed_lately):
-                    continue  # armed, waiting for its time; or claimed lately
-                # the same attempt: the bot makes the choice the lost job would have made
-                attempt = plan[1] if current else 0
-                bots.append((slot, now_ms, attempt))
-            REARMED.labels(slot.split("|", 1)[0]).inc()
+        wanted = [slot for slot, _due, _a in self.scheduler.bot_plans(game_id, state, now)]
+        *status, dl_status = self.schedule.status([*wanted, deadline_slot(game_id)])
+        deadline = self._lost_deadline(state, dl_status, now)
+        bots = []
+        for slot, (waiting, plan) in zip(wanted, status, strict=True):
+            current = plan is not None and plan[0] == state.version
+            if current and (waiting is not None or self._claimed_lately(plan, now)):
+                continue  # armed, waiting for its time; or claimed lately
+            # the same attempt: the bot makes the choice the lost job would have made
+            bots.append((slot, now_ms, plan[1] if current else 0))
+            REARMED.labels("bot").inc()
         if not bots and deadline is None:
             return 0
         self._again[(game_id, state.version)] = (n + 1, now)
