@@ -21,8 +21,6 @@ import argparse
 import json
 import os
 import random
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,7 +33,9 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
+sys.path.insert(0, str(ROOT / "bench"))
 
+import bench_service  # noqa: E402
 from workers_procs import Procs, wait_for_workers  # noqa: E402
 
 from workers.runtime import Runtime  # noqa: E402
@@ -44,32 +44,10 @@ from workers.settings import from_env  # noqa: E402
 LEVELS = ("easy", "medium", "hard")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_redis(workdir: str) -> tuple[subprocess.Popen, str]:
-    exe = shutil.which("redis-server")
-    if exe is None:
-        sys.exit("redis-server is not installed")
-    port = free_port()
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", workdir, "--maxmemory-policy", "noeviction"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"redis://127.0.0.1:{port}/0"
-    r = redis.Redis.from_url(url)
-    for _ in range(100):
-        try:
-            r.ping()
-            return proc, url
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    proc.kill()
-    sys.exit("redis-server did not start")
+    """bench_service's redis-server (a free port, no persistence), by its URL."""
+    proc, port = bench_service.start_redis(workdir)
+    return proc, f"redis://127.0.0.1:{port}/0"
 
 
 def pct(xs: list[float], p: float) -> float:
