@@ -11,8 +11,9 @@ import time
 import pytest
 
 import domain
+from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
-from workers.schedule import DUE, PLAN, Schedule, all_slots, bot_slot, deadline_slot
+from workers.schedule import DUE, PLAN, Schedule, Scheduler, all_slots, bot_slot, deadline_slot
 from workers.settings import from_env
 from workers.ticker import Sweeper
 
@@ -134,8 +135,6 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
 
 
 def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
-    from workers.schedule import Scheduler
-
     sch = Scheduler(rt.schedule)
     g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "")
     gid = g["id"]
@@ -266,8 +265,6 @@ def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
 
 
 def test_a_deadline_job_fires_once_and_a_duplicate_finds_nothing(rt):
-    from workers.jobs import _fire
-
     g = rt.games.create("spit", {"join_timeout_s": 0.05}, "human", "")
     time.sleep(0.1)
     assert _fire(rt, g["id"], 0)[:2] == ("fired", "T-5")
@@ -280,8 +277,6 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     """Claimed at the deadline's time by the ticker's clock, and not yet due by the
     worker's (a skew beyond MAX_EARLY_S): back off, doubling up to 5 s, instead of
     being claimed again a few milliseconds later, over and over."""
-    from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
-
     g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "")
     gid, slot = g["id"], deadline_slot(g["id"])
     at = domain.deadlines(rt.games.load(gid).state)[0].at
