@@ -12,16 +12,15 @@ import flask
 import orjson
 import redis
 import yaml
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
-from redis.backoff import ExponentialBackoff
-from redis.retry import Retry
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from . import config as config_mod
+from . import redisconn
 from .errors import PROBLEM_JSON, BadRequest, RateLimited, UnsupportedMediaType, problem
 from .games import Games, ms_now
 from .hooks import Scheduler
@@ -105,17 +104,18 @@ def _handle(exc: Exception):
 _BODY_REQUIRED = {"games.GamesCollection", "games.Actions"}
 
 
-def _before(gate: GameGate) -> callable:
+def _before(gate: GameGate, limiter) -> callable:
     """The one ``before_request`` hook: the game's gate first (a flood of one game waits
     there, even for its 429s: bench/flood.py measured the other games' p99 2-5x lower
-    than with the gate after the rate limiter), the rate limits, the body's type and
-    limits (``limits.check_body``)."""
+    than with the gate after the rate limiter), the rate limits (``limiter``: a
+    callable(request) -> seconds to wait, or None), the body's type and limits
+    (``limits.check_body``). It runs on every request: the request is looked up once."""
 
     def before() -> None:
-        gate.enter()  # starts the request's clock, g.t0
+        g.t0 = time.perf_counter()  # the request's clock starts before any wait
         req = request._get_current_object()
-        limiter = current_app.config.get("RATE_LIMITER")
-        if limiter is not None:  # a callable(request) -> seconds to wait, or None
+        gate.enter(req)
+        if limiter is not None:
             retry_after = limiter(req)
             if retry_after:
                 raise RateLimited(
@@ -127,7 +127,7 @@ def _before(gate: GameGate) -> callable:
             and (req.endpoint in _BODY_REQUIRED or req.get_data(cache=True))
         ):
             raise UnsupportedMediaType("send the body as application/json")
-        check_body()
+        check_body(req)
 
     return before
 
@@ -177,20 +177,7 @@ def create_app(
     if redis_client is not None:
         client = live = redis_client
     else:
-        opts = {
-            "health_check_interval": 30,
-            "socket_connect_timeout": 2,
-            "socket_timeout": 10,  # above the live watchers' 2 s XREAD BLOCK
-            "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
-        }
-        # Commands share a bounded pool: under gevent a burst waits for a connection
-        # (up to 5 s) instead of opening thousands. The live watchers (one blocking
-        # XREAD per watched game) have their own pool, so they never starve requests.
-        pool = redis.BlockingConnectionPool.from_url(
-            cfg["REDIS_URL"], max_connections=int(cfg["REDIS_POOL"]), timeout=5, **opts
-        )
-        client = redis.Redis(connection_pool=pool)
-        live = redis.Redis.from_url(cfg["REDIS_URL"], max_connections=100_000, **opts)
+        client, live = redisconn.clients(cfg["REDIS_URL"], int(cfg["REDIS_POOL"]))
     store = RedisStore(client, live=live, durability=cfg["DURABILITY"])
     metrics = Metrics()
     games = Games(
@@ -203,8 +190,9 @@ def create_app(
     }  # fmt: skip
     limits = Limits.from_config(client, cfg, registry=metrics.registry)  # issue 6: OWASP API4
     app.extensions["spitlog"]["limits"] = limits
-    if app.config.get("RATE_LIMITER") is None and limits.rate_limited:
-        app.config["RATE_LIMITER"] = limits.check
+    limiter = app.config.get("RATE_LIMITER")
+    if limiter is None and limits.rate_limited:
+        limiter = app.config["RATE_LIMITER"] = limits.check
 
     api = SpitApi(app)
     api.register_converter(GameIdConverter, lambda c: {"type": "string", "pattern": f"^{GAME_ID}$"})
@@ -218,7 +206,7 @@ def create_app(
     app.register_blueprint(web)
 
     gate = GameGate(int(cfg.get("GAME_CONCURRENCY", 0)))
-    app.before_request(_before(gate))
+    app.before_request(_before(gate, limiter))
     app.teardown_request(gate.leave)
     app.after_request(_after(metrics))
     app.register_error_handler(HTTPException, _handle)

@@ -267,12 +267,13 @@ class GameGate:
         self._busy: dict[str, int] = {}  # game -> requests in progress
         self._waiting: dict[str, list] = {}  # game -> [condition, requests waiting]
 
-    def enter(self) -> None:
+    def enter(self, req: Request | None = None) -> None:
         """``before_request``, the first: take a place in the request's game's gate, if it
-        has one (the request's clock, ``g.t0``, starts before the wait)."""
-        g.setdefault("t0", time.perf_counter())
-        req = request._get_current_object()
-        game_id = (req.view_args or {}).get("game_id")
+        has one (``req``: the request, else Flask's current one)."""
+        g.setdefault("t0", time.perf_counter())  # the request's clock starts before a wait
+        if req is None:
+            req = request._get_current_object()
+        game_id = req.view_args.get("game_id") if req.view_args else None
         if game_id is None or self.per_game <= 0 or _is_stream(req):
             return
         with self._lock:
@@ -343,8 +344,9 @@ def _nothing() -> None:
 MAX_DEPTH = 32  # arrays and objects in a body nest at most this deep (ours: 2)
 
 
-def check_body() -> None:
-    """A ``before_request`` hook, the limits of a request body:
+def check_body(req: Request | None = None) -> None:
+    """A ``before_request`` hook, the limits of a request body (``req``: the request,
+    else Flask's current one):
 
     - 413 for a body past ``MAX_CONTENT_LENGTH`` sent without ``Content-Length``
       (chunked): werkzeug stops reading it at the limit but hands over what it read, cut
@@ -355,19 +357,28 @@ def check_body() -> None:
       carry back), and no deeper than ``MAX_DEPTH`` (the standard parser and the schemas
       recurse: a body of 16 KB of ``[`` would exhaust the stack: a 500).
     """
-    if request.method not in ("POST", "PUT", "PATCH"):
+    if req is None:
+        req = request._get_current_object()
+    if req.method not in _WITH_BODY:
         return
-    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
-        limit = request.max_content_length
-        if limit is not None and len(request.get_data(cache=True)) >= limit:
-            request.stream.read(1)  # raises RequestEntityTooLarge
-    if not request.is_json:
+    if req.environ.get("wsgi.input_terminated") and req.content_length is None:
+        limit = req.max_content_length
+        if limit is not None and len(req.get_data(cache=True)) >= limit:
+            req.stream.read(1)  # raises RequestEntityTooLarge
+    if not req.is_json:
         return
-    if not request.get_data(cache=True).strip():
+    data = req.get_data(cache=True)
+    if not data or data.isspace():
         return  # no body: the view says whether it needs one
-    value = request.get_json()  # orjson, strict (app.JSONProvider); cached for the view
+    value = req.get_json()  # orjson, strict (app.JSONProvider); cached for the view
+    if isinstance(value, dict) and all(type(v) in _FLAT for v in value.values()):
+        return  # an object of scalars (every action): one level deep
     if _deeper_than(value, MAX_DEPTH):
         raise BadRequest({"_body": [f"Invalid JSON body: nested deeper than {MAX_DEPTH}."]})
+
+
+_WITH_BODY = frozenset(("POST", "PUT", "PATCH"))
+_FLAT = frozenset((str, int, float, bool, type(None)))
 
 
 def _deeper_than(value, limit: int) -> bool:
