@@ -48,6 +48,7 @@ import redis
 import domain
 from domain import State
 from domain.bots import POLICIES
+from service import redisconn
 
 PREFIX = "spitlog:sched"
 DUE = f"{PREFIX}:due"
@@ -300,13 +301,27 @@ class Scheduler:
         self.schedule = schedule
         self.pace = pace
         self.clock = clock
+        # game -> (version, soonest deadline ms) of the state last seen after an append:
+        # the next append's ``before`` is that state, so its deadlines are not re-derived
+        self._soonest: dict[str, tuple[int, int | None]] = {}
 
     @classmethod
     def from_settings(cls, cfg: dict) -> "Scheduler":
-        r = redis.Redis.from_url(
-            cfg["QUEUE_URL"], socket_connect_timeout=1, socket_timeout=2, health_check_interval=30
-        )
+        opts = {**redisconn.options(), "socket_connect_timeout": 1, "socket_timeout": 2}
+        r = redis.Redis.from_url(cfg["QUEUE_URL"], **opts)
         return cls(Schedule(r), pace=float(cfg.get("BOT_PACE", 1.0)))
+
+    def _soonest_ms(self, game_id: str, state: State) -> int | None:
+        """``soonest_ms(state)``, remembered per game for the state's version (a version
+        names one state of a game: its log is append-only)."""
+        known = self._soonest.get(game_id)
+        if known is not None and known[0] == state.version:
+            return known[1]
+        due = soonest_ms(state)
+        if len(self._soonest) >= 10_000:
+            self._soonest.clear()
+        self._soonest[game_id] = (state.version, due)
+        return due
 
     def reaction_ms(self, policy, rng) -> float:
         return self.pace * policy.reaction(rng) * 1000
@@ -329,17 +344,17 @@ class Scheduler:
         job runs for a deadline that went away (100 bot games dealt at once would
         otherwise wake 100 such jobs at once, 10 s later: T-2, long since met)."""
         if state.over:
+            self._soonest.pop(game_id, None)
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
             return
-        due = soonest_ms(state)
+        was = None if before is None else self._soonest_ms(game_id, before)
+        due = self._soonest_ms(game_id, state)
         bot_seats = [s for s in (0, 1) if bot_level(state, s) is not None]
         if not bot_seats:
             if due is None:
                 return  # the slot, if any, fires once and finds nothing to do
-            if before is not None:
-                was = soonest_ms(before)
-                if was is not None and was <= due:
-                    return  # due no later than ``was`` already (the invariant)
+            if was is not None and was <= due:
+                return  # due no later than ``was`` already (the invariant)
         now = self.clock()
         bots = self.bot_plans(game_id, state, now)
         planned = {slot for slot, _d, _a in bots}
