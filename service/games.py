@@ -57,6 +57,9 @@ def fingerprint(body) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
+_TOKEN_FIELDS = ((0, "tok0"), (1, "tok1"))  # the meta fields of the seats' token hashes
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     id: str
@@ -183,8 +186,8 @@ class Games:
             return None
         h = token_hash(token)
         found = None
-        for seat in (0, 1):
-            stored = game.meta.get(f"tok{seat}", "")
+        for seat, field in _TOKEN_FIELDS:
+            stored = game.meta.get(field)
             if stored and hmac.compare_digest(stored, h):
                 found = seat
         if found is not None:
@@ -408,9 +411,9 @@ class Games:
             snapshot=self._snapshot(game.version, events, game.state), meta=meta,
         )  # fmt: skip
         if isinstance(result, Appended):
-            new = Game(game.id, state, {**game.meta, **meta})
+            new = Game(game.id, state, {**game.meta, **meta} if meta else game.meta)
             self.cache.put(new)
-            tokens = {s: meta[f"tok{s}"] for s in (0, 1) if f"tok{s}" in meta}
+            tokens = {s: meta[f] for s, f in _TOKEN_FIELDS if f in meta} if meta else {}
             before = lobby_status(game.state.status) if game.version else None
             if tokens or lobby_status(state.status) != before:
                 self.store.index(

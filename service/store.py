@@ -206,7 +206,8 @@ class RedisStore:
         args += [snapshot[0], _dumps(snapshot[1])] if snapshot else ["", ""]
         for k, v in (meta or {}).items():
             args += [k, v]
-        keys = [_key(game_id, p) for p in ("meta", "log", "idem", "snap")]
+        tag = _key(game_id, "")
+        keys = [tag + "meta", tag + "log", tag + "idem", tag + "snap"]
         reply = self._append(keys=keys, args=args)
         kind, value = _s(reply[0]), reply[1]
         if kind == "ok":
@@ -349,4 +350,7 @@ class RedisStore:
 
 def lobby_status(status: str) -> str:
     """The lobby list of a game in the domain's ``status``."""
-    return {"waiting": "open", "running": "running"}.get(status, "finished")
+    return _LOBBY.get(status, "finished")
+
+
+_LOBBY = {"waiting": "open", "running": "running"}
