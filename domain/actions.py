@@ -154,12 +154,14 @@ def parse_action(game: str, body) -> Action:
 
 
 def _encoder(kind: str, fields):
+    attrs = tuple((name, attr, fkind == "card") for name, attr, fkind, _r in fields)
+
     def encode(action) -> dict:
         out = {"type": kind}
-        for name, attr, _k, _r in fields:
+        for name, attr, card in attrs:
             v = getattr(action, attr)
             if v is not None:
-                out[name] = str(v) if isinstance(v, Card) else v
+                out[name] = v.name if card else v
         return out
 
     return encode

@@ -29,18 +29,21 @@ class Card:
     suit: str  # C D H S
     # Canonical position 0..51: suits in order C, D, H, S; ranks A..K within a suit.
     index: int = field(init=False, compare=False, repr=False)
+    # The wire form, made once: views and events write cards by the dozen.
+    name: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self):
         if not (1 <= self.rank <= 13 and self.suit in SUITS):
             raise CardError(f"no card of rank {self.rank!r} and suit {self.suit!r}")
         object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
+        object.__setattr__(self, "name", RANKS[self.rank - 1] + self.suit)
 
     @property
     def red(self) -> bool:
         return self.suit in RED
 
     def __str__(self) -> str:
-        return RANKS[self.rank - 1] + self.suit
+        return self.name
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -87,4 +90,4 @@ def parse_cards(texts) -> tuple[Card, ...]:
 
 
 def fmt(cards) -> list[str]:
-    return [str(c) for c in cards]
+    return [c.name for c in cards]

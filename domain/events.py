@@ -202,12 +202,27 @@ def _decoder(hint):
     return None
 
 
-def _encode(v):
-    if isinstance(v, Card):
-        return str(v)
-    if isinstance(v, tuple):
-        return [_encode(x) for x in v]
-    return v
+def _encoder(hint):
+    """The wire form's writer for a field of type ``hint`` (None: the value as it is)."""
+    if hint is Card:
+        return _card_name
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple:
+        inner = _encoder(args[0])
+        if inner is None:
+            return list
+        return lambda v: [inner(x) for x in v]
+    if origin in (typing.Union, types.UnionType):
+        inner = _encoder(next(a for a in args if a is not type(None)))
+        if inner is None:
+            return None
+        return lambda v: None if v is None else inner(v)
+    return None
+
+
+def _card_name(card: Card) -> str:
+    return card.name
 
 
 EVENT_TYPES: dict[str, type] = {
@@ -220,17 +235,21 @@ EVENT_TYPES: dict[str, type] = {
     )
 }  # fmt: skip
 TYPE_NAMES = {c: n for n, c in EVENT_TYPES.items()}
+_HINTS = {cls: typing.get_type_hints(cls) for cls in EVENT_TYPES.values()}
 _CODECS = {
-    cls: tuple((f.name, _decoder(typing.get_type_hints(cls)[f.name])) for f in fields(cls))
-    for cls in EVENT_TYPES.values()
+    cls: tuple((f.name, _decoder(_HINTS[cls][f.name])) for f in fields(cls)) for cls in _HINTS
+}
+_WRITERS = {
+    cls: tuple((f.name, _encoder(_HINTS[cls][f.name])) for f in fields(cls)) for cls in _HINTS
 }
 
 
 def event_to_dict(event: Event) -> dict:
     """The full (unredacted) wire form of an event."""
     out = {"type": TYPE_NAMES[type(event)]}
-    for name, _dec in _CODECS[type(event)]:
-        out[name] = _encode(getattr(event, name))
+    for name, enc in _WRITERS[type(event)]:
+        v = getattr(event, name)
+        out[name] = v if enc is None else enc(v)
     return out
 
 

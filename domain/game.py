@@ -24,7 +24,7 @@ from .events import (
     SpitCalled,
     SpitCardsTurned,
 )
-from .options import parse_options
+from .options import Options, parse_options
 from .state import Player, State, set_player
 from .values import replace
 
@@ -53,8 +53,6 @@ class Deadline:
 
 
 def _created(s: State, e: GameCreated) -> State:
-    from .options import Options
-
     opts = Options(**e.options)
     k = opts.stockpiles if e.game == "spit" else 0
     empty = Player(stockpiles=((),) * k, face_up=(False,) * k)

@@ -5,7 +5,6 @@ Unknown options, options of the other game and values out of range are refused w
 """
 
 from dataclasses import dataclass, fields
-from functools import lru_cache
 
 from .errors import InvalidOptions
 
@@ -38,13 +37,13 @@ class Options:
 
     def public(self, game: str) -> dict:
         """The options that apply to ``game``, as they appear in views and events."""
-        return dict(_public(self, game))
+        return {name: getattr(self, name) for name in _PUBLIC[game]}
 
 
-@lru_cache(maxsize=256)
-def _public(options: Options, game: str) -> tuple:
-    drop = _SPEED_ONLY if game == "spit" else _SPIT_ONLY
-    return tuple((f.name, getattr(options, f.name)) for f in fields(options) if f.name not in drop)
+_PUBLIC = {  # the names of the options of each game, in their declared order
+    game: tuple(f.name for f in fields(Options) if f.name not in other)
+    for game, other in (("spit", _SPEED_ONLY), ("speed", _SPIT_ONLY))
+}
 
 
 def parse_options(game: str, raw: dict | None) -> Options:

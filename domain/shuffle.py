@@ -39,15 +39,15 @@ class _Stream:
             + struct.pack(">Q", nonce)
         )
         self._counter = 0
-        self._buf = b""
+        self._words: list[int] = []  # the current block's unread words, the next one last
 
     def word(self) -> int:
-        if len(self._buf) < 4:
+        if not self._words:  # a block is 32 bytes: exactly eight words
             msg = self._prefix + struct.pack(">Q", self._counter)
-            self._buf += hmac.new(self._key, msg, hashlib.sha256).digest()
+            block = hmac.new(self._key, msg, hashlib.sha256).digest()
+            self._words = list(reversed(struct.unpack(">8I", block)))
             self._counter += 1
-        w, self._buf = self._buf[:4], self._buf[4:]
-        return struct.unpack(">I", w)[0]
+        return self._words.pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection of the biased top of the range."""

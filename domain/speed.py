@@ -1,7 +1,7 @@
 """Speed: the rules of section SPEED (Q-1..Q-9, V-3, V-4), in the shape of spit.py."""
 
 from .actions import Draw, PlayCard, Ready, Spit
-from .cards import DECK, may_land_on
+from .cards import DECK, FITS, may_land_on
 from .errors import IllegalAction
 from .events import (
     CardDrawn,
@@ -109,20 +109,21 @@ def has_moves(state: State, seat: int) -> bool:
     p = state.players[seat]
     if len(p.hand) < HAND and p.draw:
         return True
-    alt = state.options.alternate_colors
-    tops = [pile[-1] for pile in state.piles if pile]
-    return any(may_land_on(c, t, alt) for c in p.hand for t in tops)
+    fits = FITS[state.options.alternate_colors]  # the hot path of stalemate detection
+    targets = [fits[pile[-1].index] for pile in state.piles if pile]
+    for c in p.hand:
+        n = c.index
+        for t in targets:
+            if n in t:
+                return True
+    return False
 
 
 def moves(state: State, seat: int) -> list:
     p = state.players[seat]
-    alt = state.options.alternate_colors
-    out: list = [
-        PlayCard(c, to)
-        for c in p.hand
-        for to, pile in enumerate(state.piles)
-        if pile and may_land_on(c, pile[-1], alt)
-    ]
+    fits = FITS[state.options.alternate_colors]
+    targets = [(to, fits[pile[-1].index]) for to, pile in enumerate(state.piles) if pile]
+    out: list = [PlayCard(c, to) for c in p.hand for to, fit in targets if c.index in fit]
     if len(p.hand) < HAND and p.draw:
         out.append(Draw())
     return out

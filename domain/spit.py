@@ -6,8 +6,8 @@ one event; ``follow`` adds what the rules make happen by themselves after an act
 (a round ending, piles going to their takers, the next deal).
 """
 
-from .actions import Choose, Move, Play, Slap, Spit, TurnUp
-from .cards import FITS, Card, may_land_on
+from .actions import Choose, Move, Play, Ready, Slap, Spit, TurnUp
+from .cards import DECK, FITS, Card, may_land_on
 from .errors import IllegalAction
 from .events import (
     CardMoved,
@@ -52,8 +52,6 @@ def deal(state: State, seed: bytes) -> SpitDealt:
     """D-1 for the first round (one shuffled deck, 26 each), N-3 for the next ones."""
     k = state.options.stockpiles
     if state.round == 0:
-        from .cards import DECK
-
         nonce = state.nonce + 1
         deck = shuffle(DECK, seed, state.client_seeds, nonce)
         hands, nonces = (deck[:26], deck[26:]), (nonce,)
@@ -108,13 +106,13 @@ def start(state: State) -> SpitCardsTurned:
 
 def apply_spit_turned(s: State, e: SpitCardsTurned) -> State:
     piles = list(s.piles) if s.phase != "ready" else [None, None]
-    players = list(s.players)
-    for seat, (card, pile) in enumerate(zip(e.cards, e.piles, strict=True)):
+    players = []
+    for p, card, pile in zip(s.players, e.cards, e.piles, strict=True):
         if card is not None:
-            p = players[seat]
-            players[seat] = replace(p, spit=p.spit[1:])
             piles[pile] = (piles[pile] or ()) + (card,)
-    players = [replace(p, called=False) for p in players]
+            players.append(replace(p, spit=p.spit[1:], called=False))
+        else:
+            players.append(replace(p, called=False))
     solo = s.solo_pile
     if s.phase != "ready" and sum(c is not None for c in e.cards) == 1:
         solo = next(pl for pl in e.piles if pl is not None)  # S-3: the first solo spit locks
@@ -216,9 +214,12 @@ def moves(state: State, seat: int) -> list:
             out.append(TurnUp(i))
             continue
         n = pile[-1].index
-        out.extend(Play(i, to) for to, fit in targets if n in fit)
+        for to, fit in targets:
+            if n in fit:
+                out.append(Play(i, to))
         if len(pile) >= 2:
-            out.extend(Move(i, j) for j in empty)
+            for j in empty:
+                out.append(Move(i, j))
     return out
 
 
@@ -228,15 +229,15 @@ def has_moves(state: State, seat: int) -> bool:
     fits = FITS[state.options.alternate_colors]
     targets = [fits[t[-1].index] for t in state.piles if t]
     some_empty = some_movable = False
-    for pile, up in zip(p.stockpiles, p.face_up, strict=True):
+    for i, pile in enumerate(p.stockpiles):  # indexing face_up: cheaper than a strict zip
         if not pile:
             some_empty = True
-        elif not up:
+        elif not p.face_up[i]:
             return True
         else:
-            i = pile[-1].index
+            n = pile[-1].index
             for t in targets:
-                if i in t:
+                if n in t:
                     return True
             if len(pile) >= 2:
                 some_movable = True
@@ -426,8 +427,6 @@ def can_act(state: State, seat: int) -> bool:
 
 def legal(state: State, seat: int) -> list:
     """Every action ``decide`` accepts from ``seat`` now, resign aside."""
-    from .actions import Ready
-
     phase = state.phase
     if phase == "playing":
         return moves(state, seat)

@@ -29,7 +29,7 @@ class Player:
     def cards(self) -> int:
         """How many cards this player holds in all (C-3)."""
         return (
-            sum(len(p) for p in self.stockpiles)
+            sum(map(len, self.stockpiles))
             + len(self.spit)
             + len(self.pool)
             + len(self.hand)
@@ -38,7 +38,7 @@ class Player:
 
     @property
     def stock_count(self) -> int:
-        return sum(len(p) for p in self.stockpiles)
+        return sum(map(len, self.stockpiles))
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ over everything is public (H-6): ``view`` then returns the full state.
 """
 
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from .actions import action_to_dict
 from .cards import fmt
@@ -21,13 +22,14 @@ from .game import deadlines, legal_actions
 from .state import State
 
 
+@lru_cache(maxsize=1024)  # a game's deadlines repeat from view to view
 def iso(t: float) -> str:
     """Seconds since the epoch as an RFC 3339 UTC time with milliseconds."""
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _top(pile, up: bool = True):
-    return str(pile[-1]) if pile and up else None
+    return pile[-1].name if pile and up else None
 
 
 def view(state: State, seat: int | None) -> dict:
@@ -40,8 +42,8 @@ def view(state: State, seat: int | None) -> dict:
         if state.game == "spit":
             pv["spit_cards"] = len(p.spit)
             pv["stockpiles"] = [
-                {"size": len(pile), "top": _top(pile, up)}
-                for pile, up in zip(p.stockpiles, p.face_up, strict=True)
+                {"size": len(pile), "top": _top(pile, p.face_up[k])}
+                for k, pile in enumerate(p.stockpiles)
             ]
         else:
             pv["hand_size"] = len(p.hand)
