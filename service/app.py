@@ -6,6 +6,7 @@ handler answers every error as ``application/problem+json``.
 """
 
 import http
+import inspect
 import time
 
 import flask
@@ -14,6 +15,7 @@ import redis
 import yaml
 from flask import Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
@@ -92,6 +94,40 @@ class Request(flask.Request):
         raise BadRequest({"_body": [f"Invalid JSON body: {reason}."]}) from None
 
 
+class _NoSessions(SecureCookieSessionInterface):
+    """This API keeps no sessions (a seat's token is its credential): every request
+    shares one empty, read-only session instead of making its own."""
+
+    _null = NullSession()
+
+    def open_session(self, app, request):
+        return None
+
+    def make_null_session(self, app):
+        return self._null
+
+
+class App(Flask):
+    """Flask without the two costs every request paid for what this API does not use:
+    sessions (``_NoSessions``) and async views (``ensure_sync`` inspected each hook and
+    view for a coroutine; ``create_app`` refuses one)."""
+
+    request_class = Request
+    json_provider_class = JSONProvider
+    session_interface = _NoSessions()
+
+    def ensure_sync(self, func):
+        return func
+
+
+def _no_async_views(app: Flask) -> None:
+    for name, f in app.view_functions.items():
+        cls = getattr(f, "view_class", None)
+        funcs = [f, *(getattr(cls, m.lower()) for m in getattr(cls, "methods", None) or ())]
+        if any(inspect.iscoroutinefunction(x) for x in funcs):
+            raise TypeError(f"{name}: async views need Flask's ensure_sync (App drops it)")
+
+
 def json_response(body, status: int = 200, headers=None, mimetype="application/json") -> Response:
     return Response(orjson.dumps(body), status=status, headers=headers, mimetype=mimetype)
 
@@ -153,9 +189,7 @@ def create_app(
     ``redis_client`` replaces the one made from ``REDIS_URL`` (tests pass fakeredis);
     ``scheduler`` is told of every append (``hooks.Scheduler``; default: nothing)."""
     cfg = {**config_mod.DEFAULTS, **(config or {})}
-    app = Flask(__name__)
-    app.json = JSONProvider(app)
-    app.request_class = Request
+    app = App(__name__)
     app.config.update(cfg)
     app.config.update(
         API_TITLE=API_TITLE,
@@ -211,6 +245,7 @@ def create_app(
     app.after_request(_after(metrics))
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(Exception, _handle)
+    _no_async_views(app)
     return app
 
 
