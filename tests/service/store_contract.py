@@ -181,3 +181,12 @@ def test_token_index_names_the_game_and_seat(store):
     store.index("g1", status="open", created_ms=1, tokens={0: "ab" * 32})
     assert store.token_owner("ab" * 32) == ("g1", 0)
     assert store.token_owner("cd" * 32) is None
+
+
+def test_the_scripts_load_again_after_the_server_forgot_them(store, redis_client):
+    """A restarted or failed-over Redis has no scripts: the first call after loads them."""
+    assert store.append("g1", 0, ev(2), meta={"game": "spit"}) == Appended(2)
+    redis_client.script_flush()
+    assert store.append("g1", 2, ev(1)) == Appended(3)
+    redis_client.script_flush()
+    assert store.load("g1").version == 3
