@@ -229,19 +229,20 @@ class Seats(MethodView):
 _ACTION = ActionSchema()
 
 
-def _action_errors(body) -> dict:
-    """What ``ActionSchema`` refuses in ``body``. The rules' own parser of either game is
-    stricter than the schema (tests/service/test_fuzz_bodies.py checks it on generated
-    bodies), so a body it reads is valid and the schema need not look: the hot path."""
+def _read_action(body) -> tuple[dict, dict]:
+    """(errors, read): what ``ActionSchema`` refuses in ``body`` ({} if nothing), and the
+    action as the first game whose rules read it has it (``{game: action}``, for
+    ``Games.act``). The rules' own parser of either game is stricter than the schema
+    (tests/service/test_fuzz_bodies.py checks it on generated bodies), so a body it
+    reads is valid and the schema need not look: the hot path."""
     if isinstance(body, dict):
         for game in domain.GAMES:
             try:
-                domain.parse_action(game, body)
-                return {}
+                return {}, {game: domain.parse_action(game, body)}
             except domain.MalformedAction:
                 continue
-        return _ACTION.validate(body)
-    return {"_body": ["Not an object."]}
+        return _ACTION.validate(body), {}
+    return {"_body": ["Not an object."]}, {}
 
 
 @games_blp.route("/games/<gid:game_id>/actions")
@@ -271,13 +272,15 @@ class Actions(MethodView):
     @problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
     def post(self, game_id):
         body = request.get_json()
-        errors = _action_errors(body)
+        errors, read = _read_action(body)
         if errors:
             raise BadRequest(errors)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 255:
             raise BadRequest({"Idempotency-Key": ["Length must be between 1 and 255."]})
-        answer = _games().act(game_id, _bearer(), body, idem_key=key, if_match=_if_match())
+        answer = _games().act(
+            game_id, _bearer(), body, idem_key=key, if_match=_if_match(), read=read
+        )
         extra = {"Idempotent-Replayed": "true"} if answer.replayed else {}
         if answer.status == 201:
             return _state_response(answer.body, answer.body["version"], 201, extra)
