@@ -21,7 +21,7 @@ import domain
 from . import links
 from .app import json_response, spec_dict, spec_yaml
 from .errors import BadRequest, Busy
-from .games import Game, Games
+from .games import Answer, Game, Games
 from .limits import stream_slot
 from .schemas import (
     MAX_VERSION,
@@ -131,9 +131,12 @@ def _games() -> Games:
 
 
 def _bearer() -> str | None:
-    """The token of ``Authorization: Bearer <token>``; a header of another form is kept
-    whole, so that it is judged (401) after the game is found (404)."""
-    h = request.headers.get("Authorization")
+    return bearer(request.headers.get("Authorization"))
+
+
+def bearer(h: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; a header of another form
+    is kept whole, so that it is judged (401) after the game is found (404)."""
     if h is None:
         return None
     scheme, _, token = h.strip().partition(" ")
@@ -281,10 +284,15 @@ class Actions(MethodView):
         answer = _games().act(
             game_id, _bearer(), body, idem_key=key, if_match=_if_match(), read=read
         )
-        extra = {"Idempotent-Replayed": "true"} if answer.replayed else {}
-        if answer.status == 201:
-            return _state_response(answer.body, answer.body["version"], 201, extra)
-        return json_response(answer.body, answer.status, extra, "application/problem+json")
+        return answer_response(answer)
+
+
+def answer_response(answer: Answer) -> Response:
+    """An action's answer on the wire (this view's and service/fastpath.py's)."""
+    extra = {"Idempotent-Replayed": "true"} if answer.replayed else {}
+    if answer.status == 201:
+        return _state_response(answer.body, answer.body["version"], 201, extra)
+    return json_response(answer.body, answer.status, extra, "application/problem+json")
 
 
 def _if_match() -> frozenset[int] | None:

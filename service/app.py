@@ -246,6 +246,9 @@ def create_app(
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(Exception, _handle)
     _no_async_views(app)
+    from .fastpath import FastActions
+
+    app.wsgi_app = FastActions(app, app.wsgi_app, gate=gate, limiter=limiter, metrics=metrics)
     return app
 
 

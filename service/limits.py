@@ -276,14 +276,21 @@ class GameGate:
         game_id = req.view_args.get("game_id") if req.view_args else None
         if game_id is None or self.per_game <= 0 or _is_stream(req):
             return
+        if self.acquire(game_id):
+            g.spitlog_gate = game_id
+
+    def acquire(self, game_id: str) -> bool:
+        """Take a place in ``game_id``'s gate, waiting for one if need be (503 after
+        ``wait_s``); False when gates are off. Give it back with ``release``."""
+        if self.per_game <= 0:
+            return False
         with self._lock:
             n = self._busy.get(game_id, 0)
             if n < self.per_game and game_id not in self._waiting:
                 self._busy[game_id] = n + 1
-                g.spitlog_gate = game_id
-                return
+                return True
         self._wait(game_id)
-        g.spitlog_gate = game_id
+        return True
 
     def _wait(self, game_id: str) -> None:
         end = time.monotonic() + self.wait_s
@@ -308,8 +315,10 @@ class GameGate:
     def leave(self, _exc=None) -> None:
         """``teardown_request``: give the place back (and wake one waiting, if any)."""
         game_id = g.pop("spitlog_gate", None)
-        if game_id is None:
-            return
+        if game_id is not None:
+            self.release(game_id)
+
+    def release(self, game_id: str) -> None:
         with self._lock:
             n = self._busy[game_id] - 1
             if n:
@@ -371,14 +380,14 @@ def check_body(req: Request | None = None) -> None:
     if not data or data.isspace():
         return  # no body: the view says whether it needs one
     value = req.get_json()  # orjson, strict (app.JSONProvider); cached for the view
-    if isinstance(value, dict) and all(type(v) in _FLAT for v in value.values()):
+    if isinstance(value, dict) and all(type(v) in FLAT for v in value.values()):
         return  # an object of scalars (every action): one level deep
     if _deeper_than(value, MAX_DEPTH):
         raise BadRequest({"_body": [f"Invalid JSON body: nested deeper than {MAX_DEPTH}."]})
 
 
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH"))
-_FLAT = frozenset((str, int, float, bool, type(None)))
+FLAT = frozenset((str, int, float, bool, type(None)))  # the types of a one-level object
 
 
 def _deeper_than(value, limit: int) -> bool:

@@ -1,0 +1,195 @@
+"""service/fastpath.py: an ordinary action is answered in front of Flask's dispatch, with
+the answer Flask's view would give; any other request goes to Flask unchanged.
+
+Each parity test sends the same request both ways: through the app (``client``, where
+the fast path takes what it can) and straight to Flask (``flask_client``)."""
+
+import random
+import secrets
+import types
+
+import fakeredis
+import flask
+import pytest
+from api_helpers import TEST_CONFIG, bearer, new_game, pick
+from werkzeug.test import Client
+
+from service import games as games_module
+from service.app import create_app
+from service.fastpath import FastActions
+
+NOW = 1_800_000_000.0
+
+
+@pytest.fixture
+def app(monkeypatch):
+    """An app whose games are dealt alike: one server seed, one clock. Two games made
+    the same way are the same game under two ids."""
+    fixed = types.SimpleNamespace(
+        token_bytes=lambda n: b"\x07" * n,
+        token_hex=secrets.token_hex,
+        token_urlsafe=secrets.token_urlsafe,
+    )
+    monkeypatch.setattr(games_module, "secrets", fixed)
+    redis_client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    return create_app(TEST_CONFIG, redis_client=redis_client, clock=lambda: NOW)
+
+
+@pytest.fixture
+def flask_calls(app):
+    """The requests that reached Flask's own dispatch."""
+    fast: FastActions = app.wsgi_app
+    calls = []
+    inner = fast.flask
+
+    def counted(environ, start_response):
+        calls.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
+        return inner(environ, start_response)
+
+    fast.flask = counted
+    return calls
+
+
+@pytest.fixture
+def flask_client(app):
+    return Client(app.wsgi_app.flask, flask.Response)
+
+
+def same(a, b, ids=()):
+    """Two answers alike: status, headers (the server's Date aside) and body, with the
+    games' ids (``ids``: pairs) read as one."""
+
+    def norm(r):
+        text = r.get_data(as_text=True)
+        for x, y in ids:
+            text = text.replace(y, x)
+        headers = sorted((k, v) for k, v in r.headers.items() if k != "Date")
+        return r.status_code, headers, text
+
+    assert norm(a) == norm(b)
+
+
+def test_an_ordinary_action_does_not_reach_flask(client, flask_calls):
+    gid, tok0, _tok1 = new_game(client)
+    flask_calls.clear()
+    view = client.get(f"/v1/games/{gid}", headers=bearer(tok0)).get_json()
+    r = client.post(f"/v1/games/{gid}/actions", json=pick(view, random.Random(1)),
+                    headers=bearer(tok0))  # fmt: skip
+    assert r.status_code == 201
+    assert flask_calls == [("GET", f"/v1/games/{gid}")]
+
+
+@pytest.mark.parametrize(
+    "what, headers, data",
+    [
+        ("If-Match", {"If-Match": '"1"'}, None),
+        ("not JSON", {"Content-Type": "text/plain"}, b'{"type": "ready"}'),
+        ("no token", {"Authorization": ""}, None),
+        ("a long Idempotency-Key", {"Idempotency-Key": "k" * 256}, None),
+        ("not strict JSON", {}, b'{"type": NaN}'),
+        ("not an object", {}, b'["ready"]'),
+        ("nested", {}, b'{"type": "play", "from": [1]}'),
+        ("no rule reads it", {}, b'{"type": "fly"}'),
+        ("an unknown field", {}, b'{"type": "ready", "x": 1}'),
+    ],
+)
+def test_a_request_that_is_not_ordinary_goes_to_flask_with_its_body(
+    client, flask_client, flask_calls, what, headers, data
+):
+    gid, tok0, _tok1 = new_game(client)
+    h = {**bearer(tok0), "Content-Type": "application/json", **headers}
+    h = {k: v for k, v in h.items() if v}
+    body = data if data is not None else b'{"type": "ready"}'
+    flask_calls.clear()
+    r = client.post(f"/v1/games/{gid}/actions", data=body, headers=h)
+    assert flask_calls == [("POST", f"/v1/games/{gid}/actions")], what
+    same(r, flask_client.post(f"/v1/games/{gid}/actions", data=body, headers=h))
+    assert r.status_code in (400, 401, 412, 415, 422), (what, r.get_json())
+
+
+def test_a_chunked_body_goes_to_flask(client, flask_calls):
+    gid, tok0, _tok1 = new_game(client)
+    flask_calls.clear()
+    r = client.post(f"/v1/games/{gid}/actions", data=b'{"type": "ready"}',
+                    headers={**bearer(tok0), "Content-Type": "application/json",
+                             "Transfer-Encoding": "chunked"})  # fmt: skip
+    assert flask_calls and r.status_code != 500
+
+
+def test_refusals_and_errors_are_answered_as_flask_answers_them(client, flask_client, flask_calls):
+    gid, tok0, tok1 = new_game(client)
+    other, other_tok, _ = new_game(client)
+    ended, ended_tok, _ = new_game(client)
+    assert client.post(f"/v1/games/{ended}/actions", json={"type": "resign"},
+                       headers=bearer(ended_tok)).status_code == 201  # fmt: skip
+    cases = [
+        (gid, {"type": "play", "from": 4, "to": 1}, bearer(tok0)),  # illegal now (P-1)
+        (gid, {"type": "ready"}, bearer("not-a-token")),  # 401
+        (gid, {"type": "ready"}, {"Authorization": "Basic eDp5"}),  # 401: not a bearer
+        (gid, {"type": "ready"}, bearer(other_tok)),  # 403: another game's
+        ("g_00000000000000ff", {"type": "ready"}, bearer(tok0)),  # 404
+        (ended, {"type": "ready"}, bearer(ended_tok)),  # 409: over
+    ]
+    flask_calls.clear()
+    for path_id, body, h in cases:
+        path = f"/v1/games/{path_id}/actions"
+        fast = client.post(path, json=body, headers=h)
+        same(fast, flask_client.post(path, json=body, headers=h))
+        assert fast.status_code in (401, 403, 404, 409, 422), fast.get_json()
+    assert flask_calls == []  # every one of them was ordinary
+
+
+def test_an_action_is_answered_as_flask_answers_it(client, flask_client):
+    """Two games dealt alike; the same moves, one game by each path."""
+    a, a0, a1 = new_game(client)
+    b, b0, b1 = new_game(client)
+    ids = [(a, b), (a0, b0), (a1, b1)]
+    rng = random.Random(5)
+    acted = 0
+    for step in range(40):
+        seat = step % 2
+        tok_a, tok_b = (a0, b0) if seat == 0 else (a1, b1)
+        va = client.get(f"/v1/games/{a}", headers=bearer(tok_a))
+        same(va, client.get(f"/v1/games/{b}", headers=bearer(tok_b)), ids)
+        action = pick(va.get_json(), rng)
+        if action is None:
+            continue
+        key = {"Idempotency-Key": f"k{step}"} if step % 3 == 0 else {}
+        fast = client.post(f"/v1/games/{a}/actions", json=action, headers={**bearer(tok_a), **key})
+        slow = flask_client.post(f"/v1/games/{b}/actions", json=action,
+                                 headers={**bearer(tok_b), **key})  # fmt: skip
+        same(fast, slow, ids)
+        acted += fast.status_code == 201
+        if key:  # a retry: the first answer again, both ways
+            again = client.post(f"/v1/games/{a}/actions", json=action,
+                                headers={**bearer(tok_a), **key})  # fmt: skip
+            assert again.headers["Idempotent-Replayed"] == "true"
+            same(again, flask_client.post(f"/v1/games/{b}/actions", json=action,
+                                          headers={**bearer(tok_b), **key}), ids)  # fmt: skip
+            other = {"type": "resign"}  # the same key, another body: 422 both ways
+            same(client.post(f"/v1/games/{a}/actions", json=other,
+                             headers={**bearer(tok_a), **key}),
+                 flask_client.post(f"/v1/games/{b}/actions", json=other,
+                                   headers={**bearer(tok_b), **key}), ids)  # fmt: skip
+    assert acted >= 10
+
+
+def test_the_fast_path_is_counted_in_the_metrics(client):
+    gid, tok0, _tok1 = new_game(client)
+    client.post(f"/v1/games/{gid}/actions", json={"type": "play", "from": 4, "to": 1},
+                headers=bearer(tok0))  # fmt: skip
+    text = client.get("/metrics").get_data(as_text=True)
+    line = 'spitlog_http_requests_total{method="POST",route="/v1/games/<gid:game_id>/actions"'
+    assert f'{line},status="422"}} 1.0' in text
+
+
+def test_the_fast_path_keeps_the_rate_limits(monkeypatch):
+    app = create_app({**TEST_CONFIG, "RATE_ACTIONS": 1, "RATE_ACTIONS_BURST": 1},
+                     redis_client=fakeredis.FakeRedis(server=fakeredis.FakeServer()))  # fmt: skip
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)
+    body = {"type": "play", "from": 4, "to": 1}
+    first = client.post(f"/v1/games/{gid}/actions", json=body, headers=bearer(tok0))
+    second = client.post(f"/v1/games/{gid}/actions", json=body, headers=bearer(tok0))
+    assert first.status_code == 422 and second.status_code == 429
+    assert int(second.headers["Retry-After"]) >= 1
