@@ -40,6 +40,12 @@ class FastActions:
     """WSGI middleware: ordinary actions here, the rest to ``wsgi_app`` (Flask's)."""
 
     def __init__(self, app: Flask, wsgi_app, *, gate, limiter, metrics):
+        hooks = [app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs]
+        hooks += [app.url_value_preprocessors, app.url_default_functions]
+        if [len(h.get(None, ())) for h in hooks] != [1, 1, 1, 0, 0] or any(
+            k is not None for h in hooks for k in h
+        ):
+            raise RuntimeError("the app's request hooks changed: mirror them in FastActions")
         self.flask = wsgi_app
         self.games = app.extensions["spitlog"]["games"]
         self.gate, self.limiter, self.metrics = gate, limiter, metrics

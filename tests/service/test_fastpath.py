@@ -193,3 +193,11 @@ def test_the_fast_path_keeps_the_rate_limits(monkeypatch):
     second = client.post(f"/v1/games/{gid}/actions", json=body, headers=bearer(tok0))
     assert first.status_code == 422 and second.status_code == 429
     assert int(second.headers["Retry-After"]) >= 1
+
+
+def test_a_new_request_hook_must_be_mirrored_in_the_fast_path(app):
+    """The fast path makes the hooks' calls itself: one more hook it would skip."""
+    fast: FastActions = app.wsgi_app
+    app.before_request(lambda: None)
+    with pytest.raises(RuntimeError, match="mirror"):
+        FastActions(app, fast.flask, gate=fast.gate, limiter=fast.limiter, metrics=fast.metrics)
