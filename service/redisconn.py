@@ -1,59 +1,25 @@
 """The API's Redis clients: how a process connects (``clients``), in one place.
 
-redis-py checks every connection it hands out for unread data (``can_read()``, a
-zero-timeout poll of the socket). Under gevent, ``select.poll`` is gevent's emulation,
-which builds a watcher and runs the event loop once: about 15 us of CPU on every
-command (``bench/bench_service.py --part throughput`` runs the floor on redis-py's
-default connections and on these, side by side). A poll with a zero timeout never
-blocks, so the parser here asks the operating system's own ``poll`` first and hands
-over to redis-py only when the socket is readable (then redis-py's own checks run,
-unchanged).
+redis-py's own parser, unchanged. A parser whose idle-connection check at checkout
+asked the OS's ``poll`` instead of gevent's emulation of it saved ~15-25 us of CPU a
+command, and was tried: gevent's ``poll(0)`` is also a yield to the event loop at every
+command, and without it a flood of one game (limits on, bench/flood.py) held the other
+games' actions up to 0.2-2 s at p99 instead of ~15 ms. Not worth it.
 """
 
-import select
-
 import redis
-from redis._parsers import _HiredisParser
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
-from redis.utils import HIREDIS_AVAILABLE
-
-
-def _os_poll():
-    """``select.poll`` as the operating system has it, even when gevent patched it."""
-    try:
-        from gevent import monkey
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        return select.poll
-    return monkey.get_original("select", "poll")
-
-
-_POLL = _os_poll()
-
-
-class Parser(_HiredisParser):
-    """hiredis, with the idle connection's check made by the OS's ``poll``."""
-
-    def can_read(self, timeout: float = 0) -> bool:
-        if timeout == 0 and self._reader is not None and not self._reader.has_data():
-            poller = _POLL()
-            poller.register(self._sock, select.POLLIN)
-            if not poller.poll(0):
-                return False  # nothing pending: the common case, decided here
-        return super().can_read(timeout)
 
 
 def options() -> dict:
     """The connection options of every client the API makes."""
-    opts = {
+    return {
         "health_check_interval": 30,
         "socket_connect_timeout": 2,
         "socket_timeout": 10,  # above the live watchers' 2 s XREAD BLOCK
         "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
     }
-    if HIREDIS_AVAILABLE:
-        opts["parser_class"] = Parser
-    return opts
 
 
 def clients(url: str, pool_size: int) -> tuple[redis.Redis, redis.Redis]:
