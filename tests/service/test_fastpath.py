@@ -107,6 +107,28 @@ def test_a_request_that_is_not_ordinary_goes_to_flask_with_its_body(
     assert r.status_code in (400, 401, 412, 415, 422), (what, r.get_json())
 
 
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"CONTENT_TYPE": "application/json\xa0"},  # str.strip() would drop it; werkzeug keeps it
+        {"CONTENT_TYPE": "\x85application/json"},
+        {"CONTENT_LENGTH": "\xb2"},  # a digit to str.isdigit(), not to int()
+        {"CONTENT_LENGTH": "+17"},
+        {"CONTENT_LENGTH": "99999"},  # past MAX_CONTENT_LENGTH
+    ],
+)
+def test_odd_headers_go_to_flask(client, flask_client, flask_calls, environ):
+    gid, tok0, _tok1 = new_game(client)
+    kw = {"data": b'{"type": "ready"}', "headers": bearer(tok0), "environ_overrides": environ}
+    version = client.get(f"/v1/games/{gid}").get_json()["version"]
+    flask_calls.clear()
+    r = client.post(f"/v1/games/{gid}/actions", content_type="application/json", **kw)
+    assert flask_calls == [("POST", f"/v1/games/{gid}/actions")]
+    assert r.status_code in (400, 413, 415), r.get_json()
+    same(r, flask_client.post(f"/v1/games/{gid}/actions", content_type="application/json", **kw))
+    assert client.get(f"/v1/games/{gid}").get_json()["version"] == version
+
+
 def test_a_chunked_body_goes_to_flask(client, flask_calls):
     gid, tok0, _tok1 = new_game(client)
     flask_calls.clear()
@@ -199,5 +221,12 @@ def test_a_new_request_hook_must_be_mirrored_in_the_fast_path(app):
     """The fast path makes the hooks' calls itself: one more hook it would skip."""
     fast: FastActions = app.wsgi_app
     app.before_request(lambda: None)
+    with pytest.raises(RuntimeError, match="mirror"):
+        FastActions(app, fast.flask, gate=fast.gate, limiter=fast.limiter, metrics=fast.metrics)
+
+
+def test_another_error_handler_must_be_mirrored_too(app):
+    fast: FastActions = app.wsgi_app
+    app.register_error_handler(KeyError, lambda e: ("", 500))
     with pytest.raises(RuntimeError, match="mirror"):
         FastActions(app, fast.flask, gate=fast.gate, limiter=fast.limiter, metrics=fast.metrics)
