@@ -184,37 +184,21 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
 
 
-def _decoder(hint):
+def _converter(hint, card, seq):
+    """A converter of a field of type ``hint`` between an event and its wire form (None:
+    the value as it is): ``card`` converts a card, ``seq`` makes a tuple's container.
+    Reading: (Card.parse, tuple); writing: (a card's name, list)."""
     if hint is Card:
-        return Card.parse
+        return card
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is tuple:
-        inner = _decoder(args[0])
+        inner = _converter(args[0], card, seq)
         if inner is None:
-            return tuple
-        return lambda v: tuple(inner(x) for x in v)
+            return seq
+        return lambda v: seq(map(inner, v))
     if origin in (typing.Union, types.UnionType):
-        inner = _decoder(next(a for a in args if a is not type(None)))
-        if inner is None:
-            return None
-        return lambda v: None if v is None else inner(v)
-    return None
-
-
-def _encoder(hint):
-    """The wire form's writer for a field of type ``hint`` (None: the value as it is)."""
-    if hint is Card:
-        return _card_name
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is tuple:
-        inner = _encoder(args[0])
-        if inner is None:
-            return list
-        return lambda v: [inner(x) for x in v]
-    if origin in (typing.Union, types.UnionType):
-        inner = _encoder(next(a for a in args if a is not type(None)))
+        inner = _converter(next(a for a in args if a is not type(None)), card, seq)
         if inner is None:
             return None
         return lambda v: None if v is None else inner(v)
@@ -236,11 +220,13 @@ EVENT_TYPES: dict[str, type] = {
 }  # fmt: skip
 TYPE_NAMES = {c: n for n, c in EVENT_TYPES.items()}
 _HINTS = {cls: typing.get_type_hints(cls) for cls in EVENT_TYPES.values()}
-_CODECS = {
-    cls: tuple((f.name, _decoder(_HINTS[cls][f.name])) for f in fields(cls)) for cls in _HINTS
+_CODECS = {  # readers
+    cls: tuple((f.name, _converter(_HINTS[cls][f.name], Card.parse, tuple)) for f in fields(cls))
+    for cls in _HINTS
 }
 _WRITERS = {
-    cls: tuple((f.name, _encoder(_HINTS[cls][f.name])) for f in fields(cls)) for cls in _HINTS
+    cls: tuple((f.name, _converter(_HINTS[cls][f.name], _card_name, list)) for f in fields(cls))
+    for cls in _HINTS
 }
 
 
