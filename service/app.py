@@ -140,6 +140,15 @@ def _handle(exc: Exception):
 _BODY_REQUIRED = {"games.GamesCollection", "games.Actions"}
 
 
+def rate_limit(limiter, req) -> None:
+    """429 with ``Retry-After`` (whole seconds) when ``limiter(req)`` says to wait."""
+    retry_after = limiter(req)
+    if retry_after:
+        raise RateLimited(
+            "over the rate limit", headers={"Retry-After": str(int(retry_after + 0.999))}
+        )
+
+
 def _before(gate: GameGate, limiter) -> callable:
     """The one ``before_request`` hook: the game's gate first (a flood of one game waits
     there, even for its 429s: bench/flood.py measured the other games' p99 2-5x lower
@@ -152,11 +161,7 @@ def _before(gate: GameGate, limiter) -> callable:
         req = request._get_current_object()
         gate.enter(req)
         if limiter is not None:
-            retry_after = limiter(req)
-            if retry_after:
-                raise RateLimited(
-                    "over the rate limit", headers={"Retry-After": str(int(retry_after + 0.999))}
-                )
+            rate_limit(limiter, req)
         if (
             req.method == "POST"
             and not req.is_json

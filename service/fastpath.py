@@ -35,8 +35,7 @@ from werkzeug.http import parse_options_header
 from werkzeug.routing import Rule
 
 from .api import _read_action, answer_response, bearer
-from .app import _handle
-from .errors import RateLimited
+from .app import _handle, rate_limit
 from .limits import FLAT
 
 _ROUTE = re.compile(r"/v1/games/(g_[0-9a-f]{16})/actions")
@@ -89,15 +88,16 @@ class FastActions:
             return None
         if not (length.isascii() and length.isdigit()):
             return None
+        n = int(length)
         limit = self.config.get("MAX_CONTENT_LENGTH")
-        if limit is not None and int(length) > limit:
+        if limit is not None and n > limit:
             return None
         try:
-            data = environ["wsgi.input"].read(int(length))
+            data = environ["wsgi.input"].read(n)
         except Exception:  # noqa: BLE001 - a client gone mid-body: Flask says what it says
             data = b""
         environ["wsgi.input"] = io.BytesIO(data)  # for Flask, if it is not ordinary after all
-        if len(data) != int(length):
+        if len(data) != n:
             return None
         try:
             body = orjson.loads(data)
@@ -115,12 +115,7 @@ class FastActions:
             if self.limiter is not None:
                 req = self.request_class(environ)
                 req.url_rule = self.rule
-                retry_after = self.limiter(req)
-                if retry_after:
-                    raise RateLimited(
-                        "over the rate limit",
-                        headers={"Retry-After": str(int(retry_after + 0.999))},
-                    )
+                rate_limit(self.limiter, req)
             answer = self.games.act(game_id, token, body, idem_key=key, read=read)
             response = answer_response(answer)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem, as in Flask
