@@ -53,7 +53,7 @@ class Ready:  # D-4, N-4, Q-2
 
 
 @dataclass(frozen=True, slots=True)
-class Resign:  # E-5, Q-9
+class Resign:  # E-5 (both games)
     pass
 
 

@@ -165,7 +165,7 @@ class DeadlineExpired(Event):  # T-1..T-5
 
 
 @_event
-class PlayerResigned(Event):  # E-5, Q-9
+class PlayerResigned(Event):  # E-5
     seat: int
 
 

@@ -136,31 +136,37 @@ def evolve(state: State, event: Event) -> State:
             can = (rules.can_act(s, 0), rules.can_act(s, 1))
     if s.phase != state.phase or type(event) in _NEW_ROUND:
         _set(s, "phase_since", at)
-    # T-4: the clock restarts at each of the seat's own actions and whenever it had nothing
-    # to do; but a timeout acting for an absent seat (``by``) is not its action, and the
-    # lull that follows (having been called for, made ready) restarts nothing until the
-    # seat acts again itself (``forced``).
+    # T-4: each seat's clock counts, in total, the time it had a legal action since its own
+    # last action: it pauses (without restarting) while the seat has nothing to do, and a
+    # timeout acting for the seat (``by``: T-1 calling, T-2 making ready) is not its action.
     by = getattr(event, "by", None)
     seat = getattr(event, "seat", None) if type(event) is not DeadlineExpired else None
     actor = seat if by is None else None
-    forced = state.forced
-    if seat is not None and (by is not None or forced[seat]):
-        forced = (by is not None, forced[1]) if seat == 0 else (forced[0], by is not None)
-    idle = s.idle_since
-    prev = state.can_act
-    _set(
-        s,
-        "idle_since",
-        (
-            at if actor == 0 or not (prev[0] or forced[0]) else idle[0],
-            at if actor == 1 or not (prev[1] or forced[1]) else idle[1],
-        ),
-    )
-    _set(s, "forced", forced)
+    if actor is not None or can != state.can_act:
+        _set(s, "idle_used", _counted(state, can, at, actor))
+        _set(s, "idle_since", tuple(
+            at if i == actor or (can[i] and not state.can_act[i]) else state.idle_since[i]
+            for i in (0, 1)
+        ))  # fmt: skip
+        if actor is not None:
+            _set(s, "acted_at", (at, state.acted_at[1]) if actor == 0 else (state.acted_at[0], at))
     _set(s, "version", state.version + 1)
     _set(s, "can_act", can)
     _set(s, "stalemate", stalemate)
     return s
+
+
+def _counted(state: State, can: tuple[bool, bool], at: float, actor) -> tuple[float, float]:
+    """T-4's counted seconds per seat after an event at ``at`` that leaves ``can``: zero
+    for the seat that acted; a seat whose clock stops here adds the time since it resumed
+    (to the microsecond, so that a sum of many pauses does not drift)."""
+    used, was, since = state.idle_used, state.can_act, state.idle_since
+    return tuple(
+        0.0 if i == actor
+        else round(used[i] + at - since[i], 6) if was[i] and not can[i]
+        else used[i]
+        for i in (0, 1)
+    )  # fmt: skip
 
 
 def replay(events, state: State | None = None) -> State:
@@ -240,11 +246,10 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     seat = ctx.seat
     if seat not in (0, 1) or state.players[seat].kind is None:  # a free seat is nobody's
         raise IllegalAction("P-5", "only a seated player may act")
-    if isinstance(action, Resign):  # E-5; Q-9
+    if isinstance(action, Resign):  # E-5, in both games
         if state.status == "waiting":
             return [PlayerResigned(seat=seat), GameAborted(reason="E-5")]
-        rule = "E-5" if state.game == "spit" else "Q-9"
-        return [PlayerResigned(seat=seat), GameEnded(winner=1 - seat, reason=rule)]
+        return [PlayerResigned(seat=seat), GameEnded(winner=1 - seat, reason="E-5")]
     start_rule = _START_RULE[state.game]
     if state.status == "waiting":
         raise IllegalAction(start_rule, "the game has not started: a seat is still free")
@@ -307,7 +312,8 @@ def deadlines(state: State) -> list[Deadline]:
         out.append(Deadline("T-3", state.phase_since + o.slap_grace_s))
     for seat in (0, 1):
         if state.can_act[seat]:
-            out.append(Deadline("T-4", state.idle_since[seat] + o.idle_forfeit_s, seat))
+            left = o.idle_forfeit_s - state.idle_used[seat]
+            out.append(Deadline("T-4", state.idle_since[seat] + left, seat))
     return sorted(out, key=lambda d: d.at)
 
 

@@ -307,8 +307,11 @@ def fewer_stock(state: State) -> int | None:
 
 
 def round_end(state: State) -> list:
-    """N-1: whether the round has ended, and the events that say how it goes on."""
+    """E-2 and N-1: whether the game or the round has ended, and the events that say how
+    it goes on."""
     cleared = next((i for i, p in enumerate(state.players) if not any(p.stockpiles)), None)
+    if cleared is not None and not state.players[cleared].spit:  # E-2: it wins at once
+        return [GameEnded(winner=cleared, reason="E-2")]
     if cleared is not None:
         reason = "N-1a"
     elif state.phase == "stalemate" and not spitters(state):
@@ -388,10 +391,7 @@ def apply_taken(s: State, e: PilesTaken) -> State:
 
 
 def after_taken(state: State, seed: bytes, at: float) -> list:
-    """E-2, then E-4, then the next deal (N-3)."""
-    empty = [i for i, p in enumerate(state.players) if not p.pool]
-    if empty:
-        return [GameEnded(winner=empty[0], reason="E-2")]
+    """E-4, then the next deal (N-3). (E-2 ended the game before any taking: round_end.)"""
     if state.round >= state.options.max_rounds:
         a, b = (len(p.pool) for p in state.players)
         return [GameEnded(winner=None if a == b else (0 if a < b else 1), reason="E-4")]

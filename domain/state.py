@@ -66,8 +66,12 @@ class State:
     winner: int | None = None
     result: str | None = None  # the rule that ended the game
     can_act: tuple[bool, bool] = (False, False)  # has a legal action other than resign
-    idle_since: tuple[float, float] = (0.0, 0.0)  # T-4's clock, per seat
-    forced: tuple[bool, bool] = (False, False)  # a timeout acted for the seat since its last action
+    # T-4's clock, per seat: it runs while the seat can act and pauses while it cannot;
+    # ``idle_used`` is what it counted before ``idle_since``, when it last resumed, both
+    # since ``acted_at``, the seat's own last action (a timeout acting for it is not one)
+    idle_used: tuple[float, float] = (0.0, 0.0)
+    idle_since: tuple[float, float] = (0.0, 0.0)
+    acted_at: tuple[float, float] = (0.0, 0.0)
     stalemate: bool = False  # S-1 / Q-5
 
     @property

@@ -67,9 +67,9 @@ def _centre(state: State, show) -> list:
 
 
 def _common(state: State, seat: int | None) -> dict:
-    dls = deadlines(state)
-    mine = [d for d in dls if d.seat in (None, seat)]
-    shown = (mine or dls)[:1]
+    # H-5: the viewer's own deadlines and the game-wide ones, never another seat's T-4
+    # (in Speed it tells whether that seat's hidden hand can play)
+    shown = [d for d in deadlines(state) if d.seat is None or d.seat == seat][:1]
     out = {
         "id": state.id,
         "game": state.game,

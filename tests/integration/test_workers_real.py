@@ -297,9 +297,10 @@ def test_an_idle_human_forfeits_after_T4(app, client):
     assert ended["type"] == "game_ended"
     expired = [e for e in log if e["type"] == "deadline_expired" and e["rule"] == "T-4"]
     assert [e["seat"] for e in expired] == [1]
-    # T-4's clock: seat 1's last action, or the last moment it had nothing to do
-    idle_since = replayed(log[: expired[0]["version"] - 1]).idle_since[1]
-    assert idle_since + 1.5 <= ended["at"] < idle_since + 1.5 + 0.25
+    # T-4's clock: 1.5 s in all with a legal action since seat 1's last action
+    before = replayed(log[: expired[0]["version"] - 1])
+    due = next(d.at for d in domain.deadlines(before) if d.rule == "T-4" and d.seat == 1)
+    assert due <= ended["at"] < due + 0.25
 
 
 # ---------------------------------------------------------------- crashes

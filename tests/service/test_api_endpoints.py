@@ -491,7 +491,10 @@ def test_a_speed_audit_verifies_the_deal(client):
     assert audit["verified"] and [d["type"] for d in audit["deals"]] == ["speed_dealt"]
 
 
-def test_the_lobby_lists_games_by_status_newest_first_in_pages(client):
+def test_the_lobby_lists_games_by_status_newest_first_in_pages(redis_client):
+    ticks = iter(range(10_000))  # a clock that moves a millisecond at each reading
+    app = create_app(TEST_CONFIG, redis_client=redis_client, clock=lambda: 1e9 + next(ticks) / 1000)
+    client = app.test_client()
     ids = [new_game(client, join=False)[0] for _ in range(3)]
     running, t0, _ = new_game(client)
     r = client.get("/v1/games?status=open&limit=2")

@@ -10,7 +10,7 @@ their rules. These are the engine's, beyond the text:
    only existing one (S-3); the locked pile is the one the first solo spit used.
 4. The Q-9 check is made when both players have called (or T-1 called for them), as
    any Speed stalemate is resolved; not as soon as the stalemate appears.
-5. In Speed, resigning ends the whole match (rule Q-9), whatever the score.
+5. In Speed, resigning ends the whole match (rule E-5), whatever the score.
 6. A Speed match that reaches ``max_rounds`` goes to the higher match score, equal
    scores a draw (E-4 speaks of cards, which a match does not compare).
 7. A Speed game of a match that ends drawn (Q-9, equal cards) scores nothing and the
@@ -23,10 +23,9 @@ their rules. These are the engine's, beyond the text:
 12. Every shuffle has a number (nonce) in log order: the first deal is 1, round ``r``
     of Spit uses two (one per player), a Speed rebuild (Q-6) one.
 13. A timeout acting for a seat (T-1 calling, T-2 making ready) is logged with ``by``
-    and is not the seat's own action: it does not restart the seat's T-4 clock, nor
-    does the lull that follows it (the seat has nothing to do while it waits); only
-    the seat's own next action does. So an absent player forfeits after T-4 even in a
-    game of frequent stalemates and rounds.
+    and is not the seat's own action (T-4 as amended): the seat's clock keeps running
+    through it and pauses only while the seat has nothing legal to do, so an absent
+    player forfeits after T-4 even in a game of frequent stalemates and rounds.
 14. The spit cards that start a round (D-4) lock no pile, even in a one-pile round:
     only a solo spit in a stalemate does (S-3).
 15. Q-9 also ends a Speed game at a stalemate that would rebuild the side piles a
@@ -138,12 +137,12 @@ def match_game_2(**options):
     )
 
 
-def test_ruling_5_Q9_resign_ends_the_whole_speed_match():
+def test_ruling_5_E5_resign_ends_the_whole_speed_match():
     given = match_game_2(target_score=10)
     assert state_of(given).scores == (3, 0)
     assert when(given, Resign(), 0) == [
         PlayerResigned(seat=0),
-        GameEnded(winner=1, reason="Q-9"),
+        GameEnded(winner=1, reason="E-5"),
     ]
 
 
@@ -205,7 +204,7 @@ def test_ruling_12_shuffles_are_numbered_in_log_order():
     assert dealt.nonces == (2, 3)
 
 
-def test_ruling_13_T4_a_timeout_acting_for_a_seat_restarts_nothing():
+def test_ruling_13_T4_a_timeout_acting_for_a_seat_is_not_its_action():
     given = about_to_clear(started=False)  # the ready phase began at T0
     events = when(given, Timeout("T-2"), None, now=T0 + 10)
     assert events[1:3] == [PlayerReady(seat=0, by="T-2"), PlayerReady(seat=1, by="T-2")]

@@ -24,6 +24,7 @@ from domain.events import (
     CardDrawn,
     CardPlayed,
     CentreStarted,
+    GameAborted,
     GameEnded,
     GameScored,
     PlayerReady,
@@ -304,14 +305,17 @@ def test_Q9_equal_counts_are_a_draw():
     ]
 
 
-def test_Q9_resign_as_E5():
+def test_E5_resigning_in_speed_records_E5_not_Q9():
     assert when(playing(), Resign(), 1) == [
         PlayerResigned(seat=1),
-        GameEnded(winner=0, reason="Q-9"),
+        GameEnded(winner=0, reason="E-5"),
     ]
     over = after(playing(), Resign(), 1)
+    assert over.result == "E-5"
     with pytest.raises(GameOver):
         decide(over, Draw(), Ctx(0, NOW, SEED))
+    waiting = replay(created("speed")[:1])
+    assert when(waiting, Resign(), 0) == [PlayerResigned(seat=0), GameAborted(reason="E-5")]
 
 
 def test_V3_alternate_colours_in_speed():

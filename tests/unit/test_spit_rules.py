@@ -28,6 +28,7 @@ from domain.events import (
     CardMoved,
     CardPlayed,
     CardTurnedUp,
+    GameAborted,
     GameEnded,
     PileChosen,
     PileSlapped,
@@ -393,16 +394,37 @@ def test_E1_one_pile_first_to_clear_takes_nothing_the_other_takes_the_pile():
     assert held(0) == sorted(cards("KH 2C 2D 5S 10S 8D 7H"), key=lambda c: c.index)
 
 
-def test_E2_a_player_with_no_cards_left_wins():
+def test_E2_a_player_with_no_cards_left_wins_at_once_in_a_one_pile_round():
     given = spit_game(["7H", "", "", "", ""], STUCK1, "", "8D 5C")
     assert when(given, Play(0, 1), 0) == [
         CardPlayed(seat=0, card=card("7H"), to=1, src=0),
-        RoundEnded(round=1, reason="N-1a", cleared=0, next="take"),
-        PilesTaken(piles=(None, 1)),
         GameEnded(winner=0, reason="E-2"),
     ]
     over = after(given, Play(0, 1), 0)
     assert over.status == "finished" and over.winner == 0 and over.result == "E-2"
+
+
+def test_E2_a_player_with_no_cards_left_wins_at_once_in_a_two_pile_round():
+    """The issue's scenario: piles 8S / QD; seat 0 holds only 7H in its stockpiles and no
+    spit cards; seat 1 is stuck with 5C as a spit card; seat 0 plays 7H: no slap, no new
+    layout, the game ends and seat 0 wins."""
+    given = spit_game(["7H", "", "", "", ""], STUCK1, "8S", "QD 5C")
+    start = state_of(given)
+    assert [p[-1] for p in start.piles] == list(cards("8S QD")) and not start.players[0].spit
+    assert when(given, Play(0, 0), 0) == [
+        CardPlayed(seat=0, card=card("7H"), to=0, src=0),
+        GameEnded(winner=0, reason="E-2"),
+    ]
+    over = after(given, Play(0, 0), 0)
+    assert (over.status, over.winner, over.result) == ("finished", 0, "E-2")
+
+
+def test_E2_clearing_the_stockpiles_with_spit_cards_left_only_ends_the_round():
+    given = about_to_clear()  # seat 0 still holds 3C as a spit card
+    assert when(given, Play(0, 0), 0)[1] == RoundEnded(
+        round=1, reason="N-1a", cleared=0, next="slap"
+    )
+    assert after(given, Play(0, 0), 0).status == "running"
 
 
 def test_E3_one_pile_blocked_goes_to_the_player_with_more_stockpile_cards():
@@ -451,6 +473,11 @@ def test_E5_a_player_may_resign_at_any_time_and_the_other_wins():
     over = after(playing(), Resign(), 0)
     with pytest.raises(GameOver):
         decide(over, Play(1, 0), Ctx(0, NOW, SEED))
+
+
+def test_E5_resigning_before_the_second_seat_is_taken_records_E5():
+    waiting = replay(created("spit")[:1])
+    assert when(waiting, Resign(), 0) == [PlayerResigned(seat=0), GameAborted(reason="E-5")]
 
 
 # ---------------------------------------------------------------- VARIATIONS

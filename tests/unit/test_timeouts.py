@@ -118,7 +118,7 @@ def test_T4_idle_with_a_legal_action_forfeits():
     assert view(after(state, Timeout("T-4", 1), None, now=T0 + 120), 0)["winner"] == 0
 
 
-def test_T4_the_clock_restarts_at_each_action_and_stops_with_nothing_to_do():
+def test_T4_the_clock_restarts_at_each_own_action_and_pauses_with_nothing_to_do():
     acted = after(playing(), Play(1, 0), 0)  # seat 0 acts at NOW
     assert Deadline("T-4", NOW + 120, 0) in deadlines(acted)
     assert Deadline("T-4", T0 + 120, 1) in deadlines(acted)
@@ -127,6 +127,56 @@ def test_T4_the_clock_restarts_at_each_action_and_stops_with_nothing_to_do():
     blocked = state_of(stuck(spit0="8S", spit1="8D 8C 8H"))
     assert [d.seat for d in deadlines(blocked) if d.rule == "T-4"] == [1]
     assert refused(blocked, Timeout("T-4", 0), None, now=T0 + 500).rule == "T-4"
+
+
+# Seat 0 can only ever play KH (on a Q); seat 1 plays JC on 10C, then QD on JC.
+PAUSED0 = ["KH", "2C", "2D", "AS", "AD"]
+PAUSED1 = ["JC", "QD", "3D", "3H", "2H"]
+
+
+def test_T4_the_clock_accumulates_in_total_and_pauses_without_restarting():
+    """The issue's scenario: both stalemated at the start, T-1 calls for both at T0+3,
+    seat 1 plays at T0+60 and T0+130, and only then does seat 0 get a legal play. Seat 0
+    had a legal action for 3 s in all (the stalemate's call): it is not forfeited at
+    T0+130; its clock resumes there with 117 s left."""
+    given = spit_game(PAUSED0, PAUSED1, "8S 10C", "8D 5C")
+    start = state_of(given)
+    assert start.stalemate and start.can_act == (True, True)
+    called = after(given, Timeout("T-1"), None, now=T0 + 3)
+    assert called.can_act == (False, True)  # tops 10C and 5C: only seat 1 can play
+    assert [d.seat for d in deadlines(called) if d.rule == "T-4"] == [1]
+    one = after(called, Play(0, 0), 1, now=T0 + 60)  # JC on 10C
+    assert one.can_act == (False, True)
+    two = after(one, Play(1, 0), 1, now=T0 + 130)  # QD on JC: KH fits at last
+    assert two.can_act[0]
+    assert Deadline("T-4", T0 + 130 + 117, 0) in deadlines(two)
+    assert refused(two, Timeout("T-4", 0), None, now=T0 + 130).rule == "T-4"
+    assert refused(two, Timeout("T-4", 0), None, now=T0 + 246.9).rule == "T-4"
+    assert when(two, Timeout("T-4", 0), None, now=T0 + 247) == [
+        DeadlineExpired(rule="T-4", seat=0),
+        GameEnded(winner=1, reason="T-4"),
+    ]
+    # its own action restarts it from zero
+    played = after(two, Play(0, 0), 0, now=T0 + 140)  # KH on QD; AS fits on KH next
+    assert Deadline("T-4", T0 + 260, 0) in deadlines(played)
+
+
+def test_T4_an_absent_player_is_forfeited_in_a_game_full_of_stalemates():
+    """Seat 0 never acts. Each stalemate gives it a legal action (its call) until T-1
+    calls for it: 3 s each time, which add up. Seat 1 calls at once, every time. With
+    ``idle_forfeit_s`` 10, seat 0 is forfeited 1 s into the fourth stalemate."""
+    spits = "8S 7S 8H 7H 8C 7C"
+    state = state_of(stuck(spit0=spits, spit1=spits, idle_forfeit_s=10))
+    now, stalemates = T0, 0
+    while not state.over:
+        assert state.stalemate
+        stalemates += 1
+        state = after(state, Spit(), 1, now=now + 0.1)  # seat 1 calls at once
+        due = deadlines(state)[0]
+        now = due.at
+        state = after(state, Timeout(due.rule, due.seat), None, now=now)
+    assert (state.result, state.winner, stalemates) == ("T-4", 1, 4)
+    assert now == T0 + 3 * 3 + 1
 
 
 def test_T5_a_game_with_an_empty_seat_is_aborted():
