@@ -18,8 +18,6 @@ from .actions import (
     Spit,
     Timeout,
     TurnUp,
-    action_to_dict,
-    parse_action,
 )
 from .cards import DECK, Card, CardError, adjacent
 from .errors import (
@@ -35,26 +33,32 @@ from .game import (
     KINDS,
     Ctx,
     Deadline,
+    action_to_dict,
     create_game,
     deadlines,
     decide,
     evolve,
     legal_actions,
+    options_for,
+    parse_action,
     replay,
+    rules_for,
     run,
 )
-from .options import GAMES, Options, parse_options
+from .options import Options
+from .rules import GAMES, RULES, Rules
 from .shuffle import commitment, shuffle
 from .snapshot import state_from_dict, state_to_dict
 from .state import Player, State
 from .views import full_state, redact, view
 
 __all__ = [
-    "DECK", "GAMES", "KINDS", "Card", "CardError", "Choose", "Ctx", "Deadline", "DomainError",
-    "Draw", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join", "MalformedAction",
-    "Move", "Options", "Play", "PlayCard", "Player", "Ready", "Resign", "SeatUnavailable", "Slap",
-    "Spit", "State", "Timeout", "TurnUp", "action_to_dict", "adjacent", "commitment",
-    "create_game", "deadlines", "decide", "event_from_dict", "event_to_dict", "evolve",
-    "full_state", "legal_actions", "parse_action", "parse_options", "redact", "replay", "run",
-    "shuffle", "state_from_dict", "state_to_dict", "view",
+    "DECK", "GAMES", "KINDS", "RULES", "Card", "CardError", "Choose", "Ctx", "Deadline",
+    "DomainError", "Draw", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join",
+    "MalformedAction", "Move", "Options", "Play", "PlayCard", "Player", "Ready", "Resign",
+    "Rules", "SeatUnavailable", "Slap", "Spit", "State", "Timeout", "TurnUp", "action_to_dict",
+    "adjacent", "commitment", "create_game", "deadlines", "decide", "event_from_dict",
+    "event_to_dict", "evolve", "full_state", "legal_actions", "options_for", "parse_action",
+    "redact", "replay", "rules_for", "run", "shuffle", "state_from_dict", "state_to_dict",
+    "view",
 ]  # fmt: skip

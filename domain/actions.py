@@ -1,15 +1,19 @@
 """Actions: what a seat (or the system) asks to do. Imperative names, frozen values.
 
-Every action has a wire form (a JSON object with ``type``) that ``parse_action`` reads
-and ``action_to_dict`` writes; the two round-trip. ``parse_action`` refuses a malformed
-body (unknown type or field, pile 7, card ``1X``) before any rule is consulted.
+Each game gives the wire form of its actions (``Rules.ACTIONS``: a JSON object with a
+``type``): ``read_action`` reads it, ``Encoder`` writes it back, and the two
+round-trip. ``read_action`` refuses a malformed body (unknown type or field, stockpile
+7, card ``1X``) before any rule is consulted; it is the only validator of actions, and
+the service's documents are made from the same tables (``FIELDS``).
 
->>> a = parse_action("spit", {"type": "play", "from": 2, "to": 1})
->>> a, action_to_dict(a)
+>>> from domain.spit import ACTIONS
+>>> a = read_action(ACTIONS, {"type": "play", "from": 2, "to": 1}, "spit")
+>>> a, Encoder("play", ACTIONS["play"][1])(a)
 (Play(src=2, to=1), {'type': 'play', 'from': 2, 'to': 1})
 """
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, CardError
 from .errors import MalformedAction
@@ -84,28 +88,30 @@ class Timeout:
     seat: int | None = None
 
 
-Action = Play | TurnUp | Move | Spit | Slap | Choose | Ready | Resign | PlayCard | Draw
+class Field(NamedTuple):
+    """One field of an action's wire form: its name on the wire, the action's attribute,
+    its kind (``FIELDS``) and whether it must be sent."""
+
+    wire: str
+    attr: str
+    kind: str
+    required: bool = True
+
 
 MAX_STOCKPILES = 5
-# type -> ordered (wire field, attribute, kind, required)
-_SPIT_WIRE = {
-    "play": (Play, (("from", "src", "stockpile", True), ("to", "to", "pile", True))),
-    "turn_up": (TurnUp, (("stockpile", "stockpile", "stockpile", True),)),
-    "move": (Move, (("from", "src", "stockpile", True), ("to", "to", "stockpile", True))),
-    "spit": (Spit, (("pile", "pile", "pile", False),)),
-    "slap": (Slap, (("pile", "pile", "pile", True),)),
-    "choose": (Choose, (("pile", "pile", "pile", True),)),
-    "ready": (Ready, ()),
-    "resign": (Resign, ()),
-}
-_SPEED_WIRE = {
-    "play": (PlayCard, (("card", "card", "card", True), ("to", "to", "pile", True))),
-    "draw": (Draw, ()),
-    "spit": (Spit, ()),
-    "ready": (Ready, ()),
-    "resign": (Resign, ()),
-}
-WIRE = {"spit": _SPIT_WIRE, "speed": _SPEED_WIRE}
+# The kinds of field, as the wire has them: what each accepts, for the reader and the docs.
+FIELDS = {
+    "stockpile": {"type": "integer", "minimum": 0, "maximum": MAX_STOCKPILES - 1,
+                  "description": "a stockpile, 0 to 4 (0 to 3 under V-1)"},
+    "pile": {"type": "integer", "minimum": 0, "maximum": 1,
+             "description": "a spit or centre pile, 0 or 1"},
+    "card": {"type": "string", "pattern": "^([Aa]|[2-9]|10|[JjQqKk])[CcDdHhSs]$",
+             "description": "a card of your hand, such as 10H or QD (C-1)"},
+}  # fmt: skip
+
+# type -> (class, fields): a game's actions on the wire (Rules.ACTIONS)
+Wire = dict[str, tuple[type, tuple[Field, ...]]]
+RESIGN: Wire = {"resign": (Resign, ())}
 
 
 def _field(kind: str, value):
@@ -118,64 +124,54 @@ def _field(kind: str, value):
             raise ValueError(str(e)) from None
     if type(value) is not int:
         raise ValueError("must be an integer")
-    high = MAX_STOCKPILES - 1 if kind == "stockpile" else 1
-    if not 0 <= value <= high:
-        raise ValueError(f"must be a {kind} index from 0 to {high}")
+    spec = FIELDS[kind]
+    if not spec["minimum"] <= value <= spec["maximum"]:
+        raise ValueError(f"must be a {kind} index from {spec['minimum']} to {spec['maximum']}")
     return value
 
 
-def parse_action(game: str, body) -> Action:
-    """Read an action's wire form for ``game``; raise MalformedAction naming the field."""
+def read_action(wire: Wire, body, game: str):
+    """Read an action's wire form by the table ``wire`` (of ``game``); raise
+    MalformedAction naming the field."""
     if not isinstance(body, dict):
         raise MalformedAction({"_body": ["must be a JSON object"]})
-    wire = WIRE[game]
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in wire:
         raise MalformedAction({"type": [f"must be one of {', '.join(wire)} in {game}"]})
     cls, fields = wire[kind]
     errors: dict[str, list[str]] = {}
-    names = {f[0] for f in fields}
+    names = {f.wire for f in fields}
     for key in body:
         if key != "type" and key not in names:
             errors[key] = [f"unknown field for a {kind} action"]
     args = {}
-    for name, attr, fkind, required in fields:
-        if name not in body or (body[name] is None and not required):
-            if required:
-                errors[name] = ["missing"]
+    for f in fields:
+        if f.wire not in body or (body[f.wire] is None and not f.required):
+            if f.required:
+                errors[f.wire] = ["missing"]
             continue
         try:
-            args[attr] = _field(fkind, body[name])
+            args[f.attr] = _field(f.kind, body[f.wire])
         except ValueError as e:
-            errors[name] = [str(e)]
+            errors[f.wire] = [str(e)]
     if errors:
         raise MalformedAction(errors)
     return cls(**args)
 
 
-def _encoder(kind: str, fields):
-    attrs = tuple((name, attr, fkind == "card") for name, attr, fkind, _r in fields)
+class Encoder:
+    """Writes an action of one wire type back to its wire form."""
 
-    def encode(action) -> dict:
-        out = {"type": kind}
-        for name, attr, card in attrs:
+    __slots__ = ("kind", "attrs")
+
+    def __init__(self, kind: str, fields: tuple[Field, ...]):
+        self.kind = kind
+        self.attrs = tuple((f.wire, f.attr, f.kind == "card") for f in fields)
+
+    def __call__(self, action) -> dict:
+        out = {"type": self.kind}
+        for name, attr, card in self.attrs:
             v = getattr(action, attr)
             if v is not None:
                 out[name] = v.name if card else v
         return out
-
-    return encode
-
-
-_ENCODERS: dict = {}
-for _wire in (_SPIT_WIRE, _SPEED_WIRE):  # Spit's encoder of Spit (with its pile) serves both
-    for _kind, (_cls, _fields) in _wire.items():
-        _ENCODERS.setdefault(_cls, _encoder(_kind, _fields))
-
-
-def action_to_dict(action) -> dict:
-    """The wire form of a player's action (the inverse of ``parse_action``)."""
-    try:
-        return _ENCODERS[type(action)](action)
-    except KeyError:
-        raise TypeError(f"not a player's action: {action!r}") from None

@@ -9,44 +9,15 @@ those events. The first event that does not follow is named, with its version.
 
 from dataclasses import dataclass, field
 
-from .actions import (
-    Choose,
-    Draw,
-    Join,
-    Move,
-    Play,
-    PlayCard,
-    Ready,
-    Resign,
-    Slap,
-    Spit,
-    Timeout,
-    TurnUp,
-)
+from .actions import Join, Ready, Resign, Timeout
 from .errors import DomainError
-from .events import (
-    TYPE_NAMES,
-    CardDrawn,
-    CardMoved,
-    CardPlayed,
-    CardTurnedUp,
-    DeadlineExpired,
-    GameCreated,
-    PileChosen,
-    PileSlapped,
-    PlayerReady,
-    PlayerResigned,
-    SeatTaken,
-    SidePilesRebuilt,
-    SpeedDealt,
-    SpitCalled,
-    SpitDealt,
-)
+from .events import TYPE_NAMES, DeadlineExpired, GameCreated, PlayerReady, PlayerResigned, SeatTaken
 from .game import Ctx, create_game, evolve, run
+from .rules import RULES
 from .shuffle import VERSION, commitment
 from .state import State
 
-DEALS = (SpitDealt, SpeedDealt, SidePilesRebuilt)
+DEALS = tuple(kind for rules in RULES.values() for kind in rules.DEALS)  # the shuffles
 
 
 @dataclass
@@ -73,29 +44,13 @@ def _candidates(e, game: str):
     """The actions (with the acting seat) that could have produced a batch starting at e."""
     if isinstance(e, SeatTaken):
         return [(Join(kind=e.kind, client_seed=e.client_seed), e.seat)]
-    if isinstance(e, CardPlayed):
-        if game == "spit":
-            return [(Play(e.src, e.to), e.seat)]
-        return [(PlayCard(e.card, e.to), e.seat)]
-    if isinstance(e, CardTurnedUp):
-        return [(TurnUp(e.stockpile), e.seat)]
-    if isinstance(e, CardMoved):
-        return [(Move(e.src, e.to), e.seat)]
-    if isinstance(e, SpitCalled) and e.by is None:
-        return [(Spit(p), e.seat) for p in ((None, 0, 1) if game == "spit" else (None,))]
-    if isinstance(e, PileSlapped):
-        return [(Slap(e.pile), e.seat)]
-    if isinstance(e, PileChosen):
-        return [(Choose(e.pile), e.seat)]
     if isinstance(e, PlayerReady) and e.by is None:
         return [(Ready(), e.seat)]
     if isinstance(e, PlayerResigned):
         return [(Resign(), e.seat)]
-    if isinstance(e, CardDrawn):
-        return [(Draw(), e.seat)]
     if isinstance(e, DeadlineExpired):
         return [(Timeout(e.rule, e.seat), None)]
-    return []
+    return RULES[game].candidates(e)
 
 
 def _creation(events: list, seed: bytes) -> list:

@@ -13,6 +13,7 @@ identity comparison and hashing stay cheap on the hot replay path.
 """
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
@@ -83,6 +84,58 @@ FITS = tuple(
 def may_land_on(card: Card, top: Card, alternate_colors: bool) -> bool:
     """C-2 adjacency, plus V-3's colour change when the table chose it."""
     return card.index in FITS[alternate_colors][top.index]
+
+
+def kind(card: Card) -> Card:
+    """The card that stands for every card of ``card``'s rank and colour (clubs for black,
+    diamonds for red): where a card may land depends on nothing else (C-2, V-3), so
+    searches over plays can share their work between such cards.
+
+    >>> kind(Card.parse("QS")), kind(Card.parse("QH"))
+    (Card('QC'), Card('QD'))
+    """
+    return _KIND[card.index]
+
+
+_KIND = tuple(_BY_NAME[RANKS[c.rank - 1] + ("D" if c.red else "C")] for c in DECK)
+
+
+def longest_run(cards: tuple[Card, ...], tops: tuple[Card | None, ...], alt: bool) -> int:
+    """The longest run of plays of ``cards`` (each once, in any order) onto ``tops`` (None:
+    no pile), each card becoming the new top of the pile it lands on.
+
+    >>> longest_run(parse_cards(["8H", "9S", "KD"]), parse_cards(["7C", "QS"]), False)
+    3
+    """
+    return _run(tuple(sorted(map(kind, cards), key=_index)), tuple(map(_kind_or_none, tops)), alt)
+
+
+def _index(c: Card) -> int:
+    return c.index
+
+
+def _kind_or_none(c: Card | None) -> Card | None:
+    return None if c is None else _KIND[c.index]
+
+
+@lru_cache(maxsize=65536)
+def _run(cards: tuple, tops: tuple, alt: bool) -> int:
+    best = 0
+    fits = FITS[alt]
+    for i, c in enumerate(cards):
+        if i and cards[i - 1] is c:
+            continue
+        rest = None
+        for p, top in enumerate(tops):
+            if top is not None and c.index in fits[top.index]:
+                if rest is None:
+                    rest = cards[:i] + cards[i + 1 :]
+                n = 1 + _run(rest, tops[:p] + (c,) + tops[p + 1 :], alt)
+                if n > best:
+                    best = n
+                    if best == len(cards):
+                        return best
+    return best
 
 
 def parse_cards(texts) -> tuple[Card, ...]:

@@ -1,15 +1,14 @@
 """The decider: ``decide(state, action, ctx) -> events``, ``evolve``, ``replay``.
 
 What both games share lives here (seats, readiness, resignation, the timeouts
-T-1..T-5 and the bookkeeping every state carries); each game's own rules are in
-``spit.py`` and ``speed.py``.
+T-1..T-5 and the bookkeeping every state carries); everything else is asked of the
+game's own rules (``rules.RULES``), never by the game's name.
 """
 
 from dataclasses import dataclass
 from functools import reduce
 
-from . import speed, spit
-from .actions import Join, Ready, Resign, Timeout
+from .actions import Encoder, Join, Ready, Resign, Timeout, read_action
 from .errors import GameOver, IllegalAction, MalformedAction, SeatUnavailable
 from .events import (
     DeadlineExpired,
@@ -25,12 +24,11 @@ from .events import (
     SpitCardsTurned,
 )
 from .options import Options, parse_options
-from .state import Player, State, set_player
+from .rules import OPTIONS, RULES, Rules
+from .state import State, set_player
 from .values import replace
 
 KINDS = ("human", "bot:random", "bot:easy", "bot:medium", "bot:hard")
-RULES = {"spit": spit, "speed": speed}
-_START_RULE = {"spit": "D-4", "speed": "Q-2"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +47,45 @@ class Deadline:
     seat: int | None = None  # T-4: whose clock
 
 
+def rules_for(game: str) -> Rules:
+    """The rules of ``game``; MalformedAction for a game there is none of."""
+    try:
+        return RULES[game]
+    except KeyError:
+        raise MalformedAction({"game": [f"must be one of {', '.join(RULES)}"]}) from None
+
+
+def options_for(game: str, raw: dict | None) -> Options:
+    """Validate the table options ``raw`` of ``game`` (InvalidOptions names each field)."""
+    return parse_options(game, raw, OPTIONS)
+
+
+def parse_action(game: str, body):
+    """Read an action's wire form in ``game``; MalformedAction names the field."""
+    return read_action(rules_for(game).ACTIONS, body, game)
+
+
+_ENCODERS: dict = {}
+for _rules in RULES.values():  # Spit's encoder of Spit (with its pile) serves both
+    for _kind, (_cls, _fields) in _rules.ACTIONS.items():
+        _ENCODERS.setdefault(_cls, Encoder(_kind, _fields))
+
+
+def action_to_dict(action) -> dict:
+    """The wire form of a player's action (the inverse of ``parse_action``)."""
+    try:
+        return _ENCODERS[type(action)](action)
+    except KeyError:
+        raise TypeError(f"not a player's action: {action!r}") from None
+
+
 # ---------------------------------------------------------------- evolve
 
 
 def _created(s: State, e: GameCreated) -> State:
+    rules = RULES[e.game]
     opts = Options(**e.options)
-    k = opts.stockpiles if e.game == "spit" else 0
-    empty = Player(stockpiles=((),) * k, face_up=(False,) * k)
+    empty = rules.setup(opts)
     return State(
         id=e.game_id,
         game=e.game,
@@ -95,8 +125,8 @@ def _same(s: State, e: Event) -> State:
     return s
 
 
+_NEW = {GameCreated: _created}  # a state that is no game yet
 _COMMON = {
-    GameCreated: _created,
     SeatTaken: _seat_taken,
     PlayerReady: _ready,
     SpitCalled: _called,
@@ -105,18 +135,21 @@ _COMMON = {
     GameEnded: _ended,
     GameAborted: _aborted,
 }
-_EVOLVE = {g: {**_COMMON, **RULES[g].EVOLVE} for g in RULES}
+_EVOLVE = {name: {**_COMMON, **rules.EVOLVE} for name, rules in RULES.items()}
 _NEW_ROUND = (SpitCardsTurned, SideCardsTurned)  # a stalemate after these is a new one
-_set = object.__setattr__  # only on a state evolve has just created (see evolve)
+_set = object.__setattr__  # only on the state evolve is building (see evolve)
 
 
 def evolve(state: State, event: Event) -> State:
     """The state after ``event``: the event's own change, then the derived bookkeeping
-    (stalemate S-1/Q-5, the phase and its start, who can act, T-4's idle clocks)."""
-    s = _EVOLVE[state.game if state.status != "new" else "spit"][type(event)](state, event)
-    # The handler's result is a fresh object that nothing else holds yet, so the
-    # bookkeeping below finishes building it in place instead of copying it again
-    # (replay's hot path: one copy per event instead of three).
+    (stalemate S-1/Q-5, the phase and its start, who can act, T-4's clocks).
+
+    ``evolve`` builds each state it returns: the event's handler returns a copy of
+    ``state`` (``values.replace``) that nothing else holds yet, and ``evolve`` fills in
+    the bookkeeping fields of that copy before it hands it over (one copy per event
+    instead of three, on replay's hot path). A state is never changed once returned."""
+    table = _EVOLVE[state.game] if state.status != "new" else _NEW
+    s = table[type(event)](state, event)
     if s is state:
         s = replace(state)
     at = event.at
@@ -191,7 +224,8 @@ def create_game(
 ) -> list[Event]:
     """The first events of a game: its creation (options validated, seed committed) and,
     against a bot, the bot's seat and the first deal."""
-    opts = parse_options(game, options)
+    rules = rules_for(game)
+    opts = options_for(game, options)
     if opponent not in KINDS:
         raise MalformedAction({"opponent": [f"must be one of {', '.join(KINDS)}"]})
     events: list[Event] = [
@@ -199,7 +233,7 @@ def create_game(
             at=now,
             game_id=game_id,
             game=game,
-            options=opts.public(game),
+            options=opts.public(rules.OPTIONS),
             kind=kind,
             client_seed=client_seed,
             commitment=commitment,
@@ -232,10 +266,8 @@ def run(state: State, action, ctx: Ctx) -> tuple[list[Event], State]:
 
 
 def _stamp(events: list[Event], now: float) -> list[Event]:
-    """Date the events the rules just created (fresh objects: set in place, not copied)."""
-    for e in events:
-        _set(e, "at", now)
-    return events
+    """The events the rules just made, dated ``now``."""
+    return [replace(e, at=now) for e in events]
 
 
 def _decide(state: State, action, ctx: Ctx) -> list[Event]:
@@ -250,35 +282,27 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
         if state.status == "waiting":
             return [PlayerResigned(seat=seat), GameAborted(reason="E-5")]
         return [PlayerResigned(seat=seat), GameEnded(winner=1 - seat, reason="E-5")]
-    start_rule = _START_RULE[state.game]
-    if state.status == "waiting":
-        raise IllegalAction(start_rule, "the game has not started: a seat is still free")
-    if isinstance(action, Ready):
-        return _decide_ready(state, seat)
     rules = RULES[state.game]
+    if state.status == "waiting":
+        raise IllegalAction(rules.START_RULE, "the game has not started: a seat is still free")
+    if isinstance(action, Ready):
+        return _decide_ready(state, seat, rules)
     fn = rules.DECIDE.get(type(action))
     if fn is None:
         raise MalformedAction({"type": [f"not an action of {state.game}"]})
-    # A slap or a choice that lost the race (P-4) is refused by its own rule (N-2, V-2).
-    if state.phase == "ready" and type(action) not in (spit.Slap, spit.Choose):
-        raise IllegalAction(start_rule, "the round has not started: both players must be ready")
-    if state.phase in ("slap", "choose", "dealing") and type(action) in (
-        spit.Play, spit.TurnUp, spit.Move, spit.Spit,
-    ):  # fmt: skip
-        raise IllegalAction("N-1", "the round is over: the piles are being taken")
+    rules.guard(state, action)
     return fn(state, seat, action)
 
 
-def _decide_ready(state: State, seat: int) -> list[Event]:
+def _decide_ready(state: State, seat: int, rules: Rules) -> list[Event]:
     """D-4, N-4, Q-2: both ready, and the round starts."""
-    rule = _START_RULE[state.game]
     if state.phase != "ready":
-        raise IllegalAction(rule, "there is no round waiting to start")
+        raise IllegalAction(rules.START_RULE, "there is no round waiting to start")
     if state.players[seat].ready:
-        raise IllegalAction(rule, "you are already ready")
+        raise IllegalAction(rules.START_RULE, "you are already ready")
     events: list[Event] = [PlayerReady(seat=seat)]
     if state.players[1 - seat].ready:
-        events.append(RULES[state.game].start(state))
+        events.append(rules.start(state))
     return events
 
 
@@ -288,28 +312,26 @@ def _join(state: State, action: Join, ctx: Ctx) -> list[Event]:
     if action.kind not in KINDS:
         raise MalformedAction({"kind": [f"must be one of {', '.join(KINDS)}"]})
     taken = SeatTaken(seat=1, kind=action.kind, client_seed=action.client_seed)
-    s = evolve(state, taken)
-    first = spit.deal(s, ctx.server_seed) if s.game == "spit" else speed.deal(s, ctx.server_seed)
-    return [taken, first]
+    return [taken, RULES[state.game].deal(evolve(state, taken), ctx.server_seed)]
 
 
 # ---------------------------------------------------------------- timeouts (T-1..T-5)
 
+_GRACE = {"T-1": "spit_grace_s", "T-2": "ready_grace_s", "T-3": "slap_grace_s"}
+
 
 def deadlines(state: State) -> list[Deadline]:
-    """Every deadline running in ``state``, soonest first."""
+    """Every deadline running in ``state``, soonest first: the game-wide one of its phase
+    (T-1..T-3, while someone has to act) or T-5, and each seat's T-4."""
     o = state.options
     if state.status == "waiting":
         return [Deadline("T-5", state.created_at + o.join_timeout_s)]
     if state.status != "running":
         return []
     out = []
-    if state.phase == "stalemate" and any(state.can_act):
-        out.append(Deadline("T-1", state.phase_since + o.spit_grace_s))
-    elif state.phase == "ready":
-        out.append(Deadline("T-2", state.phase_since + o.ready_grace_s))
-    elif state.phase in ("slap", "choose"):
-        out.append(Deadline("T-3", state.phase_since + o.slap_grace_s))
+    rule = RULES[state.game].PHASE_DEADLINES.get(state.phase)
+    if rule is not None and any(state.can_act):
+        out.append(Deadline(rule, state.phase_since + getattr(o, _GRACE[rule])))
     for seat in (0, 1):
         if state.can_act[seat]:
             left = o.idle_forfeit_s - state.idle_used[seat]
@@ -331,28 +353,16 @@ def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:
     if ctx.now < due.at:
         raise IllegalAction(action.rule, f"not due for another {due.at - ctx.now:.3f} s")
     events: list[Event] = [DeadlineExpired(rule=due.rule, seat=due.seat)]
-    rule = due.rule
-    if rule == "T-1":  # called for (S-2, Q-5)
-        if state.game == "spit":
-            need = spit.spitters(state)
-            waiting = [s for s in need if not state.players[s].called]
-            events += [SpitCalled(seat=s, by="T-1") for s in waiting]
-            if len(need) == 1:
-                piles = {need[0]: spit.solo_default(state, need[0])}
-            else:
-                piles = {s: s for s in need}
-            events.append(spit.turn_spit_cards(state, piles))
-        else:  # speed.follow turns the side piles once both have called
-            events += [SpitCalled(seat=s, by="T-1") for s in (0, 1) if not state.players[s].called]
-    elif rule == "T-2":  # made ready (N-4)
+    rules = RULES[state.game]
+    if due.rule == "T-2":  # made ready (N-4, Q-2)
         events += [PlayerReady(seat=s, by="T-2") for s in (0, 1) if not state.players[s].ready]
-        events.append(RULES[state.game].start(state))
-    elif rule == "T-3":
-        events += spit.slap_timeout(state)
-    elif rule == "T-4":
+        events.append(rules.start(state))
+    elif due.rule == "T-4":
         events.append(GameEnded(winner=1 - due.seat, reason="T-4"))
-    else:  # T-5
+    elif due.rule == "T-5":
         events.append(GameAborted(reason="T-5"))
+    else:  # T-1, T-3: the game's own
+        events += rules.on_timeout(state, due.rule)
     return events
 
 

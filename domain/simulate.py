@@ -16,10 +16,10 @@ due and nobody acted before. ``play_game`` is pure (the rng comes in).
 
 from dataclasses import dataclass
 
-from .actions import Timeout, parse_action
+from .actions import Timeout
 from .bots import POLICIES
 from .errors import IllegalAction
-from .game import Ctx, create_game, deadlines, replay, run
+from .game import Ctx, create_game, deadlines, parse_action, replay, run
 from .game import legal_actions as legal
 from .shuffle import commitment
 from .state import State

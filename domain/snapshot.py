@@ -12,7 +12,7 @@ from .cards import Card
 from .options import Options
 from .state import Player, State
 
-FORMAT = 1
+FORMAT = 2  # 2: T-4's clock counts in total (idle_used, acted_at)
 
 
 def _encode(v):

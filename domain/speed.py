@@ -1,7 +1,10 @@
-"""Speed: the rules of section SPEED (Q-1..Q-9, V-3, V-4), in the shape of spit.py."""
+"""Speed, whole: section SPEED of RULES.md (Q-1..Q-9, V-3, V-4), what a viewer may see of
+it, and how a hosted bot plays it (a ``rules.Rules``, in the shape of ``spit.py``)."""
 
-from .actions import Draw, PlayCard, Ready, Spit
-from .cards import DECK, FITS, may_land_on
+from functools import lru_cache
+
+from .actions import RESIGN, Draw, Field, PlayCard, Ready, Spit
+from .cards import DECK, FITS, Card, fmt, kind, longest_run, may_land_on
 from .errors import IllegalAction
 from .events import (
     CardDrawn,
@@ -14,11 +17,29 @@ from .events import (
     SpeedDealt,
     SpitCalled,
 )
+from .options import Options
 from .shuffle import shuffle
-from .state import State, set_at, set_player
+from .state import Player, State, set_at, set_player
 from .values import replace
 
+NAME = "speed"
+START_RULE = "Q-2"
+OPTIONS = ("alternate_colors", "side_piles", "target_score", "max_rounds", "spit_grace_s",
+           "ready_grace_s", "slap_grace_s", "idle_forfeit_s", "join_timeout_s")  # fmt: skip
+ACTIONS = {
+    "play": (PlayCard, (Field("card", "card", "card"), Field("to", "to", "pile"))),
+    "draw": (Draw, ()),
+    "spit": (Spit, ()),
+    "ready": (Ready, ()),
+    **RESIGN,
+}
+DEALS = (SpeedDealt, SidePilesRebuilt)  # the events that record a shuffle
+PHASE_DEADLINES = {"stalemate": "T-1", "ready": "T-2"}
 HAND = 5  # Q-4
+
+
+def setup(options: Options) -> Player:
+    return Player()
 
 
 def deal(state: State, seed: bytes) -> SpeedDealt:
@@ -64,6 +85,12 @@ def start(state: State) -> CentreStarted:
 
 def apply_started(s: State, e: CentreStarted) -> State:
     return replace(s, middle=(), piles=tuple((c,) for c in e.cards), phase="playing")
+
+
+def guard(state: State, action) -> None:
+    """Q-2: nothing is played before both are ready."""
+    if state.phase == "ready":
+        raise IllegalAction(START_RULE, "the round has not started: both players must be ready")
 
 
 def decide_play(state: State, seat: int, a: PlayCard) -> list:
@@ -143,9 +170,11 @@ def resolve(state: State, seed: bytes) -> list:
     if any(state.side):
         return [SideCardsTurned(cards=tuple(sp[0] if sp else None for sp in state.side))]
     below = [c for pile in state.piles for c in pile[:-1]]
-    # Q-9 ruling: nothing can supply a card; nor can a second rebuild with no card played
-    # since the first, for every centre card has then been a top that no hand card fitted
-    # (without this a dead position would cycle through Q-5 and Q-6 for ever).
+    # Q-9 ruling: a second rebuild with no card played since the first is a dead
+    # stalemate (every centre card has been a top that no hand card fitted; without this
+    # the game would cycle through Q-5 and Q-6 for ever). A position with nothing to
+    # rebuild from is the same dead end reached at once (it arises in hand-built
+    # positions only: a real deal always leaves centre cards to shuffle).
     if not below or state.rebuilt_idle:
         a, b = (p.cards for p in state.players)
         return game_over(state, None if a == b else (0 if a < b else 1), "Q-9")
@@ -235,6 +264,186 @@ def legal(state: State, seat: int) -> list:
     if phase in ("stalemate", "ready"):
         return ([Spit()] if phase == "stalemate" else [Ready()]) if can_act(state, seat) else []
     return []
+
+
+def on_timeout(state: State, rule: str) -> list:
+    """T-1: each seat not yet called is called for (``follow`` then turns the side piles)."""
+    return [SpitCalled(seat=s, by="T-1") for s in (0, 1) if not state.players[s].called]
+
+
+# ---------------------------------------------------------------- what a viewer sees (H-1..H-4)
+
+
+def _top(pile):
+    return pile[-1].name if pile else None
+
+
+def view(state: State, seat: int | None, out: dict) -> None:
+    """The viewer's own hand (H-2); sizes of hands, draw piles and side piles (H-1); the
+    centre piles' tops (H-3), face down until both are ready (Q-2)."""
+    out["scores"] = list(state.scores)
+    for i, (pv, p) in enumerate(zip(out["players"], state.players, strict=True)):
+        pv["hand_size"] = len(p.hand)
+        pv["draw_pile"] = len(p.draw)
+        if i == seat:
+            pv["hand"] = fmt(p.hand)
+    out["side_piles"] = [{"size": len(sp)} for sp in state.side]
+    if state.middle:
+        out["centre_piles"] = [{"size": 1, "top": None, "face_down": True} for _ in state.middle]
+    else:
+        out["centre_piles"] = [{"size": len(p or ()), "top": _top(p)} for p in state.piles]
+
+
+def full_view(state: State, out: dict) -> None:
+    out["scores"] = list(state.scores)
+    for pv, p in zip(out["players"], state.players, strict=True):
+        pv["hand"] = fmt(p.hand)
+        pv["draw_pile"] = fmt(p.draw)
+    out["side_piles"] = [{"cards": fmt(sp)} for sp in state.side]
+    out["middle"] = fmt(state.middle)
+    out["centre_piles"] = [{"cards": fmt(p or ())} for p in state.piles]
+
+
+def _hide_dealt(e: SpeedDealt, seat: int | None, d: dict) -> None:  # H-1, H-2
+    d["side_piles"] = [len(sp) for sp in e.side_piles]
+    d["middle"] = len(e.middle)
+    d["draw_piles"] = [len(dp) for dp in e.draw_piles]
+    d["hands"] = [fmt(h) if i == seat else len(h) for i, h in enumerate(e.hands)]
+
+
+def _hide_drawn(e: CardDrawn, seat: int | None, d: dict) -> None:  # H-2
+    if e.seat != seat:
+        d["card"] = None
+
+
+def _hide_rebuilt(e: SidePilesRebuilt, seat: int | None, d: dict) -> None:  # H-1
+    d["side_piles"] = [len(sp) for sp in e.side_piles]
+
+
+REDACT = {SpeedDealt: _hide_dealt, CardDrawn: _hide_drawn, SidePilesRebuilt: _hide_rebuilt}
+
+
+def candidates(e) -> list:
+    """The actions of a seat that begin a batch with ``e`` (for the audit)."""
+    if isinstance(e, CardPlayed):
+        return [(PlayCard(e.card, e.to), e.seat)]
+    if isinstance(e, CardDrawn):
+        return [(Draw(), e.seat)]
+    if isinstance(e, SpitCalled) and e.by is None:
+        return [(Spit(), e.seat)]
+    return []
+
+
+# ---------------------------------------------------------------- how a hosted bot plays it
+
+
+def bot_choose(bot, view: dict, legal: list[dict], rng) -> dict | None:
+    """Q-5 calls at once; Q-3 first, Q-4 when nothing fits. A play is raced for, a draw is
+    not: playing first also keeps a draw in reserve, so it is seldom left with nothing to
+    do. (Drawing as soon as the hand is below five won 45% against this at equal reaction
+    times, and drawing first whenever the card to come looked worth more than the best
+    play cost ``hard`` six points at equal reaction times for a quarter of a point
+    against random.)"""
+    if legal[0]["type"] == "spit":
+        return {"type": "spit"}
+    plays = [a for a in legal if a["type"] == "play"]
+    if bot.notice < 1.0:
+        plays = [a for a in plays if rng.random() < bot.notice]
+    if plays:
+        if len(plays) == 1:
+            return plays[0]
+        if bot.plan >= 2:
+            return _plan(view, plays)
+        return _best_play(view, plays) if bot.plan else rng.choice(plays)
+    draw = next((a for a in legal if a["type"] == "draw"), None)
+    return draw if draw is not None else rng.choice(legal)
+
+
+_CHAIN = 1.5  # medium's weight of a chain (Spit's, so that the levels read alike)
+
+
+def _tops(view: dict) -> tuple[Card | None, ...]:
+    return tuple(None if p["top"] is None else Card.parse(p["top"]) for p in view["centre_piles"])
+
+
+def _best_play(view: dict, plays: list[dict]) -> dict:
+    """medium: the play that starts the longest chain from its hand."""
+    alt = view["options"].get("alternate_colors", False)
+    cards = {t: Card.parse(t) for t in view["players"][view["you"]]["hand"]}
+    tops = _tops(view)
+    best, best_score = plays[0], None
+    for a in plays:
+        p = a["to"]
+        new = tops[:p] + (cards[a["card"]],) + tops[p + 1 :]
+        rest = tuple(c for t, c in cards.items() if t != a["card"])
+        score = _CHAIN * longest_run(rest, new, alt)
+        if best_score is None or score > best_score:
+            best, best_score = a, score
+    return best
+
+
+# Weights of hard's Speed plan, tuned against random (bench/ladder.py): a card still to
+# play, the cards it could play after the opponent's next move, the ranks its hand fits.
+_LEFT, _NEAR, _REACH = 1.0, 1.0, 0.1
+
+
+def _plan(view: dict, plays: list[dict]) -> dict:
+    """hard: it plays on until nothing fits, so it judges each play by where its best run
+    of plays ends (``_settle``)."""
+    alt = view["options"].get("alternate_colors", False)
+    cards = {t: kind(Card.parse(t)) for t in view["players"][view["you"]]["hand"]}
+    tops = tuple(None if t is None else kind(t) for t in _tops(view))
+    best, best_score = plays[0], None
+    for a in plays:
+        p = a["to"]
+        new = tops[:p] + (cards[a["card"]],) + tops[p + 1 :]
+        rest = tuple(sorted((c for t, c in cards.items() if t != a["card"]), key=_index))
+        score = _settle(rest, new, alt)
+        if best_score is None or score > best_score:
+            best, best_score = a, score
+    return best
+
+
+def _index(c: Card) -> int:
+    return c.index
+
+
+# the card of each rank and colour (``cards.kind``): _NEXT_TOPS[top] are the two tops the
+# opponent's next play could make of ``top``: a rank up or down, of the other colour
+_BY_KIND = {(c.rank, c.red): kind(c) for c in DECK}
+_NEXT_TOPS = {
+    kind(c): tuple(_BY_KIND[(r, not c.red)] for r in (c.rank % 13 + 1, (c.rank - 2) % 13 + 1))
+    for c in DECK
+}
+
+
+@lru_cache(maxsize=65536)
+def _settle(cards: tuple, tops: tuple, alt: bool) -> float:
+    """The best position its plays of ``cards`` onto ``tops`` can reach before it is stuck:
+    the fewer cards left in its hand the better, then the more of them the opponent's
+    next play (a top one rank up or down, of the other colour) would let it play, and
+    the more ranks its hand fits."""
+    best = None
+    fits = FITS[alt]
+    for i, c in enumerate(cards):
+        if i and cards[i - 1] is c:
+            continue
+        for p, top in enumerate(tops):
+            if top is not None and c.index in fits[top.index]:
+                v = _settle(cards[:i] + cards[i + 1 :], tops[:p] + (c,) + tops[p + 1 :], alt)
+                if best is None or v > best:
+                    best = v
+    if best is not None:
+        return best
+    score = -_LEFT * len(cards)
+    near = 0
+    for p, top in enumerate(tops):
+        if top is None:
+            continue
+        for nxt in _NEXT_TOPS[top]:
+            near += longest_run(cards, tops[:p] + (nxt,) + tops[p + 1 :], alt)
+    reach = {r for c in cards for r in (c.rank % 13 + 1, (c.rank - 2) % 13 + 1)}
+    return score + _NEAR * near / 4 + _REACH * len(reach)
 
 
 EVOLVE = {

@@ -1,13 +1,14 @@
-"""Spit: the rules of sections DEAL, PLAY, STALEMATE, NEW LAYOUT, END and VARIATIONS.
+"""Spit, whole: sections DEAL, PLAY, STALEMATE, NEW LAYOUT, END and VARIATIONS of RULES.md,
+what a viewer may see of it, and how a hosted bot plays it (a ``rules.Rules``).
 
 Each rule lives here once and names its RULES.md ID. ``decide_*`` functions judge an
 action against a state and return events; ``apply_*`` functions evolve the state by
 one event; ``follow`` adds what the rules make happen by themselves after an action
-(a round ending, piles going to their takers, the next deal).
+(the game or a round ending, piles going to their takers, the next deal).
 """
 
-from .actions import Choose, Move, Play, Ready, Slap, Spit, TurnUp
-from .cards import DECK, FITS, Card, may_land_on
+from .actions import RESIGN, Choose, Field, Move, Play, Ready, Slap, Spit, TurnUp
+from .cards import DECK, FITS, Card, fmt, longest_run, may_land_on
 from .errors import IllegalAction
 from .events import (
     CardMoved,
@@ -22,11 +23,37 @@ from .events import (
     SpitCardsTurned,
     SpitDealt,
 )
+from .options import Options
 from .shuffle import shuffle
-from .state import Cards, State, set_at, set_player
+from .state import Cards, Player, State, set_at, set_player
 from .values import replace
 
-# ---------------------------------------------------------------- dealing (D-1..D-3)
+NAME = "spit"
+START_RULE = "D-4"
+OPTIONS = ("stockpiles", "pile_choice", "alternate_colors", "max_rounds", "spit_grace_s",
+           "ready_grace_s", "slap_grace_s", "idle_forfeit_s", "join_timeout_s")  # fmt: skip
+_FROM, _TO_PILE = Field("from", "src", "stockpile"), Field("to", "to", "pile")
+ACTIONS = {
+    "play": (Play, (_FROM, _TO_PILE)),
+    "turn_up": (TurnUp, (Field("stockpile", "stockpile", "stockpile"),)),
+    "move": (Move, (_FROM, Field("to", "to", "stockpile"))),
+    "spit": (Spit, (Field("pile", "pile", "pile", required=False),)),
+    "slap": (Slap, (Field("pile", "pile", "pile"),)),
+    "choose": (Choose, (Field("pile", "pile", "pile"),)),
+    "ready": (Ready, ()),
+    **RESIGN,
+}
+DEALS = (SpitDealt,)  # the events that record a shuffle
+PHASE_DEADLINES = {"stalemate": "T-1", "ready": "T-2", "slap": "T-3", "choose": "T-3"}
+
+
+def setup(options: Options) -> Player:
+    """An empty layout of ``stockpiles`` spaces (V-1)."""
+    k = options.stockpiles
+    return Player(stockpiles=((),) * k, face_up=(False,) * k)
+
+
+# ---------------------------------------------------------------- dealing (D-1..D-4)
 
 
 def deal_layout(cards: Cards, k: int) -> tuple[tuple[Cards, ...], Cards]:
@@ -122,7 +149,7 @@ def apply_spit_turned(s: State, e: SpitCardsTurned) -> State:
 # ---------------------------------------------------------------- play (P-1..P-5)
 
 
-def _stockpile(state: State, seat: int, index: int, rule: str) -> Cards:
+def _stockpile(state: State, seat: int, index: int) -> Cards:
     if index >= state.options.stockpiles:  # V-1
         raise IllegalAction("V-1", f"this table has {state.options.stockpiles} stockpiles")
     return state.players[seat].stockpiles[index]
@@ -131,7 +158,7 @@ def _stockpile(state: State, seat: int, index: int, rule: str) -> Cards:
 def decide_play(state: State, seat: int, a: Play) -> list:
     """P-1 (with C-2, V-3, N-5): a face-up stockpile top onto an adjacent spit pile."""
     p = state.players[seat]
-    src = _stockpile(state, seat, a.src, "P-1")
+    src = _stockpile(state, seat, a.src)
     if not src:
         raise IllegalAction("P-1", f"stockpile {a.src} is empty")
     if not p.face_up[a.src]:
@@ -149,7 +176,7 @@ def decide_play(state: State, seat: int, a: Play) -> list:
 
 def decide_turn_up(state: State, seat: int, a: TurnUp) -> list:
     """P-2: turn a face-down stockpile top face up."""
-    src = _stockpile(state, seat, a.stockpile, "P-2")
+    src = _stockpile(state, seat, a.stockpile)
     if not src:
         raise IllegalAction("P-2", f"stockpile {a.stockpile} is empty")
     if state.players[seat].face_up[a.stockpile]:
@@ -159,8 +186,8 @@ def decide_turn_up(state: State, seat: int, a: TurnUp) -> list:
 
 def decide_move(state: State, seat: int, a: Move) -> list:
     """P-3 (with its ruling): a face-up top into an empty space, from a pile of two or more."""
-    src = _stockpile(state, seat, a.src, "P-3")
-    dst = _stockpile(state, seat, a.to, "P-3")
+    src = _stockpile(state, seat, a.src)
+    dst = _stockpile(state, seat, a.to)
     if dst:
         raise IllegalAction("P-3", f"stockpile space {a.to} is not empty")
     if len(src) < 2:
@@ -242,6 +269,17 @@ def has_moves(state: State, seat: int) -> bool:
             if len(pile) >= 2:
                 some_movable = True
     return some_empty and some_movable
+
+
+def guard(state: State, action) -> None:
+    """D-4, N-4: nothing but a late slap or choice before both are ready (those lost a
+    race, and their own rule, N-2 or V-2, says so); N-1: no play while the piles are
+    being taken."""
+    kind = type(action)
+    if state.phase == "ready" and kind not in (Slap, Choose):
+        raise IllegalAction(START_RULE, "the round has not started: both players must be ready")
+    if state.phase in ("slap", "choose", "dealing") and kind in (Play, TurnUp, Move, Spit):
+        raise IllegalAction("N-1", "the round is over: the piles are being taken")
 
 
 # ---------------------------------------------------------------- stalemate (S-1..S-4)
@@ -399,7 +437,8 @@ def after_taken(state: State, seed: bytes, at: float) -> list:
 
 
 def follow(state: State, seed: bytes | None, at: float) -> list:
-    """What happens by itself in ``state``: a round's end, the taking, the next deal."""
+    """What happens by itself in ``state``: the game's or a round's end, the taking, the
+    next deal."""
     if state.status != "running":
         return []
     if state.phase in ("playing", "stalemate"):
@@ -443,6 +482,182 @@ def legal(state: State, seat: int) -> list:
     if phase == "choose" and seat == state.chooser:
         return [Choose(0), Choose(1)]
     return []
+
+
+def on_timeout(state: State, rule: str) -> list:
+    """T-1: each spitter not yet called is called for (a lone one spits on its own pile,
+    or the locked one: S-3), and the spit cards turn; T-3: ``slap_timeout``."""
+    if rule == "T-3":
+        return slap_timeout(state)
+    need = spitters(state)
+    events: list = [SpitCalled(seat=s, by="T-1") for s in need if not state.players[s].called]
+    solo = len(need) == 1
+    piles = {need[0]: solo_default(state, need[0])} if solo else {s: s for s in need}
+    return events + [turn_spit_cards(state, piles)]
+
+
+# ---------------------------------------------------------------- what a viewer sees (H-1..H-4)
+
+
+def _top(pile, up: bool = True):
+    return pile[-1].name if pile and up else None
+
+
+def view(state: State, seat: int | None, out: dict) -> None:
+    """Face-up stockpile tops and the spit piles' tops; sizes of everything else (H-1, H-3)."""
+    out["solo_pile"] = state.solo_pile
+    for pv, p in zip(out["players"], state.players, strict=True):
+        pv["spit_cards"] = len(p.spit)
+        pv["stockpiles"] = [
+            {"size": len(pile), "top": _top(pile, p.face_up[k])}
+            for k, pile in enumerate(p.stockpiles)
+        ]
+    out["spit_piles"] = [
+        {"size": len(p or ()), "top": _top(p), "exists": p is not None} for p in state.piles
+    ]
+
+
+def full_view(state: State, out: dict) -> None:
+    out["solo_pile"] = state.solo_pile
+    for pv, p in zip(out["players"], state.players, strict=True):
+        pv["stockpiles"] = [
+            {"cards": fmt(pile), "face_up": int(bool(pile) and up)}
+            for pile, up in zip(p.stockpiles, p.face_up, strict=True)
+        ]
+        pv["spit_cards"] = fmt(p.spit)
+        if p.pool:
+            pv["pool"] = fmt(p.pool)
+    out["spit_piles"] = [{"cards": fmt(p or ()), "exists": p is not None} for p in state.piles]
+
+
+def _hide_dealt(e: SpitDealt, seat: int | None, d: dict) -> None:
+    """D-2: only the top of each stockpile is face up; spit cards are face down (H-1)."""
+    d["stockpiles"] = [
+        [{"size": len(pile), "top": _top(pile)} for pile in layout] for layout in e.stockpiles
+    ]
+    d["spit_cards"] = [len(sc) for sc in e.spit_cards]
+
+
+REDACT = {SpitDealt: _hide_dealt}
+
+
+def candidates(e) -> list:
+    """The actions of a seat that begin a batch with ``e`` (for the audit)."""
+    if isinstance(e, CardPlayed):
+        return [(Play(e.src, e.to), e.seat)]
+    if isinstance(e, CardTurnedUp):
+        return [(TurnUp(e.stockpile), e.seat)]
+    if isinstance(e, CardMoved):
+        return [(Move(e.src, e.to), e.seat)]
+    if isinstance(e, SpitCalled) and e.by is None:
+        return [(Spit(p), e.seat) for p in (None, 0, 1)]
+    if isinstance(e, PileSlapped):
+        return [(Slap(e.pile), e.seat)]
+    if isinstance(e, PileChosen):
+        return [(Choose(e.pile), e.seat)]
+    return []
+
+
+# ---------------------------------------------------------------- how a hosted bot plays it
+
+
+def bot_choose(bot, view: dict, legal: list[dict], rng) -> dict | None:
+    """S-2 calls at once; N-2 and V-2 want the smaller pile; otherwise P-1 first (the piles
+    are raced for; its own cards wait), then P-2, then P-3."""
+    kind = legal[0]["type"]
+    if kind == "spit":
+        return _spit_call(bot, view, legal)
+    if kind in ("slap", "choose"):
+        return _take_pile(bot, view, legal, rng)
+    plays = [a for a in legal if a["type"] == "play"]
+    if bot.notice < 1.0:
+        plays = [a for a in plays if rng.random() < bot.notice]
+    if plays:
+        if len(plays) == 1:
+            return plays[0]
+        return _best_play(bot, view, plays) if bot.plan else rng.choice(plays)
+    turns = [a for a in legal if a["type"] == "turn_up"]
+    moves = [a for a in legal if a["type"] == "move"]
+    if bot.look < 1.0:
+        turns = [a for a in turns if rng.random() < bot.look]
+        moves = [a for a in moves if rng.random() < bot.look * bot.look]
+    if turns:  # P-2: a face-down top is a card that cannot be played yet
+        return turns[0]
+    if moves:  # P-3: a card moved to a space lays bare the face-down card under it
+        if not bot.plan:
+            return rng.choice(moves)
+        mine = view["players"][view["you"]]["stockpiles"]
+        return max(moves, key=lambda a: (mine[a["from"]]["size"], -a["to"]))
+    return rng.choice(legal)  # missed them all at first glance: it fumbles something
+
+
+def _spit_call(bot, view: dict, legal: list[dict]) -> dict:
+    """S-2 at once; a solo spit (S-3) names the pile where it helps most: the larger one
+    when it expects to take the smaller one at the round's end (it is the faster slapper,
+    or under V-2 the likelier chooser), else the smaller one."""
+    named = [a for a in legal if "pile" in a]
+    if len(named) < 2 or bot.plan < 2:
+        return {"type": "spit"}
+    sizes = [p["size"] for p in view["spit_piles"]]
+    me, opp = view["players"][view["you"]], view["players"][1 - view["you"]]
+    stock = [sum(s["size"] for s in p["stockpiles"]) for p in (me, opp)]
+    ahead = view["options"].get("pile_choice") != "choose" or stock[0] <= stock[1]
+    big = 0 if sizes[0] >= sizes[1] else 1
+    pile = big if ahead else 1 - big
+    return next((a for a in named if a["pile"] == pile), named[0])
+
+
+def _take_pile(bot, view: dict, legal: list[dict], rng) -> dict:
+    sizes = [p["size"] for p in view["spit_piles"]]
+    small = 0 if sizes[0] <= sizes[1] else 1
+    if bot.judge < 1.0 and rng.random() >= bot.judge:
+        small = 1 - small
+    return next((a for a in legal if a["pile"] == small), legal[0])
+
+
+# Weights of hard's play score, tuned by self-play at equal reaction times (bench/ladder.py).
+_UNCOVER, _SPACE, _CHAIN, _OPP, _KEEP = 2.0, 2.0, 1.5, 3.0, 1.0
+
+
+def _card(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
+def _fits_any(card: Card, tops, alt: bool) -> bool:
+    return any(t is not None and may_land_on(card, t, alt) for t in tops)
+
+
+def _best_play(bot, view: dict, plays: list[dict]) -> dict:
+    """The play that opens the most: it uncovers a face-down card (or frees a space to dig
+    with), starts the longest chain of its own follow-ups, leaves its other cards playable
+    on the new tops, and opens the fewest new plays for the opponent's face-up cards."""
+    alt = view["options"].get("alternate_colors", False)
+    me = view["players"][view["you"]]["stockpiles"]
+    opp = view["players"][1 - view["you"]]["stockpiles"]
+    tops = tuple(_card(p["top"]) for p in view["spit_piles"])
+    mine = [_card(s["top"]) for s in me]
+    theirs = [c for c in (_card(s["top"]) for s in opp) if c is not None]
+    diggable = [i for i, s in enumerate(me) if s["size"] >= 2 and s["top"] is not None]
+    before = sum(_fits_any(c, tops, alt) for c in theirs)
+    best, best_score = plays[0], None
+    for a in plays:
+        i, p = a["from"], a["to"]
+        card = mine[i]
+        new = tops[:p] + (card,) + tops[p + 1 :]
+        # the card below can be turned up next, or the space left can be dug with (P-3)
+        space = _SPACE if any(j != i for j in diggable) else 0.0
+        score = _UNCOVER if me[i]["size"] >= 2 else space
+        if bot.plan >= 2:
+            rest = tuple(c for j, c in enumerate(mine) if c is not None and j != i)
+            score += _CHAIN * longest_run(rest, new, alt)
+            score += _KEEP * sum(_fits_any(c, new, alt) for c in rest)
+            after = sum(_fits_any(c, new, alt) for c in theirs)
+            score -= _OPP * (after - before)
+        else:  # one step: its own cards that could follow this one
+            score += sum(may_land_on(c, card, alt) for j, c in enumerate(mine) if c and j != i)
+        if best_score is None or score > best_score:
+            best, best_score = a, score
+    return best
 
 
 EVOLVE = {

@@ -1,4 +1,6 @@
-"""The state of a game: immutable values, replaced (never mutated) by ``evolve``."""
+"""The state of a game: frozen values, each state a new one. ``game.evolve`` builds every
+state it returns (it fills in the bookkeeping fields of the copy an event's handler
+made, which nothing else holds yet); once returned, a state is never changed."""
 
 from dataclasses import dataclass, field
 
@@ -44,7 +46,7 @@ class Player:
 @dataclass(frozen=True, slots=True)
 class State:
     id: str = ""
-    game: str = "spit"
+    game: str = ""  # "" until the game is created
     options: Options = field(default_factory=Options)
     commitment: str = ""
     version: int = 0

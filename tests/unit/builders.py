@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from domain import Ctx, IllegalAction, commitment, decide, parse_options, replay, run
+from domain import RULES, Ctx, IllegalAction, commitment, decide, options_for, replay, run
 from domain.cards import Card
 from domain.events import (
     CentreStarted,
@@ -63,7 +63,7 @@ def created(game: str = "spit", **options) -> list[Event]:
             at=T0,
             game_id="g_test",
             game=game,
-            options=parse_options(game, options).public(game),
+            options=options_for(game, options).public(RULES[game].OPTIONS),
             kind="human",
             client_seed=CLIENT_SEEDS[0],
             commitment=commitment(SEED),

@@ -7,6 +7,7 @@ import pytest
 
 from domain import (
     DECK,
+    RULES,
     Card,
     CardError,
     Draw,
@@ -23,8 +24,8 @@ from domain import (
     create_game,
     event_from_dict,
     event_to_dict,
+    options_for,
     parse_action,
-    parse_options,
     view,
 )
 from domain.cards import may_land_on
@@ -162,7 +163,7 @@ def test_malformed_actions_name_the_field():
 
 def invalid(game, options) -> dict:
     with pytest.raises(InvalidOptions) as info:
-        parse_options(game, options)
+        options_for(game, options)
     assert isinstance(info.value, MalformedAction)  # a 400 like any bad input
     return info.value.errors
 
@@ -189,15 +190,16 @@ def test_invalid_options_name_the_field():
 
 
 def test_valid_options_and_their_defaults():
-    assert parse_options("spit", None) == Options()
-    o = parse_options("spit", {"stockpiles": 4, "pile_choice": "choose", "alternate_colors": True,
+    assert options_for("spit", None) == Options()
+    o = options_for("spit", {"stockpiles": 4, "pile_choice": "choose", "alternate_colors": True,
                                "max_rounds": 3, "ready_grace_s": 2})  # fmt: skip
     assert (o.stockpiles, o.pile_choice, o.alternate_colors, o.max_rounds) == (4, "choose", True, 3)
     assert o.ready_grace_s == 2.0 and isinstance(o.ready_grace_s, float)
-    s = parse_options("speed", {"side_piles": 5, "target_score": 10})
+    s = options_for("speed", {"side_piles": 5, "target_score": 10})
     assert (s.side_piles, s.target_score, s.max_rounds) == (5, 10, 60)
-    assert set(s.public("speed")) >= {"side_piles", "target_score", "alternate_colors"}
-    assert "stockpiles" not in s.public("speed") and "side_piles" not in o.public("spit")
+    speed, spit = s.public(RULES["speed"].OPTIONS), o.public(RULES["spit"].OPTIONS)
+    assert set(speed) >= {"side_piles", "target_score", "alternate_colors"}
+    assert "stockpiles" not in speed and "side_piles" not in spit
 
 
 def test_create_game_refuses_bad_options_and_opponents():

@@ -1,0 +1,74 @@
+"""The ``Rules`` protocol: everything that makes one game, in one module (``spit``, ``speed``).
+
+The engine (``game.py``, ``views.py``, ``audit.py``, ``bots.py``) never asks which game
+it plays: it looks the game up here and calls its rules. A game is a module with the
+attributes below (PEP 544: a module can implement a protocol), as boardgame.io's game
+definitions hold their setup, moves, end, player view and AI together.
+"""
+
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from . import speed, spit
+from .actions import Wire
+from .events import Event
+from .options import Options
+from .state import Player, State
+
+
+@runtime_checkable
+class Rules(Protocol):
+    NAME: str  # the game's name on the wire: "spit", "speed"
+    START_RULE: str  # the rule by which a round starts once both are ready (D-4, Q-2)
+    OPTIONS: tuple[str, ...]  # the table options it takes (options.SPEC)
+    ACTIONS: Wire  # its actions' wire forms
+    DECIDE: dict[type, Callable]  # action type -> decide(state, seat, action) -> events
+    EVOLVE: dict[type, Callable]  # event type -> evolve(state, event) -> state
+    REDACT: dict[type, Callable]  # event type -> hide(event, seat, wire form), in place
+    PHASE_DEADLINES: dict[str, str]  # phase -> the game-wide deadline running in it
+    DEALS: tuple[type, ...]  # the events that record a shuffle (H-6: the audit re-derives them)
+
+    def setup(self, options: Options) -> Player:
+        """A seat's things before the first deal."""
+
+    def deal(self, state: State, seed: bytes) -> Event:
+        """The deal, once both seats are taken (and after each round or game)."""
+
+    def start(self, state: State) -> Event:
+        """What starts a round once both players are ready."""
+
+    def guard(self, state: State, action) -> None:
+        """Refuse (IllegalAction) an action its phase does not allow, before its rule."""
+
+    def follow(self, state: State, seed: bytes | None, at: float) -> list[Event]:
+        """What the rules make happen by themselves in ``state``."""
+
+    def has_moves(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` could play now (a stalemate is when neither can)."""
+
+    def can_act(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` has a legal action other than resign (T-4's clock)."""
+
+    def legal(self, state: State, seat: int) -> list:
+        """Every action ``decide`` accepts from ``seat`` now, resign aside."""
+
+    def on_timeout(self, state: State, rule: str) -> list[Event]:
+        """What a game-wide deadline of ``PHASE_DEADLINES`` does when it fires."""
+
+    def view(self, state: State, seat: int | None, out: dict) -> None:
+        """Add to ``out`` what ``seat`` may see of the game's own things (H-1..H-4)."""
+
+    def full_view(self, state: State, out: dict) -> None:
+        """Add to ``out`` every card where it lies (H-6)."""
+
+    def candidates(self, event: Event) -> list[tuple]:
+        """The (action, seat) pairs that could have produced a batch starting at
+        ``event``, for the audit."""
+
+    def bot_choose(self, bot, view: dict, legal: list[dict], rng) -> dict | None:
+        """A hosted bot's choice among ``legal`` (ready aside), by its level ``bot``."""
+
+
+RULES: dict[str, Rules] = {m.NAME: m for m in (spit, speed)}
+GAMES = tuple(RULES)
+OPTIONS = {name: r.OPTIONS for name, r in RULES.items()}
