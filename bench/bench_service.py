@@ -100,7 +100,8 @@ def serve_api(redis_port: int, workers: int, **env) -> tuple[subprocess.Popen, i
          # limits off: these clients act far faster than any client, all from loopback
          # (bench/flood.py measures with them on)
          "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_GAMES": "0",
-         "SPITLOG_STREAMS_PER_CLIENT": "0", **{k: str(v) for k, v in env.items()}},
+         "SPITLOG_STREAMS_PER_CLIENT": "0", "SPITLOG_STREAMS_PER_ADDRESS": "0",
+         **{k: str(v) for k, v in env.items()}},
         port,
     )  # fmt: skip
     return proc, port
@@ -146,9 +147,9 @@ def serve_bare(redis_port: int, port: int, workers: int, ours: bool = False) -> 
 
             app = Flask("bare")
             if ours:
-                from service import redisconn
+                from service.store.connect import clients
 
-                r, _live = redisconn.clients(f"redis://127.0.0.1:{redis_port}/0", 64)
+                r, _live = clients(f"redis://127.0.0.1:{redis_port}/0", 64)
             else:
                 r = redis.Redis(port=redis_port)
             script = r.register_script("return redis.call('XADD', KEYS[1], '*', 'e', ARGV[1])")

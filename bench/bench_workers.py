@@ -39,7 +39,7 @@ import bench_service  # noqa: E402
 from workers_procs import Procs, wait_for_workers  # noqa: E402
 
 from workers.runtime import Runtime  # noqa: E402
-from workers.settings import from_env  # noqa: E402
+from service.config import load  # noqa: E402
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -58,8 +58,7 @@ def pct(xs: list[float], p: float) -> float:
 
 
 def runtime(url: str, pace: float) -> Runtime:
-    env = {**os.environ, "SPITLOG_REDIS_URL": url, "SPITLOG_BOT_PACE": str(pace)}
-    return Runtime(from_env(env))
+    return Runtime(load(warn=None, redis_url=url, bot_pace=pace))
 
 
 # One game in ten seats a silent human against a bot, on short graces: T-2 makes the

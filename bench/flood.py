@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_service import Conn, Player, serve_api, start_redis, stop  # noqa: E402
 
-from service.config import DEFAULTS  # noqa: E402
+from service.config import Settings, env_name  # noqa: E402
 
-LIMITS_ON = {f"SPITLOG_{k}": DEFAULTS[k] for k in (
-    "RATE_ACTIONS", "RATE_ACTIONS_BURST", "RATE_REQUESTS", "RATE_REQUESTS_BURST",
-    "RATE_GAMES", "RATE_GAMES_BURST", "STREAMS_PER_CLIENT",
+LIMITS_ON = {env_name(k): Settings.model_fields[k].default for k in (
+    "rate_actions", "rate_actions_burst", "rate_requests", "rate_requests_burst",
+    "rate_games", "rate_games_burst", "streams_per_client", "streams_per_address",
 )} | {"SPITLOG_TRUSTED_PROXIES": 1}  # fmt: skip
 ALL_OFF = {"SPITLOG_GAME_CONCURRENCY": 0}  # bench_service.serve_api turns the rates off
 LONG_MATCH = {"target_score": 10_000, "max_rounds": 10_000}

@@ -87,7 +87,7 @@ def _fmt(v) -> str:
     if isinstance(v, list):
         return "[" + ",".join(_fmt(x) for x in v) + "]"
     if isinstance(v, dict):
-        return json.dumps(v, separators=(",", ":"), sort_keys=True)
+        return json.dumps(v, separators=(",", ":"))  # in its order: a lossless round trip
     if _BARE.match(v) and not _NUM.match(v) and v not in ("true", "false"):
         return v
     return json.dumps(v)

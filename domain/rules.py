@@ -61,6 +61,9 @@ class Rules(Protocol):
     def full_view(self, state: State, out: dict) -> None:
         """Add to ``out`` every card where it lies (H-6)."""
 
+    def text(self, full: dict) -> list[str]:
+        """The table of a full state (``full_view``'s form) in lines of text."""
+
     def candidates(self, event: Event) -> list[tuple]:
         """The (action, seat) pairs that could have produced a batch starting at
         ``event``, for the audit."""

@@ -304,6 +304,22 @@ def full_view(state: State, out: dict) -> None:
     out["centre_piles"] = [{"cards": fmt(p or ())} for p in state.piles]
 
 
+def text(full: dict) -> list[str]:
+    """The table of a full state (``full_view``) in text: seat 1, the piles, seat 0."""
+
+    def seat(i: int) -> list[str]:
+        p = full["players"][i]
+        head = f"  seat {i} ({p['kind']}): {p['cards']} cards, draw pile {len(p['draw_pile'])}"
+        return [head, "    hand: " + (" ".join(p["hand"]) or "-")]
+
+    centre = "   ".join(
+        f"side {i}: {len(s['cards']):>2}   centre {i}: "
+        f"{c['cards'][-1] if c['cards'] else '-':>3} ({len(c['cards'])})"
+        for i, (s, c) in enumerate(zip(full["side_piles"], full["centre_piles"], strict=True))
+    )
+    return [*seat(1), "", "    " + centre, "", *seat(0)]
+
+
 def _hide_dealt(e: SpeedDealt, seat: int | None, d: dict) -> None:  # H-1, H-2
     d["side_piles"] = [len(sp) for sp in e.side_piles]
     d["middle"] = len(e.middle)

@@ -530,6 +530,28 @@ def full_view(state: State, out: dict) -> None:
     out["spit_piles"] = [{"cards": fmt(p or ()), "exists": p is not None} for p in state.piles]
 
 
+def text(full: dict) -> list[str]:
+    """The table of a full state (``full_view``) in text: seat 1, the spit piles, seat 0.
+    ``##``: a face-down top."""
+
+    def seat(i: int) -> list[str]:
+        p = full["players"][i]
+        piles = " ".join(
+            f"[{s['cards'][-1] if s['face_up'] else '##':>3} {len(s['cards']):>1}]"
+            if s["cards"] else "[     ]"
+            for s in p["stockpiles"]
+        )  # fmt: skip
+        head = f"  seat {i} ({p['kind']}): {p['cards']} cards, {len(p['spit_cards'])} spit cards"
+        return [head, "    " + piles]
+
+    centre = "   ".join(
+        f"pile {i}: {p['cards'][-1] if p['cards'] else '-':>3} ({len(p['cards'])})"
+        if p["exists"] else f"pile {i}: none"
+        for i, p in enumerate(full["spit_piles"])
+    )  # fmt: skip
+    return [*seat(1), "", "    " + centre, "", *seat(0)]
+
+
 def _hide_dealt(e: SpitDealt, seat: int | None, d: dict) -> None:
     """D-2: only the top of each stockpile is face up; spit cards are face down (H-1)."""
     d["stockpiles"] = [

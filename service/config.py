@@ -1,43 +1,218 @@
-"""Configuration: a plain dict for ``create_app``, read from ``SPITLOG_*`` environment
-variables by ``from_env`` (README.md, *Deploying*, lists them)."""
+"""Settings: every ``SPITLOG_*`` variable of the API, the workers and the scheduler, read
+by pydantic-settings. The README's tables of variables are made from here (a test
+compares them); ``load`` is what every process calls.
+
+A bad value is a ``SettingsError`` naming the variable (the command line exits 2 with
+it); a ``SPITLOG_*`` variable that no setting reads is warned about.
+"""
 
 import os
+import sys
+from typing import Literal
 
-DEFAULTS = {
-    "REDIS_URL": "redis://127.0.0.1:6379/0",  # game logs (may be a Redis Cluster later)
-    "QUEUE_URL": None,  # the RQ job queue (plain Redis); None: the same as REDIS_URL
-    "DURABILITY": "default",  # "strict": acknowledge an action only once it is fsynced
-    "REDIS_POOL": 64,  # connections per process for commands (live watchers aside)
-    "SNAPSHOT_EVERY": 50,  # events between two snapshots of a game's state
-    "STATE_CACHE": 2048,  # games whose latest state each process keeps decoded
-    "APPEND_RETRIES": 8,  # re-decisions after a version clash before answering 503
-    "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes of a request body (413 beyond)
-    "LONGPOLL_MAX_S": 60.0,  # cap on ?wait= (the schema allows up to 60)
-    "SSE_MAX_S": 300.0,  # a stream ends after this; EventSource resumes with Last-Event-ID
-    "SSE_KEEPALIVE_S": 15.0,  # a comment line this often keeps proxies from closing streams
-    "LOBBY_PAGE_MAX": 100,
-    # Limits (service/limits.py; 0 turns one off), far above a human's or a bot's pace:
-    "RATE_ACTIONS": 20.0,  # actions per second per seat token, sustained (429 beyond)
-    "RATE_ACTIONS_BURST": 40,  # actions a token may send at once
-    "RATE_REQUESTS": 100.0,  # requests per second per client address (probes aside)
-    "RATE_REQUESTS_BURST": 200,  # requests an address may send at once
-    "RATE_GAMES": 1.0,  # games created per second per client address, sustained
-    "RATE_GAMES_BURST": 30,  # games an address may create at once
-    "STREAMS_PER_CLIENT": 32,  # open SSE streams + long-polls per token (or address)
-    "GAME_CONCURRENCY": 4,  # requests of one game in progress at once, per process
-    "TRUSTED_PROXIES": 0,  # proxies in front adding X-Forwarded-For (the address is theirs)
-}
+from pydantic import Field, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PREFIX = "SPITLOG_"
+# read by the test suite and the benchmarks, never by a process of the service
+NOT_SETTINGS = frozenset({"FUZZ_LONG", "PROPERTY_EXAMPLES", "AUDIT_GAMES",
+                          "SCHEMATHESIS_EXAMPLES"})  # fmt: skip
 
 
-def from_env(environ=None) -> dict:
-    """The service's configuration from ``SPITLOG_*`` variables over ``DEFAULTS``."""
-    env = os.environ if environ is None else environ
-    cfg = dict(DEFAULTS)
-    for key, default in DEFAULTS.items():
-        raw = env.get(f"SPITLOG_{key}")
-        if raw is None or raw == "":
-            continue
-        cfg[key] = type(default)(raw) if isinstance(default, int | float) else raw
-    if cfg["DURABILITY"] not in ("default", "strict"):
-        raise ValueError("SPITLOG_DURABILITY must be 'default' or 'strict'")
-    return cfg
+class SettingsError(ValueError):
+    """A setting with a value it cannot take; the message names the variable."""
+
+
+def _f(default, text: str, **kw):
+    return Field(default, description=text, **kw)
+
+
+class Settings(BaseSettings):
+    """The settings of every spitlog process (README.md lists them by group)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=PREFIX, extra="ignore", frozen=True, env_ignore_empty=True
+    )
+
+    # ---------------------------------------------------------------- the game store
+    redis_url: str = _f(
+        "redis://127.0.0.1:6379/0",
+        "the game logs (Streams, snapshots, idempotency records); every key of a game "
+        "shares one Cluster hash tag",
+    )
+    queue_url: str | None = _f(
+        None, "the RQ job queue of the workers: a plain Redis (RQ does not support Cluster); "
+        "unset: `SPITLOG_REDIS_URL`",
+    )  # fmt: skip
+    durability: Literal["default", "strict"] = _f(
+        "default",
+        "`strict`: answer an action only once Redis has fsynced it to its AOF (`WAITAOF 1 0`, "
+        "Redis 7.2+; on older servers run Redis with `appendfsync always`, which strict then "
+        "relies on). `default`: `appendfsync everysec`, at most about a second of "
+        "acknowledged actions lost if the Redis host dies",
+    )
+    redis_pool: int = _f(
+        64, "Redis connections per process for requests (a burst waits for one); the live "
+        "watchers, one blocking read per game with SSE or long-poll clients on the process, "
+        "have a pool of their own", ge=1,
+    )  # fmt: skip
+    snapshot_every: int = _f(
+        50, "events between two snapshots of a game's state (a request's cost does not grow "
+        "with the game)", ge=1,
+    )  # fmt: skip
+    state_cache: int = _f(2048, "games whose latest state each process keeps decoded", ge=0)
+    append_retries: int = _f(
+        8, "re-decisions after a version clash before a `503` (`Retry-After: 1`)", ge=0
+    )
+    idempotency_ttl_s: float = _f(
+        86_400, "how long an `Idempotency-Key`'s record is kept (as Stripe keeps keys)", gt=0
+    )
+    # ---------------------------------------------------------------- HTTP
+    bind: str = _f(
+        "127.0.0.1:8000",
+        "where `spitlog serve` (and `spitlog dev`) listens; `0.0.0.0:8000` in a container",
+    )
+    workers: int = _f(2, "gunicorn processes (gevent: one per core is plenty)", ge=1)
+    worker_connections: int = _f(2000, "open connections per process, SSE streams included", ge=1)
+    access_log: bool = _f(False, "`1`: gunicorn's access log on stdout")
+    log_level: Literal["debug", "info", "warning", "error", "critical"] = _f(
+        "info", "gunicorn's log level"
+    )
+    max_content_length: int = _f(16_384, "request body limit in bytes (`413` beyond)", ge=256)
+    body_timeout_s: float = _f(
+        5.0, "a request body must arrive whole within this (`408` past it); it is read before "
+        "the request takes anything of its game", gt=0,
+    )  # fmt: skip
+    longpoll_max_s: float = _f(60.0, "cap on `?wait=`", gt=0)
+    sse_max_s: float = _f(
+        300.0, "an SSE stream closes after this; `EventSource` reconnects with `Last-Event-ID` "
+        "and misses nothing", gt=0,
+    )  # fmt: skip
+    sse_keepalive_s: float = _f(
+        15.0, "a comment line this often keeps proxies from closing idle streams", gt=0
+    )
+    lobby_page_max: int = _f(100, "the largest lobby page", ge=1, le=100)
+    # ---------------------------------------------------------------- limits
+    rate_actions: float = _f(
+        20.0, "actions per second per seat token, sustained; beyond: `429` with `Retry-After`. "
+        "`0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_actions_burst: int = _f(40, "actions a token may send at once", ge=1)
+    rate_requests: float = _f(
+        100.0, "requests per second per client address (an IPv6 address counts by its /64; "
+        "`/healthz`, `/readyz` and `/metrics` never count). `0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_requests_burst: int = _f(200, "requests an address may send at once", ge=1)
+    rate_games: float = _f(
+        1.0, "games created (`POST /v1/games`) per second per client address, sustained. "
+        "`0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_games_burst: int = _f(30, "games an address may create at once", ge=1)
+    streams_per_client: int = _f(
+        32, "open SSE streams and long-polls per seat token; beyond: `429`. `0`: no cap", ge=0
+    )
+    streams_per_address: int = _f(
+        64, "open SSE streams and long-polls per client address, tokens or not. `0`: no cap",
+        ge=0,
+    )  # fmt: skip
+    game_concurrency: int = _f(
+        4, "requests of one game in progress at once in a process (streams aside); more wait "
+        "their turn, up to 2 s, then `503` with `Retry-After: 1`. `0`: no gate", ge=0,
+    )  # fmt: skip
+    trusted_proxies: int = _f(
+        0, "reverse proxies in front of the service that append to `X-Forwarded-For`: with "
+        "`n`, the client address is the one the `n`-th proxy from the service saw", ge=0,
+    )  # fmt: skip
+    # ---------------------------------------------------------------- workers and scheduler
+    queue_name: str = _f("spitlog", "the RQ queue the scheduler feeds and the workers drain")
+    bot_pace: float = _f(
+        1.0, "a factor on every bot's reaction time (set it alike on the API, the workers and "
+        "the scheduler: all of them arm bots)", ge=0,
+    )  # fmt: skip
+    tick_s: float = _f(0.005, "the scheduler's longest sleep between two claims", gt=0)
+    lead_ms: float = _f(
+        3.0, "the scheduler enqueues a decision this early; a job that starts before its due "
+        "time waits for it", ge=0,
+    )  # fmt: skip
+    sweep_s: float = _f(1.0, "how often the sweeper looks for stalled games", gt=0)
+    stall_s: float = _f(
+        2.0, "a decision claimed this long ago in a game that has not moved since is armed "
+        "again", gt=0,
+    )  # fmt: skip
+    metrics_port: int = _f(
+        0, "`>0`: a worker or the scheduler serves Prometheus metrics on this port (the "
+        "scheduler's sweeper on the next one)", ge=0, le=65535,
+    )  # fmt: skip
+    worker_log_level: str = _f(
+        "WARNING", "log level of workers and scheduler (RQ logs a line per job at `INFO`)"
+    )
+    trace: bool = _f(
+        False, "`1`: every job records its due time, start and outcome in the stream "
+        "`spitlog:sched:trace` (benchmarks, tests)",
+    )  # fmt: skip
+    parent_pid: int | None = _f(
+        None, "set by `spitlog dev` for its worker and scheduler: they stop when it does"
+    )
+
+    @property
+    def queue(self) -> str:
+        """The queue Redis: ``queue_url``, else the game store's."""
+        return self.queue_url or self.redis_url
+
+
+def env_name(field: str) -> str:
+    return PREFIX + field.upper()
+
+
+def load(warn=sys.stderr, **overrides) -> Settings:
+    """The settings from the process's ``SPITLOG_*`` variables, under ``overrides`` (field
+    names). Raises SettingsError naming a variable with a bad value; warns on ``warn`` of
+    every ``SPITLOG_*`` variable that no setting reads."""
+    if warn is not None:
+        known = {env_name(f) for f in Settings.model_fields}
+        known |= {PREFIX + n for n in NOT_SETTINGS}
+        for name in sorted(n for n in os.environ if n.startswith(PREFIX) and n not in known):
+            warn.write(f"spitlog: {name} is not a setting of spitlog: ignored\n")
+    try:
+        return Settings(**overrides)
+    except ValidationError as e:
+        first = e.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else "?"
+        if field in overrides:
+            raise SettingsError(f"{field}={overrides[field]!r}: {first['msg']}") from None
+        name = env_name(field)
+        raise SettingsError(f"{name}={os.environ.get(name)!r}: {first['msg']}") from None
+
+
+# ---------------------------------------------------------------- README's tables
+
+SERVICE = (
+    "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
+    "worker_connections", "access_log", "log_level", "snapshot_every", "state_cache",
+    "append_retries", "idempotency_ttl_s", "max_content_length", "body_timeout_s",
+    "longpoll_max_s", "sse_max_s", "sse_keepalive_s", "lobby_page_max", "rate_actions",
+    "rate_actions_burst", "rate_requests", "rate_requests_burst", "rate_games",
+    "rate_games_burst", "streams_per_client", "streams_per_address", "game_concurrency",
+    "trusted_proxies",
+)  # fmt: skip
+WORKERS = ("queue_name", "bot_pace", "tick_s", "lead_ms", "sweep_s", "stall_s", "metrics_port",
+           "worker_log_level", "trace", "parent_pid")  # fmt: skip
+
+
+def _shown(v) -> str:
+    if v is None:
+        return "unset"
+    if isinstance(v, bool):
+        return "`1`" if v else "`0`"
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return f"`{v}`"
+
+
+def table(names: tuple[str, ...]) -> str:
+    """The Markdown table of the settings ``names``, as README.md has it."""
+    rows = ["| variable | default | what |", "|---|---|---|"]
+    for name in names:
+        f = Settings.model_fields[name]
+        rows.append(f"| `{env_name(name)}` | {_shown(f.default)} | {f.description} |")
+    return "\n".join(rows) + "\n"

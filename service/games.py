@@ -1,45 +1,43 @@
-"""The application service: requests become domain decisions and appends to the store.
+"""The use cases: create, join, act, read, and what the workers submit — plain Python
+over the game store, the only path from a request (or a job) to the domain and back.
 
-One path for every caller: the HTTP views call it now, the workers (bots, timeouts)
-will call ``submit`` the same way. Every answer that shows cards goes through
-``domain.view`` / ``domain.redact`` for the caller's seat (RULES H-1..H-5).
+The HTTP adapter (``service.http``) and the workers (``workers/``) both call these.
+Every answer that shows cards goes through ``domain.view`` / ``domain.redact`` for the
+caller's seat (RULES H-1..H-5). Errors are the service's (``service.errors``) and the
+domain's; the adapters say how they look on the wire.
 """
 
 import hashlib
 import hmac
-import json
 import logging
 import math
 import random
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import domain
 from domain import Ctx, State
-from domain.audit import verify
-from domain.shuffle import VERSION as SHUFFLE_VERSION
 
+from . import idempotency
+from .cache import Game, GameCache
 from .errors import (
     Busy,
     Forbidden,
-    GameRunning,
-    IdempotencyKeyReused,
     NoSuchGame,
     NoSuchVersion,
     PreconditionFailed,
     SeatTaken,
     Unauthorized,
-    problem,
 )
-from .hooks import NoScheduler, Scheduler
 from .metrics import Metrics
-from .store import Appended, Clash, RedisStore, Replayed, lobby_status
+from .ports import NoScheduler, Scheduler
+from .store.redis import Appended, Clash, RedisStore, Replayed, lobby_status
 
 log = logging.getLogger(__name__)
+
+_TOKEN_FIELDS = ((0, "tok0"), (1, "tok1"))  # the meta fields of the seats' token hashes
 
 
 def ms_now() -> float:
@@ -52,72 +50,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def fingerprint(body) -> str:
-    """What an Idempotency-Key is bound to: the request body, canonically."""
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-
-
-_TOKEN_FIELDS = ((0, "tok0"), (1, "tok1"))  # the meta fields of the seats' token hashes
-
-
 @dataclass(frozen=True, slots=True)
-class Game:
-    id: str
-    state: State
-    meta: dict[str, str]
-    idem: tuple[dict | None, dict | None] = (None, None)
+class Acted:
+    """An action's answer, ``{version, events, state}``; ``replayed`` when it is the first
+    answer of its Idempotency-Key, given again."""
 
-    @property
-    def version(self) -> int:
-        return self.state.version
-
-    @property
-    def seed(self) -> bytes:
-        return bytes.fromhex(self.meta["seed"])
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """An action's answer: a status and a body (201 or a recorded refusal)."""
-
-    status: int
     body: dict
     replayed: bool = False
-
-
-class _GameCache:
-    """The latest state (and meta) of recently used games, per process: a read decodes
-    only the events it has not seen, and an action is decided on it straight away (the
-    append's version check says whether it was still current)."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._d: OrderedDict[str, Game] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, game_id: str) -> "Game | None":
-        with self._lock:
-            g = self._d.get(game_id)
-            if g is not None:
-                self._d.move_to_end(game_id)
-            return g
-
-    def put(self, g: "Game") -> None:
-        if self.size <= 0:
-            return
-        if g.idem != (None, None):
-            g = replace(g, idem=(None, None))
-        with self._lock:
-            old = self._d.get(g.id)
-            if old is None or old.version <= g.version:
-                self._d[g.id] = g
-                self._d.move_to_end(g.id)
-            while len(self._d) > self.size:
-                self._d.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._d.clear()
 
 
 class Games:
@@ -140,30 +79,33 @@ class Games:
         self.clock = clock
         self.snapshot_every = snapshot_every
         self.retries = retries
-        self.cache = _GameCache(cache_size)
-        self._audits: OrderedDict[str, dict] = OrderedDict()
+        self.cache = GameCache(cache_size)
 
     # ---------------------------------------------------------------- reading
 
-    def load(self, game_id: str, idem_key: str | None = None) -> Game:
-        """The game now: the cached state or the latest snapshot, plus the events after it,
-        in one round trip (with ``idem_key``: the records of that key for both seats)."""
+    def load(self, game_id: str) -> Game:
+        """The game now (404 if there is none)."""
+        return self._load(game_id)[0]
+
+    def _load(self, game_id: str, idem_key: str | None = None):
+        """The game now and, with ``idem_key``, that key's records for both seats: the
+        cached state or the latest snapshot, plus the events after it, in one round trip."""
         cached = self.cache.get(game_id)
         loaded = self.store.load(game_id, cached.version if cached else -1, idem_key)
         if loaded is None:
             raise NoSuchGame(f"no game {game_id}")
+        state = State()
         if loaded.snapshot is not None:
-            state = domain.state_from_dict(loaded.snapshot)
+            try:
+                state = domain.state_from_dict(loaded.snapshot)
+            except (ValueError, KeyError, TypeError):  # a format of older code: the log rules
+                log.warning("snapshot of %s unreadable: replaying its log", game_id)
         elif cached is not None and loaded.base == cached.version:
             state = cached.state
-        else:
-            state = State()
-        game = self._advance(
-            Game(game_id, state, loaded.meta), loaded.meta, loaded.tail, loaded.version
-        )
-        return replace(game, idem=loaded.idem)
+        game = self._advance(Game(game_id, state, loaded.meta), loaded.tail, loaded.version)
+        return game, loaded.idem
 
-    def _advance(self, game: Game, meta: dict, tail, version: int) -> Game:
+    def _advance(self, game: Game, tail, version: int) -> Game:
         """``game`` moved on by the events it missed (``tail``), checked against ``version``."""
         state = game.state
         if tail:
@@ -171,7 +113,7 @@ class Games:
         if state.version != version:  # a snapshot or cache out of step: the log rules
             entries = self.store.read_after(game.id, 0)
             state = domain.replay(domain.event_from_dict(d) for _v, d in entries)
-        game = Game(game.id, state, meta)
+        game = Game(game.id, state, game.meta)
         self.cache.put(game)
         return game
 
@@ -196,15 +138,15 @@ class Games:
             raise Forbidden("this token holds a seat of another game", version=game.version)
         raise Unauthorized("unknown token", version=game.version)
 
-    def view(self, game: Game, seat: int | None) -> dict:
-        return domain.view(game.state, seat)
-
-    def events_after(self, game: Game, seat: int | None, after: int, limit: int) -> list[dict]:
-        """The log after ``after``, redacted for ``seat`` (in full once the game is over)."""
-        return self.redacted(self.store.read_after(game.id, after, limit), seat, game.state.over)
+    def events_after(
+        self, game: Game, seat: int | None, after: int, limit: int
+    ) -> list[tuple[int, dict]]:
+        """The log's entries after ``after`` (at most ``limit``), as stored."""
+        return self.store.read_after(game.id, after, limit)
 
     @staticmethod
     def redacted(entries, seat: int | None, public: bool) -> list[dict]:
+        """Stored entries as ``seat`` may see them (in full when ``public``: the game is over)."""
         return [
             {"version": v, **domain.redact(domain.event_from_dict(d), seat, public=public)}
             for v, d in entries
@@ -217,17 +159,26 @@ class Games:
             raise NoSuchVersion(
                 f"versions of this game run from 1 to {game.version}", version=game.version
             )
-        if version == game.version:
-            state = game.state
-        else:
-            base = version // self.snapshot_every * self.snapshot_every
-            snap = self.store.snapshot_at(game.id, base) if base > 0 else None
-            state, base = (domain.state_from_dict(snap), base) if snap else (State(), 0)
-            entries = self.store.read_after(game.id, base, upto=version)
-            state = domain.replay((domain.event_from_dict(d) for _v, d in entries), state)
+        state = self._state_at(game, version)
         if game.state.over:
             return domain.full_state(state, seat)
         return domain.view(state, seat)
+
+    def _state_at(self, game: Game, version: int) -> State:
+        if version == game.version:
+            return game.state
+        base = version // self.snapshot_every * self.snapshot_every
+        snap = self.store.snapshot_at(game.id, base) if base > 0 else None
+        state = State()
+        if snap is not None:
+            try:
+                state = domain.state_from_dict(snap)
+            except (ValueError, KeyError, TypeError):
+                base = 0
+        else:
+            base = 0
+        entries = self.store.read_after(game.id, base, upto=version)
+        return domain.replay((domain.event_from_dict(d) for _v, d in entries), state)
 
     def lobby(self, status: str, cursor: str | None, limit: int) -> tuple[list[dict], str | None]:
         rows, nxt = self.store.lobby(status, cursor, limit)
@@ -318,76 +269,63 @@ class Games:
         *,
         idem_key: str | None = None,
         if_match: frozenset[int] | None = None,
-        read: dict | None = None,
-    ) -> Answer:
-        """A seat's action (the seat is the token's); its answer, 201 or a refusal.
+    ) -> Acted:
+        """A seat's action (the seat is the token's, the action its game's wire form):
+        its answer, or the error that refuses it.
 
         Decided first on this process's cached state, so that a current cache costs one
         round trip (the append, whose version check proves the state was current). On a
         version clash the append's reply carries the events missed: re-decide on them, a
         bounded number of times (a move that lost its race gets the 422 it now earns).
         Anything refused on a cached state is judged again on a freshly loaded one. With
-        ``idem_key`` the first answer is kept and given again (422 with another body).
-        ``read``: the body as the rules of a game already read it (``{game: action}``).
+        ``idem_key`` the first answer is kept (its record: ``idempotency``) and given
+        again, even while the first is in flight; with another body, a 422.
         """
-        fp = fingerprint(body) if idem_key else ""
-        game, fresh = self.cache.get(game_id), False
+        fp = idempotency.fingerprint(body) if idem_key else ""
+        game, idem, fresh = self.cache.get(game_id), (None, None), False
         if game is None:
-            game, fresh = self.load(game_id, idem_key), True
+            (game, idem), fresh = self._load(game_id, idem_key), True
+        action = domain.parse_action(game.state.game, body)  # the only validator: 400 first
         for attempt in range(self.retries + 1):
             try:
                 seat = self.seat(game, token, required=True)
             except (Unauthorized, Forbidden):
                 if fresh:
                     raise
-                game, fresh = self.load(game_id, idem_key), True
+                (game, idem), fresh = self._load(game_id, idem_key), True
                 continue
             field = f"{seat}:{idem_key}" if idem_key else None
-            if fresh and field and game.idem[seat] is not None:
-                return self._replay(game.idem[seat], fp)
+            if fresh and field and idem[seat] is not None:
+                return self._replay(game, seat, idem[seat], fp)
             if if_match is not None and game.version not in if_match:
                 if fresh:
                     raise PreconditionFailed(
                         f"the game is at version {game.version}", version=game.version
                     )
-                game, fresh = self.load(game_id, idem_key), True
+                (game, idem), fresh = self._load(game_id, idem_key), True
                 continue
-            action = (read or {}).get(game.state.game) or domain.parse_action(
-                game.state.game, body
-            )
             try:
                 events, state = self._run(game, seat, action)
             except (domain.IllegalAction, domain.GameOver) as e:
                 if not fresh:
-                    game, fresh = self.load(game_id, idem_key), True
+                    (game, idem), fresh = self._load(game_id, idem_key), True
                     continue
                 self.metrics.action(game.state.game, "refused")
                 if field:  # the first answer is the answer, refusals included
-                    status, pbody, _h = problem(e, game.version)
                     prior = self.store.record(
-                        game_id, field, {"fp": fp, "status": status, "body": pbody}
+                        game_id, field, idempotency.refused(fp, e, game.version)
                     )
                     if prior is not None:
-                        return self._replay(prior, fp)
+                        return self._replay(game, seat, prior, fp)
                 e.version = game.version  # for the problem's `version`
                 raise
-            answer = {
-                "version": state.version,
-                "events": [
-                    {"version": game.version + i + 1, **domain.redact(e, seat, public=state.over)}
-                    for i, e in enumerate(events)
-                ],
-                "state": domain.view(state, seat),
-            }
-            result = self._append(
-                game, events, state, idem=(field, {"fp": fp, "status": 201, "body": answer})
-                if field else None,
-            )  # fmt: skip
+            record = idempotency.appended(fp, game.version + 1, state.version) if field else None
+            result = self._append(game, events, state, idem=(field, record) if field else None)
             if isinstance(result, Appended):
                 self.metrics.action(game.state.game, "appended")
-                return Answer(201, answer)
+                return Acted(self._answer(game.version, events, state, seat))
             if isinstance(result, Replayed):
-                return self._replay(result.record, fp)
+                return self._replay(game, seat, result.record, fp)
             if if_match is not None:
                 raise PreconditionFailed(
                     f"the game is at version {result.version}", version=result.version
@@ -399,10 +337,40 @@ class Games:
         self.metrics.action("any", "busy")
         raise Busy("the game changed too fast to act on: retry", headers={"Retry-After": "1"})
 
+    @staticmethod
+    def _answer(base: int, events, state: State, seat: int) -> dict:
+        return {
+            "version": state.version,
+            "events": [
+                {"version": base + i + 1, **domain.redact(e, seat, public=state.over)}
+                for i, e in enumerate(events)
+            ],
+            "state": domain.view(state, seat),
+        }
+
+    def _replay(self, game: Game, seat: int, record: dict, fp: str) -> Acted:
+        """The first answer of an Idempotency-Key, rebuilt from the log (or raised again)."""
+        idempotency.check(record, fp)
+        if "body" in record:  # a record of older code, which kept the whole answer
+            if record["status"] == 201:
+                return Acted(record["body"], replayed=True)
+            b = record["body"]
+            record = {"s": record["status"], "v": b.get("version"), "r": b.get("rule"),
+                      "d": b.get("detail")}  # fmt: skip
+        if record["s"] != 201:
+            raise idempotency.error_of(record)
+        first, last = record["v"]
+        if last > game.version:  # appended by another process since this one looked
+            game = self.load(game.id)
+        state = self._state_at(game, last)
+        entries = self.store.read_after(game.id, first - 1, upto=last)
+        events = [domain.event_from_dict(d) for _v, d in entries]
+        return Acted(self._answer(first - 1, events, state, seat), replayed=True)
+
     def _caught_up(self, game: Game, clash: Clash) -> Game:
         if clash.tail is None:
             return self.load(game.id)
-        return self._advance(game, clash.meta, clash.tail, clash.version)
+        return self._advance(Game(game.id, game.state, clash.meta), clash.tail, clash.version)
 
     def _append(self, game: Game, events, state: State, *, idem=None, meta=None):
         """Append the events of a decision on ``game``; on success, the follow-ups (cache,
@@ -456,14 +424,6 @@ class Games:
             game.state, action, Ctx(seat=seat, now=self.clock(), server_seed=game.seed)
         )
 
-    @staticmethod
-    def _replay(record: dict, fp: str) -> Answer:
-        if record.get("fp") != fp:
-            raise IdempotencyKeyReused(
-                "this Idempotency-Key was first used with another body: use a new key"
-            )
-        return Answer(record["status"], record["body"], replayed=True)
-
     def _snapshot(self, version: int, events, state: State) -> tuple[int, dict] | None:
         """The snapshot to store with an append from ``version``: the state at the last
         multiple of ``snapshot_every`` the append reaches, if it reaches one."""
@@ -474,48 +434,25 @@ class Games:
             return None
         return mark, domain.state_to_dict(domain.replay(events[: mark - version], state))
 
-    # ---------------------------------------------------------------- the audit (H-6)
+    # ---------------------------------------------------------------- refusals and T-4
 
-    def audit(self, game: Game) -> dict:
-        """The whole log in full, the seed, and every deal re-derived from it (RULES H-6)."""
-        if not game.state.over:
-            raise GameRunning(
-                "the audit opens when the game is over: the seed is secret until then",
-                version=game.version,
-            )
-        done = self._audits.get(game.id)
-        if done is not None:
-            return done
-        seed = game.seed
-        entries = self.store.read_after(game.id, 0)
-        events = [domain.event_from_dict(d) for _v, d in entries]
-        state = domain.replay(events)
-        # One pass re-judges every event and re-derives every deal (domain/audit.py).
-        rules = verify(events, seed).as_dict()
-        deals = [
-            {"version": x["version"], "type": x["type"], "verified": x["ok"],
-             "nonces": list(getattr(events[x["version"] - 1], "nonces", None)
-                            or [events[x["version"] - 1].nonce])}
-            for x in rules["deals"]
-        ]  # fmt: skip
-        out = {
-            "id": game.id,
-            "game": state.game,
-            "status": state.status,
-            "version": state.version,
-            "winner": state.winner,
-            "result": state.result,
-            "commitment": state.commitment,
-            "server_seed": seed.hex(),
-            "commitment_verified": domain.commitment(seed) == state.commitment,
-            "client_seeds": list(state.client_seeds),
-            "shuffle": SHUFFLE_VERSION,
-            "deals": deals,
-            "events": [{"version": v, **d} for v, d in entries],
-            "rules": rules,
-        }
-        out["verified"] = out["commitment_verified"] and rules["ok"]
-        self._audits[game.id] = out
-        while len(self._audits) > 64:
-            self._audits.popitem(last=False)
-        return out
+    def refused(self, game_id: str, token: str, start: float, end: float) -> None:
+        """The service refused a request of ``token`` (a 503) from ``start`` to ``end``: RULES
+        T-4 does not count that window against the token's seat."""
+        self.store.refused(game_id, token_hash(token), start, end)
+
+    def excused(self, game: Game, seat: int, now: float) -> float:
+        """The seconds, since ``seat``'s own last action and up to ``now``, in which the
+        service refused its requests (each window counted once)."""
+        h = game.meta.get(f"tok{seat}")
+        if not h:
+            return 0.0
+        since = game.state.acted_at[seat]
+        windows = sorted(self.store.refused_windows(game.id, h, since))
+        total, reach = 0.0, since
+        for a, b in windows:
+            a, b = max(a, reach), min(b, now)
+            if b > a:
+                total += b - a
+                reach = b
+        return total

@@ -29,9 +29,9 @@ from datetime import UTC
 from rq import get_current_job
 
 import domain
+from service.config import Settings, load
 from service.errors import NoSuchGame
 
-from . import settings
 from .metrics import BOT_ACTIONS, JOBS, LAG, TIMEOUTS
 from .runtime import Runtime
 from .schedule import bot_level, bot_slot, ms, plan_rng
@@ -47,10 +47,10 @@ MAX_EARLY_S = 0.05  # the longest a job waits for its due time (SPITLOG_LEAD_MS,
 _runtime: Runtime | None = None
 
 
-def setup(cfg: dict | None = None) -> Runtime:
+def setup(s: Settings | None = None) -> Runtime:
     """Build this process's runtime (the worker does it before its first job)."""
     global _runtime
-    _runtime = Runtime(cfg if cfg is not None else settings.from_env())
+    _runtime = Runtime(s if s is not None else load(warn=None))
     return _runtime
 
 

@@ -1,30 +1,33 @@
-"""What a worker or scheduler process holds: the application service (``Games``) on the
-game store, with the scheduler hook plugged in, and the schedule on the queue Redis."""
+"""What a worker or scheduler process holds: the use cases (``Games``) on the game store,
+with the scheduler hook plugged in, and the schedule on the queue Redis."""
 
 import redis
 
+from service.config import Settings
 from service.games import Games
 from service.metrics import Metrics
-from service.store import RedisStore
+from service.store.redis import RedisStore
 
 from .schedule import Schedule, Scheduler
 
 
 class Runtime:
-    def __init__(self, cfg: dict):
-        self.cfg = cfg
+    def __init__(self, s: Settings):
+        self.settings = s
         client = redis.Redis.from_url(
-            cfg["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10, health_check_interval=30
+            s.redis_url, socket_connect_timeout=2, socket_timeout=10, health_check_interval=30
         )
-        self.store = RedisStore(client, durability=cfg["DURABILITY"])
-        self.scheduler = Scheduler.from_settings(cfg)
+        self.store = RedisStore(
+            client, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
+        )
+        self.scheduler = Scheduler.from_settings(s)
         self.schedule: Schedule = self.scheduler.schedule
         self.games = Games(
             self.store,
             scheduler=self.scheduler,
             metrics=Metrics(),
-            snapshot_every=int(cfg["SNAPSHOT_EVERY"]),
-            cache_size=int(cfg["STATE_CACHE"]),
-            retries=int(cfg["APPEND_RETRIES"]),
+            snapshot_every=s.snapshot_every,
+            cache_size=s.state_cache,
+            retries=s.append_retries,
         )
-        self.trace = bool(int(cfg.get("TRACE") or 0))
+        self.trace = s.trace

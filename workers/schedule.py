@@ -48,7 +48,8 @@ import redis
 import domain
 from domain import State
 from domain.bots import POLICIES
-from service import redisconn
+from service.config import Settings
+from service.store.connect import options
 
 PREFIX = "spitlog:sched"
 DUE = f"{PREFIX}:due"
@@ -294,7 +295,7 @@ class Schedule:
 
 
 class Scheduler:
-    """The service's hook (``service.hooks.Scheduler``): after every append, arm the
+    """The service's hook (``service.ports.Scheduler``): after every append, arm the
     game's next decisions. Runs in every process that appends: the API and the workers."""
 
     def __init__(self, schedule: Schedule, *, pace: float = 1.0, clock=time.time):
@@ -306,10 +307,9 @@ class Scheduler:
         self._soonest: dict[str, tuple[int, int | None]] = {}
 
     @classmethod
-    def from_settings(cls, cfg: dict) -> "Scheduler":
-        opts = {**redisconn.options(), "socket_connect_timeout": 1, "socket_timeout": 2}
-        r = redis.Redis.from_url(cfg["QUEUE_URL"], **opts)
-        return cls(Schedule(r), pace=float(cfg.get("BOT_PACE", 1.0)))
+    def from_settings(cls, s: Settings) -> "Scheduler":
+        opts = {**options(), "socket_connect_timeout": 1, "socket_timeout": 2}
+        return cls(Schedule(redis.Redis.from_url(s.queue, **opts)), pace=s.bot_pace)
 
     def _soonest_ms(self, game_id: str, state: State) -> int | None:
         """``soonest_ms(state)``, remembered per game for the state's version (a version

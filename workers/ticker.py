@@ -41,18 +41,17 @@ dies, gone when its parent is) it cannot hold up a tick.
 import logging
 import multiprocessing
 import os
-import signal
 import threading
 import time
 
 import redis
 from rq import Queue
 
-from service.errors import NoSuchGame
+from service.config import Settings
 
-from .metrics import CLAIMED, DEPTH, ENQUEUE_LAG, REARMED, STALLED
-from .runtime import Runtime
-from .schedule import Decision, Schedule, Scheduler, deadline_slot, soonest_ms
+from . import process, sweeper
+from .metrics import CLAIMED, ENQUEUE_LAG
+from .schedule import Decision, Schedule
 from .worker import make_queue
 
 log = logging.getLogger(__name__)
@@ -61,7 +60,6 @@ JOB_TIMEOUT_S = 30  # a job runs for milliseconds; one that hangs is stopped
 JOB_TTL_S = 60  # a job still queued after this is dropped: the sweeper has re-armed it
 FAILURE_TTL_S = 24 * 3600  # failed jobs stay this long for inspection (rq info)
 CLAIM_LIMIT = 500
-FULL_EVERY = 10  # sweeps between two checks of every moving game's deadline slot
 
 
 def job_data(d: Decision):
@@ -124,191 +122,12 @@ class Ticker:
                 time.sleep(wait)
 
 
-class Sweeper:
-    def __init__(self, rt: Runtime, *, stall_s: float = 2.0, page: int = 500, clock=time.time):
-        self.games = rt.games
-        self.store = rt.store
-        self.scheduler: Scheduler = rt.scheduler
-        self.schedule: Schedule = rt.schedule
-        self.stall_s = stall_s
-        self.page = page
-        self.clock = clock
-        self._seen: dict[str, tuple[int, float]] = {}  # game -> (version, first seen at)
-        self._checked: dict[str, float] = {}
-        self._again: dict[tuple[str, int], tuple[int, float]] = {}  # (game, version) -> n, at
-        self._passes = 0
-
-    def live_games(self) -> list[tuple[str, int]]:
-        """(id, version) of every running or open game, from the lobby's indexes."""
-        out = []
-        for status in ("running", "open"):
-            cursor = None
-            while True:
-                rows, cursor = self.store.lobby(status, cursor, self.page)
-                out += [(gid, version) for gid, _meta, version in rows]
-                if cursor is None:
-                    break
-        return out
-
-    def sweep(self) -> int:
-        """One pass; answers how many decisions it armed again."""
-        now = self.clock()
-        seen = {}
-        for gid, version in self.live_games():
-            prev = self._seen.get(gid)
-            seen[gid] = prev if prev is not None and prev[0] == version else (version, now)
-        self._seen = seen
-        self._checked = {g: t for g, t in self._checked.items() if g in seen}
-        self._again = {k: v for k, v in self._again.items() if seen.get(k[0], (None,))[0] == k[1]}
-        stalled = [
-            gid
-            for gid, (_v, since) in seen.items()
-            if now - since >= self.stall_s and now - self._checked.get(gid, 0) >= self.stall_s
-        ]
-        STALLED.set(len(stalled))
-        rearmed = 0
-        for gid in stalled:
-            self._checked[gid] = now
-            try:
-                rearmed += self.check(gid, now)
-            except NoSuchGame:
-                continue
-        rearmed += self._sweep_deadlines([g for g in seen if g not in set(stalled)], now)
-        DEPTH.set(self.schedule.depth())
-        return rearmed
-
-    def _sweep_deadlines(self, moving: list[str], now: float) -> int:
-        """A game that keeps moving never stalls, and in a game of humans an append arms
-        the deadline slot only when it brings a deadline sooner: so a lost deadline job
-        (or hook) must not wait for a stall. One pipeline reads every moving game's
-        slot; a game whose slot is gone and was claimed long ago (or never) is checked
-        now, and every ``FULL_EVERY`` sweeps every moving game is (a slot still waiting
-        but due too late: a hook lost before it could move it sooner)."""
-        self._passes += 1
-        full = self._passes % FULL_EVERY == 0
-        if not moving:
-            return 0
-        now_ms = now * 1000
-        rearmed = 0
-        status = self.schedule.status([deadline_slot(g) for g in moving])
-        for gid, (waiting, plan) in zip(moving, status, strict=True):
-            lost = waiting is None and (
-                plan is None or not plan[2] or now_ms - plan[2] >= self.stall_s * 1000
-            )
-            if not (lost or full) or now - self._checked.get(gid, 0) < self.stall_s:
-                continue
-            self._checked[gid] = now
-            try:
-                rearmed += self.check_deadline(gid, now)
-            except NoSuchGame:
-                continue
-        return rearmed
-
-    def check_deadline(self, game_id: str, now: float) -> int:
-        """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""
-        state = self.games.load(game_id).state
-        if state.over:
-            self.scheduler.on_appended(game_id, state)
-            return 0
-        if soonest_ms(state) is None:
-            return 0
-        (status,) = self.schedule.status([deadline_slot(game_id)])
-        deadline = self._lost_deadline(state, status, now)
-        if deadline is None:
-            return 0
-        log.warning("re-arming the deadlines of %s at version %d", game_id, state.version)
-        self.schedule.arm(game_id, state.version, deadline=deadline)
-        return 1
-
-    def _claimed_lately(self, plan, now: float) -> bool:
-        return plan is not None and bool(plan[2]) and now * 1000 - plan[2] < self.stall_s * 1000
-
-    def _lost_deadline(self, state, status, now: float) -> tuple[float, int] | None:
-        """The (due ms, attempt) to arm the deadline slot at again, or None when it is
-        fine: due no later than the soonest deadline, or claimed lately (its job is on
-        its way). ``status``: the slot's (due, plan) from ``Schedule.status``."""
-        soonest = soonest_ms(state)
-        waiting, plan = status
-        if soonest is None or (waiting is not None and waiting <= soonest):
-            return None
-        if waiting is None and self._claimed_lately(plan, now):
-            return None
-        REARMED.labels("dl").inc()
-        return (max(soonest, now * 1000), plan[1] if plan is not None else 0)
-
-    def check(self, game_id: str, now: float) -> int:
-        """Arm again what ``game_id`` waits for and the schedule has lost."""
-        state = self.games.load(game_id).state
-        if state.over:  # the index lags (it is repaired as it is read): clear the slots
-            self.scheduler.on_appended(game_id, state)
-            return 0
-        # Armed again at this version before and still unmoved (no worker runs, or they
-        # all fail on this game): wait twice as long each time, up to 32 stalls, so that
-        # an outage does not pile duplicates of the same decisions into the queue.
-        n, at = self._again.get((game_id, state.version), (0, 0.0))
-        if n and now - at < self.stall_s * 2 ** min(n, 5):
-            return 0
-        now_ms = now * 1000
-        wanted = [slot for slot, _due, _a in self.scheduler.bot_plans(game_id, state, now)]
-        *status, dl_status = self.schedule.status([*wanted, deadline_slot(game_id)])
-        deadline = self._lost_deadline(state, dl_status, now)
-        bots = []
-        for slot, (waiting, plan) in zip(wanted, status, strict=True):
-            current = plan is not None and plan[0] == state.version
-            if current and (waiting is not None or self._claimed_lately(plan, now)):
-                continue  # armed, waiting for its time; or claimed lately
-            # the same attempt: the bot makes the choice the lost job would have made
-            bots.append((slot, now_ms, plan[1] if current else 0))
-            REARMED.labels("bot").inc()
-        if not bots and deadline is None:
-            return 0
-        self._again[(game_id, state.version)] = (n + 1, now)
-        log.warning("re-arming %s of %s at version %d",
-                    [b[0] for b in bots] + (["deadlines"] if deadline else []), game_id,
-                    state.version)  # fmt: skip
-        self.schedule.arm(game_id, state.version, bots, deadline=deadline)
-        return len(bots) + (deadline is not None)
-
-    def run(self, stop: threading.Event, every_s: float = 1.0, parent: int | None = None):
-        """Sweep every ``every_s`` until ``stop`` (or until ``parent`` is gone)."""
-        while not stop.wait(every_s):
-            if parent is not None and os.getppid() != parent:
-                return  # the scheduler died: the one that replaces it starts its own
-            try:
-                self.sweep()
-            except Exception:  # keep sweeping: a Redis hiccup must not end the safety net
-                log.exception("the sweep failed")
-
-
-def _stop_on_signals(stop: threading.Event) -> None:
-    def on_signal(_signum, _frame):
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-
-
-def sweeper_main(cfg: dict, parent: int) -> None:
-    """The sweeper's process (a child of the scheduler)."""
-    from .cli import _common
-
-    os.nice(5)  # the ticker and the workers first
-    port = int(cfg["METRICS_PORT"]) + 1 if cfg["METRICS_PORT"] else 0
-    _common({**cfg, "METRICS_PORT": port}, child_of_dev=False)  # its parent is the scheduler
-    stop = threading.Event()
-    _stop_on_signals(stop)
-    Sweeper(Runtime(cfg), stall_s=float(cfg["STALL_S"])).run(stop, float(cfg["SWEEP_S"]), parent)
-
-
-def run(cfg: dict) -> int:
+def run(s: Settings) -> int:
     """The scheduler process: the ticker, and the sweeper in a child process."""
-    schedule = Schedule(redis.Redis.from_url(cfg["QUEUE_URL"], socket_timeout=5))
-    ticker = Ticker(
-        schedule, make_queue(cfg, schedule.r), tick_s=float(cfg["TICK_S"]),
-        lead_ms=float(cfg["LEAD_MS"]),
-    )  # fmt: skip
+    schedule = Schedule(redis.Redis.from_url(s.queue, socket_timeout=5))
+    ticker = Ticker(schedule, make_queue(s, schedule.r), tick_s=s.tick_s, lead_ms=s.lead_ms)
     stop = threading.Event()
-    _stop_on_signals(stop)
+    process.stop_on_signals(stop)
     spawn = multiprocessing.get_context("spawn")
     child: list = [None]
 
@@ -318,13 +137,13 @@ def run(cfg: dict) -> int:
             if proc is not None:
                 log.warning("the sweeper exited (%s): starting another", proc.exitcode)
             proc = spawn.Process(
-                target=sweeper_main, args=(cfg, os.getpid()), name="spitlog-sweeper", daemon=True
+                target=sweeper.main, args=(s, os.getpid()), name="spitlog-sweeper", daemon=True
             )
             proc.start()
             child[0] = proc
 
     log.info("scheduler: ticking every %.0f ms at most, sweeping every %.1f s",
-             cfg["TICK_S"] * 1000, cfg["SWEEP_S"])  # fmt: skip
+             s.tick_s * 1000, s.sweep_s)  # fmt: skip
     try:
         ticker.run(stop, every_second=keep_sweeper)
     finally:

@@ -24,6 +24,8 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
+from service.config import Settings
+
 from . import jobs
 
 log = logging.getLogger(__name__)
@@ -57,15 +59,15 @@ class BotWorker(SimpleWorker):
         super().set_state(state, pipeline)
 
 
-def make_queue(cfg: dict, connection: redis.Redis | None = None) -> Queue:
-    conn = connection or redis.Redis.from_url(cfg["QUEUE_URL"])
-    return Queue(cfg["QUEUE_NAME"], connection=conn, serializer=JSONSerializer)
+def make_queue(s: Settings, connection: redis.Redis | None = None) -> Queue:
+    conn = connection or redis.Redis.from_url(s.queue)
+    return Queue(s.queue_name, connection=conn, serializer=JSONSerializer)
 
 
-def run(cfg: dict, *, burst: bool = False, name: str | None = None) -> int:
+def run(s: Settings, *, burst: bool = False, name: str | None = None) -> int:
     """Work the queue until stopped (SIGTERM: after the job at hand)."""
-    jobs.setup(cfg)  # the game store, the schedule, a warm cache: before the first job
-    queue = make_queue(cfg)
+    jobs.setup(s)  # the game store, the schedule, a warm cache: before the first job
+    queue = make_queue(s)
     worker = BotWorker(
         [queue],
         connection=queue.connection,
@@ -73,5 +75,5 @@ def run(cfg: dict, *, burst: bool = False, name: str | None = None) -> int:
         name=name,
         log_job_description=False,
     )
-    worker.work(burst=burst, logging_level=cfg["WORKER_LOG_LEVEL"], with_scheduler=False)
+    worker.work(burst=burst, logging_level=s.worker_log_level, with_scheduler=False)
     return 0

@@ -10,8 +10,8 @@ import random
 import sys
 import time
 
+from service.cli import main
 from workers import jobs, schedule
-from workers.cli import main
 
 SLEEP_S = (0.002, 0.012)
 
@@ -29,4 +29,4 @@ jobs._fire = slowly(jobs._fire)
 schedule.Scheduler.on_appended = slowly(schedule.Scheduler.on_appended)
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(["worker", *sys.argv[1:]]))

@@ -4,15 +4,15 @@ two API processes share one bucket, and an SSE stream's slot frees when it close
 
 import time
 
-from api_helpers import TEST_CONFIG, bearer, new_game
+from api_helpers import app_settings, bearer, new_game
 
-from service.app import create_app
+from service.http.app import create_app
 
-LIMITS = {"RATE_ACTIONS": 10, "RATE_ACTIONS_BURST": 3, "RATE_REQUESTS": 0, "STREAMS_PER_CLIENT": 1}
+LIMITS = {"rate_actions": 10, "rate_actions_burst": 3, "rate_requests": 0, "streams_per_client": 1}
 
 
 def test_the_buckets_hold_across_processes_on_the_servers_clock(redis_url, redis_client):
-    one, two = (create_app({**TEST_CONFIG, **LIMITS, "REDIS_URL": redis_url}) for _ in range(2))
+    one, two = (create_app(app_settings(**LIMITS, redis_url=redis_url)) for _ in range(2))
     c1, c2 = one.test_client(), two.test_client()
     gid, tok0, _ = new_game(c1)
     url = f"/v1/games/{gid}/actions"
@@ -27,7 +27,7 @@ def test_the_buckets_hold_across_processes_on_the_servers_clock(redis_url, redis
 
 
 def test_a_stream_slot_frees_when_the_stream_closes(redis_url, redis_client):
-    app = create_app({**TEST_CONFIG, **LIMITS, "REDIS_URL": redis_url, "SSE_MAX_S": 30})
+    app = create_app(app_settings(**LIMITS, redis_url=redis_url, sse_max_s=30))
     client = app.test_client()
     gid, tok0, _ = new_game(client)
     headers = {"Accept": "text/event-stream", **bearer(tok0)}

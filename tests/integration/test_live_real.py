@@ -4,13 +4,13 @@ append wakes every one of them, for long-polls and SSE alike."""
 import threading
 import time
 
-from api_helpers import TEST_CONFIG, bearer, new_game
+from api_helpers import app_settings, bearer, new_game
 
-from service.app import create_app
+from service.http.app import create_app
 
 
 def test_one_append_wakes_every_long_poll_of_the_game(redis_url):
-    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "LONGPOLL_MAX_S": 5})
+    app = create_app(app_settings(redis_url=redis_url, longpoll_max_s=5))
     client = app.test_client()
     gid, t0, _t1 = new_game(client)
     answers = []
@@ -25,7 +25,7 @@ def test_one_append_wakes_every_long_poll_of_the_game(redis_url):
     for t in threads:
         t.start()
     time.sleep(0.3)
-    assert app.extensions["spitlog"]["hub"].watching == 1
+    assert app.extensions["spitlog"].hub.watching == 1
     client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
     for t in threads:
         t.join(10)
@@ -34,7 +34,7 @@ def test_one_append_wakes_every_long_poll_of_the_game(redis_url):
 
 
 def test_an_sse_stream_gets_each_append_live(redis_url):
-    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "SSE_MAX_S": 1.5})
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=1.5))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
     got = []
@@ -63,12 +63,12 @@ def test_an_sse_stream_gets_each_append_live(redis_url):
 def test_strict_durability_acts_on_a_redis_without_waitaof(redis_url, caplog):
     """Redis < 7.2 has no WAITAOF: strict mode then relies on `appendfsync always`, says
     so once in the log, and acts as usual."""
-    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "DURABILITY": "strict"})
+    app = create_app(app_settings(redis_url=redis_url, durability="strict"))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
     for tok in (t0, t1):
         r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
         assert r.status_code == 201
-    store = app.extensions["spitlog"]["store"]
+    store = app.extensions["spitlog"].store
     version = tuple(int(x) for x in store.r.info("server")["redis_version"].split(".")[:2])
     assert store._waitaof is (version >= (7, 2))

@@ -8,10 +8,10 @@ import random
 import threading
 import time
 
-from api_helpers import TEST_CONFIG, bearer, new_game, pick
+from api_helpers import app_settings, bearer, new_game, pick
 
 import domain
-from service.app import create_app
+from service.http.app import create_app
 
 ATTEMPTS_PER_SEAT = 300
 
@@ -70,7 +70,7 @@ def race(clients, seed, quota):
 
 
 def test_two_seats_racing_leave_a_log_of_exactly_the_acknowledged_actions(redis_client, redis_url):
-    apps = [create_app({**TEST_CONFIG, "REDIS_URL": redis_url}) for _ in range(2)]
+    apps = [create_app(app_settings(redis_url=redis_url)) for _ in range(2)]
     clients = [a.test_client() for a in apps]
     done = {0: 0, 1: 0}
     busy = seed = 0
@@ -84,7 +84,7 @@ def test_two_seats_racing_leave_a_log_of_exactly_the_acknowledged_actions(redis_
     # 503: an action that lost every retry to the other seat, a bounded answer (never in
     # the log, checked above); rare even at this pace, thousands of times a human's
     assert busy <= sum(done.values()) // 50
-    retries = sum(a.extensions["spitlog"]["metrics"].append_retries._value.get() for a in apps)
+    retries = sum(a.extensions["spitlog"].metrics.append_retries._value.get() for a in apps)
     assert retries > 0, "no version clash happened: the race was not run"
 
 

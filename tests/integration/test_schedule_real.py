@@ -11,18 +11,19 @@ import time
 import pytest
 
 import domain
+from service.config import load
+from service.games import Acted
 from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
 from workers.schedule import DUE, PLAN, Schedule, Scheduler, all_slots, bot_slot, deadline_slot
-from workers.settings import from_env
-from workers.ticker import Sweeper
+from workers.sweeper import Sweeper
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
 def rt(redis_url, redis_client):  # redis_client: flushed for each test
-    return Runtime(from_env({"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BOT_PACE": "1"}))
+    return Runtime(load(warn=None, redis_url=redis_url, bot_pace=1.0))
 
 
 def test_arming_is_monotonic_per_game(rt):
@@ -117,9 +118,9 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
     calls = []
     real = rt.schedule._arm
     rt.schedule._arm = lambda **kw: calls.append(kw) or real(**kw)
-    assert rt.games.act(gid, t0, {"type": "ready"}).status == 201  # T-2 still runs: no arm
+    assert isinstance(rt.games.act(gid, t0, {"type": "ready"}), Acted)  # T-2 still runs: no arm
     assert calls == []
-    assert rt.games.act(gid, t1, {"type": "ready"}).status == 201  # the round starts
+    assert isinstance(rt.games.act(gid, t1, {"type": "ready"}), Acted)  # the round starts
     state = rt.games.load(gid).state
     soonest = domain.deadlines(state)[0]
     assert soonest.rule == "T-4" and soonest.at > state.phase_since + 5
@@ -129,7 +130,7 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
         play = next((a for a in view["legal_actions"] if a["type"] == "play"), None)
         if play is None:
             break
-        assert rt.games.act(gid, t0, play).status == 201
+        assert isinstance(rt.games.act(gid, t0, play), Acted)
     assert calls == []
     assert rt.schedule.status([slot])[0][0] == armed
 
@@ -150,8 +151,8 @@ def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
     )
     armed = rt.schedule.status([slot])[0][0]
     # T-4 after the round starts comes later than T-2 did: nothing moves
-    t0 = rt.games.act(gid, g["token"], {"type": "ready"})
-    assert t0.status == 201 and rt.schedule.status([slot])[0][0] == armed
+    rt.games.act(gid, g["token"], {"type": "ready"})
+    assert rt.schedule.status([slot])[0][0] == armed
     # the hook of an append decided on an unknown state arms the soonest exactly
     state = rt.games.load(gid).state
     sch.on_appended(gid, state, None)

@@ -126,13 +126,14 @@ def test_the_cluster_has_three_masters_sharing_the_slots(redis_client):
 def test_the_limits_run_on_the_cluster(redis_client):
     """service/limits.py: one key per script call, so its buckets and stream slots work
     on a Cluster too, spread over the masters (issue 6)."""
-    from api_helpers import TEST_CONFIG, bearer
+    from api_helpers import app_settings, bearer
 
-    from service.app import create_app
+    from service.http.app import create_app
 
-    limits = {"RATE_ACTIONS": 1, "RATE_ACTIONS_BURST": 2, "RATE_REQUESTS": 1,
-              "RATE_REQUESTS_BURST": 3, "STREAMS_PER_CLIENT": 1, "SSE_MAX_S": 30}  # fmt: skip
-    app = create_app({**TEST_CONFIG, **limits}, redis_client=redis_client)
+    limits = {"rate_actions": 1, "rate_actions_burst": 2, "rate_requests": 1,
+              "rate_requests_burst": 3, "streams_per_client": 1, "streams_per_address": 1,
+              "sse_max_s": 30}  # fmt: skip
+    app = create_app(app_settings(**limits), redis_client=redis_client)
     client = app.test_client()
 
     def at(i):

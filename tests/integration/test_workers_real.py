@@ -13,11 +13,11 @@ from collections import Counter, defaultdict
 
 import pytest
 import redis
-from api_helpers import TEST_CONFIG, bearer, pick
+from api_helpers import app_settings, bearer, pick
 from workers_procs import Procs, wait_for_workers
 
 import domain
-from service.app import create_app
+from service.http.app import create_app
 from workers.schedule import Schedule, Scheduler
 
 pytestmark = pytest.mark.redis
@@ -59,7 +59,7 @@ def schedule(url):
 
 @pytest.fixture(scope="module")
 def app(url, procs, schedule):
-    return create_app({**TEST_CONFIG, "REDIS_URL": url}, scheduler=Scheduler(schedule, pace=PACE))
+    return create_app(app_settings(redis_url=url), scheduler=Scheduler(schedule, pace=PACE))
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def client(app):
 
 def full_log(app, gid) -> list[dict]:
     """The log unredacted, as the store holds it (the API shows it only once over)."""
-    entries = app.extensions["spitlog"]["store"].read_after(gid, 0)
+    entries = app.extensions["spitlog"].store.read_after(gid, 0)
     return [{"version": v, **d} for v, d in entries]
 
 

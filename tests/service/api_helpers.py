@@ -4,21 +4,28 @@ import random
 import re
 
 import domain
+from service import config
 
 # a card's wire form standing alone (not inside a word, an id or a hex string)
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
 
-TEST_CONFIG = {
-    "SSE_MAX_S": 0.3,  # streams end soon, so that a test reads them whole
-    "SSE_KEEPALIVE_S": 0.1,
-    "LONGPOLL_MAX_S": 1.0,
+TEST_SETTINGS = {
+    "sse_max_s": 0.3,  # streams end soon, so that a test reads them whole
+    "sse_keepalive_s": 0.1,
+    "longpoll_max_s": 1.0,
     # limits off (tests act far faster than any client, from one address); test_limits.py
     # turns them on
-    "RATE_ACTIONS": 0,
-    "RATE_REQUESTS": 0,
-    "RATE_GAMES": 0,
-    "STREAMS_PER_CLIENT": 0,
+    "rate_actions": 0,
+    "rate_requests": 0,
+    "rate_games": 0,
+    "streams_per_client": 0,
+    "streams_per_address": 0,
 }
+
+
+def app_settings(**overrides) -> config.Settings:
+    """The tests' settings (``TEST_SETTINGS``) with ``overrides`` (field names)."""
+    return config.load(warn=None, **{**TEST_SETTINGS, **overrides})
 
 
 def bearer(token: str) -> dict:

@@ -2,9 +2,9 @@
 
 import fakeredis
 import pytest
-from api_helpers import TEST_CONFIG
+from api_helpers import app_settings
 
-from service.app import create_app
+from service.http.app import create_app
 
 
 @pytest.fixture
@@ -14,7 +14,7 @@ def redis_client():
 
 @pytest.fixture
 def app(redis_client):
-    return create_app(TEST_CONFIG, redis_client=redis_client)
+    return create_app(app_settings(), redis_client=redis_client)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import time
 import pytest
 from redis.crc import key_slot
 
-from service.store import Appended, Clash, RedisStore, Replayed
+from service.store.redis import Appended, Clash, RedisStore, Replayed
 
 
 @pytest.fixture

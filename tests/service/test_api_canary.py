@@ -9,10 +9,10 @@ import random
 import zlib
 
 import pytest
-from api_helpers import TEST_CONFIG, bearer, cards_in, new_game, pick, visible_cards
+from api_helpers import app_settings, bearer, cards_in, new_game, pick, visible_cards
 
 import domain
-from service.app import create_app
+from service.http.app import create_app
 
 ALL_CARDS = {str(c) for c in domain.DECK}
 
@@ -102,7 +102,7 @@ def play_and_capture(client, game: str, options: dict, seed: int):
 def test_no_byte_sent_before_the_end_names_a_card_its_receiver_could_not_see(
     redis_client, game, options
 ):
-    app = create_app({**TEST_CONFIG, "SSE_MAX_S": 0.02}, redis_client=redis_client)
+    app = create_app(app_settings(sse_max_s=0.02), redis_client=redis_client)
     client = app.test_client()
     gid, seen = play_and_capture(
         client, game, options, seed=zlib.crc32(f"{game}{options}".encode())

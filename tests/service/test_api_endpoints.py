@@ -5,10 +5,10 @@ import threading
 import time
 
 import pytest
-from api_helpers import TEST_CONFIG, bearer, new_game
+from api_helpers import app_settings, bearer, new_game
 
 import domain
-from service.app import create_app
+from service.http.app import create_app
 
 PROBLEM = "application/problem+json"
 
@@ -203,8 +203,8 @@ def test_if_match_acts_only_at_that_version(client, redis_client):
 
 def test_if_match_sees_through_a_stale_cache(redis_client):
     """Two processes (two apps, two caches): If-Match is judged on the store's version."""
-    a = create_app(TEST_CONFIG, redis_client=redis_client).test_client()
-    b = create_app(TEST_CONFIG, redis_client=redis_client).test_client()
+    a = create_app(app_settings(), redis_client=redis_client).test_client()
+    b = create_app(app_settings(), redis_client=redis_client).test_client()
     gid, t0, t1 = new_game(a)
     a.get(f"/v1/games/{gid}")
     assert act(b, gid, t1, {"type": "ready"}).status_code == 201  # a's cache is now stale
@@ -215,8 +215,8 @@ def test_if_match_sees_through_a_stale_cache(redis_client):
 
 
 def test_an_action_decided_on_a_stale_cache_is_judged_again(redis_client):
-    a = create_app(TEST_CONFIG, redis_client=redis_client).test_client()
-    b = create_app(TEST_CONFIG, redis_client=redis_client).test_client()
+    a = create_app(app_settings(), redis_client=redis_client).test_client()
+    b = create_app(app_settings(), redis_client=redis_client).test_client()
     gid, t0, t1 = new_game(a)
     a.get(f"/v1/games/{gid}")  # a caches version 3
     assert act(b, gid, t0, {"type": "ready"}).status_code == 201
@@ -237,7 +237,7 @@ def test_same_idempotency_key_three_times_appends_once_and_answers_the_same(clie
 
 
 def test_same_idempotency_key_concurrently_appends_once(redis_client):
-    apps = [create_app(TEST_CONFIG, redis_client=redis_client) for _ in range(2)]
+    apps = [create_app(app_settings(), redis_client=redis_client) for _ in range(2)]
     gid, t0, _t1 = new_game(apps[0].test_client())
     barrier = threading.Barrier(6)
     answers = []
@@ -285,7 +285,7 @@ def test_a_hook_failure_after_an_append_does_not_fail_the_action(redis_client):
         def on_appended(self, game_id, state, before=None):
             raise RuntimeError("scheduler down")
 
-    client = create_app(TEST_CONFIG, redis_client=redis_client, scheduler=Broken()).test_client()
+    client = create_app(app_settings(), redis_client=redis_client, scheduler=Broken()).test_client()
     r = client.post("/v1/games", json={"game": "spit"})
     assert r.status_code == 201
 
@@ -297,7 +297,7 @@ def test_the_scheduler_hears_of_every_append(redis_client):
         def on_appended(self, game_id, state, before=None):
             heard.append((game_id, state.version, before and before.version))
 
-    client = create_app(TEST_CONFIG, redis_client=redis_client, scheduler=Recorder()).test_client()
+    client = create_app(app_settings(), redis_client=redis_client, scheduler=Recorder()).test_client()
     gid, t0, _t1 = new_game(client)
     act(client, gid, t0, {"type": "ready"})
     act(client, gid, t0, {"type": "ready"})  # refused: not heard
@@ -325,7 +325,7 @@ def test_an_unreachable_store_is_503(redis_client):
     from redis.retry import Retry
 
     dead = redis.Redis(port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
-    client = create_app(TEST_CONFIG, redis_client=dead).test_client()
+    client = create_app(app_settings(), redis_client=dead).test_client()
     assert problem_of(client.get("/v1/games/g_0123456789abcdef"), 503)
     problem_of(client.get("/readyz"), 503)
     assert client.get("/healthz").status_code == 200
@@ -391,7 +391,7 @@ def parse_sse(text: str) -> list[tuple[int, dict]]:
 def test_sse_sends_the_log_then_live_events_and_resumes_from_last_event_id(client):
     gid, t0, t1 = new_game(client)
     r, text = sse(client, gid, bearer(t1))
-    assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-cache"
+    assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "private, no-cache"
     assert [v for v, _e in parse_sse(text)] == [1, 2, 3]
     later = ready_later(client, gid, t0, 0.1)
     _r, text = sse(client, gid, {**bearer(t1), "Last-Event-ID": "3"})
@@ -440,7 +440,7 @@ def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000):
 
 def test_states_at_a_version_are_the_callers_view_then_everything(redis_client):
     client = create_app(
-        {**TEST_CONFIG, "SNAPSHOT_EVERY": 7}, redis_client=redis_client
+        app_settings(snapshot_every=7), redis_client=redis_client
     ).test_client()
     gid, t0, t1 = new_game(client, options={"max_rounds": 1})
     for tok in (t0, t1):
@@ -454,7 +454,7 @@ def test_states_at_a_version_are_the_callers_view_then_everything(redis_client):
     assert problem_of(client.get(f"/v1/games/{gid}/states/7"), 404)["version"] == 6
     end = play_to_the_end(client, gid, t0, t1)
     # after the end, every version in full, through snapshots (every 7) and the log
-    fresh = create_app({**TEST_CONFIG, "SNAPSHOT_EVERY": 7}, redis_client=redis_client)
+    fresh = create_app(app_settings(snapshot_every=7), redis_client=redis_client)
     events = [domain.event_from_dict({k: v for k, v in e.items() if k != "version"})
               for e in fresh.test_client().get(
                   f"/v1/games/{gid}/events?limit=1000").get_json()["events"]]  # fmt: skip
@@ -477,7 +477,7 @@ def test_the_audit_is_409_while_running_then_verifies_every_deal(client, redis_c
     assert isinstance(dealt["spit_cards"][0], list)  # in full
     # a seed that was not the committed one fails the audit
     redis_client.hset(f"spit:{{g:{gid}}}:meta", "seed", "00" * 32)
-    other = create_app(TEST_CONFIG, redis_client=redis_client).test_client()
+    other = create_app(app_settings(), redis_client=redis_client).test_client()
     audit = other.get(f"/v1/games/{gid}/audit").get_json()
     assert not audit["verified"] and not audit["commitment_verified"]
     assert not any(d["verified"] for d in audit["deals"])
@@ -493,7 +493,7 @@ def test_a_speed_audit_verifies_the_deal(client):
 
 def test_the_lobby_lists_games_by_status_newest_first_in_pages(redis_client):
     ticks = iter(range(10_000))  # a clock that moves a millisecond at each reading
-    app = create_app(TEST_CONFIG, redis_client=redis_client, clock=lambda: 1e9 + next(ticks) / 1000)
+    app = create_app(app_settings(), redis_client=redis_client, clock=lambda: 1e9 + next(ticks) / 1000)
     client = app.test_client()
     ids = [new_game(client, join=False)[0] for _ in range(3)]
     running, t0, _ = new_game(client)

@@ -1,5 +1,6 @@
 """schemathesis against openapi.yaml: every operation, a bounded number of generated
-requests each (SPITLOG_SCHEMATHESIS_EXAMPLES, default 25), sent in-process to an app on
+requests each (SPITLOG_SCHEMATHESIS_EXAMPLES, default 25; the same ones every run unless
+SPITLOG_FUZZ_LONG=1), sent in-process to an app on
 fakeredis, on a game that exists with a seat's token: no 5xx, and every answer conforms
 to the documented responses (status, content type, schema, headers)."""
 
@@ -9,18 +10,19 @@ from pathlib import Path
 
 import fakeredis
 import schemathesis
-from api_helpers import TEST_CONFIG, bearer, new_game
+from api_helpers import app_settings, bearer, new_game
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from service.app import create_app
+from service.http.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_ID = re.compile(r"g_[0-9a-f]{16}")
 EXAMPLES = int(os.environ.get("SPITLOG_SCHEMATHESIS_EXAMPLES", "25"))
+LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"  # random examples; else the same every run
 
 APP = create_app(
-    {**TEST_CONFIG, "SSE_MAX_S": 0.05, "LONGPOLL_MAX_S": 0.05},
+    app_settings(sse_max_s=0.05, longpoll_max_s=0.05),
     redis_client=fakeredis.FakeRedis(server=fakeredis.FakeServer()),
 )
 GAME, TOKEN, _ = new_game(APP.test_client())
@@ -30,7 +32,8 @@ schema.app = APP  # every request, probes included, goes to the app in-process
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=not LONG)  # fmt: skip
 def test_every_operation_answers_as_documented(case):
     path = case.path_parameters or {}
     if GAME_ID.fullmatch(str(path.get("game_id", ""))):  # a well-formed id: make it the game's

@@ -12,17 +12,17 @@ from pathlib import Path
 
 import fakeredis
 import schemathesis
-from api_helpers import TEST_CONFIG
+from api_helpers import app_settings
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
-from service.app import create_app
+from service.http.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"
 
 REDIS = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-APP = create_app({**TEST_CONFIG, "SSE_MAX_S": 0.05, "LONGPOLL_MAX_S": 0.05}, redis_client=REDIS)
+APP = create_app(app_settings(sse_max_s=0.05, longpoll_max_s=0.05), redis_client=REDIS)
 schema = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml"))
 schema.app = APP
 TOKENS: dict[str, str] = {}  # game id -> the last token handed out for it
@@ -34,9 +34,9 @@ class Workflow(schema.as_state_machine()):
         # Every scenario starts from an empty store, so that hypothesis can replay and
         # shrink one (what a scenario may do depends on the answers it gets).
         REDIS.flushall()
-        games = APP.extensions["spitlog"]["games"]
-        games.cache.clear()
-        games._audits.clear()
+        services = APP.extensions["spitlog"]
+        services.games.cache.clear()
+        services.audits.clear()
         TOKENS.clear()
 
     def before_call(self, case):

@@ -15,14 +15,13 @@ import os
 
 import fakeredis
 import pytest
-from api_helpers import TEST_CONFIG, bearer, new_game
+from api_helpers import app_settings, bearer, new_game
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from domain import GAMES, KINDS, MalformedAction, parse_action
-from service.api import _read_action
-from service.app import create_app
-from service.schemas import ACTION_TYPES, ActionSchema, OptionsSchema
+from domain import KINDS, RULES
+from domain.options import SPEC
+from service.http.app import create_app
 
 LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"
 FUZZ = settings(
@@ -34,7 +33,7 @@ FUZZ = settings(
 PROBLEM = "application/problem+json"
 
 REDIS = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-APP = create_app({**TEST_CONFIG, "SSE_MAX_S": 0.05, "LONGPOLL_MAX_S": 0.05}, redis_client=REDIS)
+APP = create_app(app_settings(sse_max_s=0.05, longpoll_max_s=0.05), redis_client=REDIS)
 CLIENT = APP.test_client()
 
 # ---------------------------------------------------------------- strategies
@@ -81,7 +80,7 @@ OPTION_VALUES = {
     "target_score": st.integers(-5, 20_000),
     "max_rounds": st.integers(-5, 20_000),
 }
-for _name in OptionsSchema().fields:
+for _name in SPEC:
     OPTION_VALUES.setdefault(_name, st.floats(-1, 100_000) | st.integers(-1, 100_000))
 options = st.fixed_dictionaries({}, optional={k: maybe(v) for k, v in OPTION_VALUES.items()})
 seeds = st.text(max_size=140)
@@ -109,6 +108,7 @@ SHAPES = [  # the actions of API.md, each with the fields it takes
 ]  # fmt: skip
 shaped = st.sampled_from(SHAPES).flatmap(lambda shape: st.fixed_dictionaries(
     {"type": st.just(shape[0]), **{f: maybe(FIELDS[f]) for f in shape[1]}}))  # fmt: skip
+ACTION_TYPES = sorted({kind for rules in RULES.values() for kind in rules.ACTIONS})
 loose = st.fixed_dictionaries(
     {"type": maybe(st.sampled_from(ACTION_TYPES))},
     optional={f: maybe(v) for f, v in FIELDS.items()},
@@ -290,26 +290,3 @@ def test_bodies_that_are_not_strict_json_are_400(path, raw):
 def test_an_escaped_surrogate_pair_is_fine():
     r = post("/v1/games", b'{"game": "spit", "client_seed": "\\ud83d\\ude00"}', {})
     assert r.status_code == 201
-
-
-@settings(max_examples=3000 if LONG else 600, deadline=None, derandomize=not LONG)
-@given(body=st.one_of(shaped, shaped, loose, json_values))
-def test_a_body_the_rules_read_is_one_the_schema_accepts(body):
-    """The actions' hot path skips the schema when the rules' parser (of either game)
-    reads the body (service/api.py, ``_read_action``): sound only if that parser is
-    the stricter of the two."""
-    read = []
-    for game in GAMES:
-        try:
-            parse_action(game, body)
-            read.append(game)
-        except MalformedAction:
-            pass
-    event(f"read by {read or 'neither'}")
-    if read:
-        assert ActionSchema().validate(body) == {}
-    errors, parsed = _read_action(body)
-    assert (errors == {}) == (bool(read) or ActionSchema().validate(body) == {})
-    assert list(parsed) == read[:1]  # the first game whose rules read it
-    if parsed:
-        assert parsed[read[0]] == parse_action(read[0], body)

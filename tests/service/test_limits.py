@@ -1,24 +1,24 @@
 """Limits (issue 6, OWASP API4): rate limits per token and per address (429 with
-Retry-After), the cap on open streams per client, the body size limit (413) and the
-page caps. The limits run on the Redis the app is given (fakeredis here), on a clock
-the tests move; TEST_CONFIG turns them off for every other test."""
+Retry-After), the caps on open streams per token and per address, the body size limit
+(413), the game's gate and the page caps. The limits run on the Redis the app is given
+(fakeredis here), on a clock the tests move; TEST_SETTINGS turns them off for every other
+test."""
 
 import io
 import threading
 
-import flask
 import pytest
-from api_helpers import TEST_CONFIG, bearer, new_game
+from api_helpers import app_settings, bearer, new_game
 
 from service import config
-from service.app import create_app
 from service.errors import Busy
+from service.http.app import create_app
 from service.limits import GameGate
 
 PROBLEM = "application/problem+json"
-LIMIT_KEYS = ("RATE_ACTIONS", "RATE_ACTIONS_BURST", "RATE_REQUESTS", "RATE_REQUESTS_BURST",
-              "RATE_GAMES", "RATE_GAMES_BURST", "STREAMS_PER_CLIENT",
-              "TRUSTED_PROXIES")  # fmt: skip
+LIMIT_KEYS = ("rate_actions", "rate_actions_burst", "rate_requests", "rate_requests_burst",
+              "rate_games", "rate_games_burst", "streams_per_client", "streams_per_address",
+              "trusted_proxies")  # fmt: skip
 ILLEGAL = {"type": "slap", "pile": 0}  # well formed, refused by the rules (no slap now): 422
 
 
@@ -32,11 +32,9 @@ class Clock:
 
 def limited_app(redis_client, **limits):
     """An app with the limits given (the others off) on a clock the test moves."""
-    cfg = {**TEST_CONFIG, "RATE_ACTIONS": 0, "RATE_REQUESTS": 0, "RATE_GAMES": 0,
-           "STREAMS_PER_CLIENT": 0}  # fmt: skip
-    app = create_app({**cfg, **limits}, redis_client=redis_client)
+    app = create_app(app_settings(**limits), redis_client=redis_client)
     clock = Clock()
-    app.extensions["spitlog"]["limits"].clock = clock
+    app.extensions["spitlog"].limits.clock = clock
     return app, clock
 
 
@@ -65,7 +63,7 @@ def assert_429(r) -> dict:
 
 
 def test_a_burst_of_actions_from_one_token_gets_429_and_other_tokens_do_not(redis_client):
-    app, clock = limited_app(redis_client, RATE_ACTIONS=1, RATE_ACTIONS_BURST=3)
+    app, clock = limited_app(redis_client, rate_actions=1, rate_actions_burst=3)
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
     other, tok2, _ = new_game(client)
@@ -89,7 +87,7 @@ def test_a_burst_of_actions_from_one_token_gets_429_and_other_tokens_do_not(redi
 
 
 def test_a_burst_of_requests_from_one_address_gets_429_and_other_addresses_do_not(redis_client):
-    app, clock = limited_app(redis_client, RATE_REQUESTS=2, RATE_REQUESTS_BURST=5)
+    app, clock = limited_app(redis_client, rate_requests=2, rate_requests_burst=5)
     client = app.test_client()
     for _ in range(5):
         assert client.get("/v1/games", **at("10.0.0.1")).status_code == 200
@@ -106,8 +104,8 @@ def test_a_burst_of_requests_from_one_address_gets_429_and_other_addresses_do_no
 
 
 def test_game_creation_has_its_own_bucket_per_address(redis_client):
-    app, clock = limited_app(redis_client, RATE_GAMES=0.5, RATE_GAMES_BURST=2,
-                             RATE_REQUESTS=100, RATE_REQUESTS_BURST=100)  # fmt: skip
+    app, clock = limited_app(redis_client, rate_games=0.5, rate_games_burst=2,
+                             rate_requests=100, rate_requests_burst=100)  # fmt: skip
     client = app.test_client()
     lobby = redis_client.zcard
     created = [client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.3")) for _ in range(2)]
@@ -129,8 +127,8 @@ def test_game_creation_has_its_own_bucket_per_address(redis_client):
 
 
 def test_an_action_counts_against_its_address_and_its_token(redis_client):
-    app, _clock = limited_app(redis_client, RATE_ACTIONS=100, RATE_ACTIONS_BURST=100,
-                              RATE_REQUESTS=1, RATE_REQUESTS_BURST=4)  # fmt: skip
+    app, _clock = limited_app(redis_client, rate_actions=100, rate_actions_burst=100,
+                              rate_requests=1, rate_requests_burst=4)  # fmt: skip
     client = app.test_client()
     gid, tok0, _tok1 = new_game(client, **{})  # two requests from 127.0.0.1
     assert act(client, gid, tok0).status_code == 422
@@ -140,8 +138,8 @@ def test_an_action_counts_against_its_address_and_its_token(redis_client):
 
 
 def test_a_refused_request_charges_no_bucket(redis_client):
-    app, _clock = limited_app(redis_client, RATE_ACTIONS=1, RATE_ACTIONS_BURST=1,
-                              RATE_REQUESTS=1, RATE_REQUESTS_BURST=4)  # fmt: skip
+    app, _clock = limited_app(redis_client, rate_actions=1, rate_actions_burst=1,
+                              rate_requests=1, rate_requests_burst=4)  # fmt: skip
     client = app.test_client()
     created = client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.7")).get_json()
     gid, tok0 = created["id"], created["token"]
@@ -154,15 +152,15 @@ def test_a_refused_request_charges_no_bucket(redis_client):
 
 
 def test_the_address_is_the_peer_unless_proxies_are_trusted(app):
-    limits = app.extensions["spitlog"]["limits"]
+    limits = app.extensions["spitlog"].limits
     xff = {"X-Forwarded-For": "6.6.6.6, 1.2.3.4"}
 
     def address(proxies, remote="10.0.0.1", headers=xff):
         limits.proxies = proxies
-        with app.test_request_context(headers=headers, environ_base={"REMOTE_ADDR": remote}):
-            from flask import request
-
-            return limits.address(request)
+        environ = {"REMOTE_ADDR": remote}
+        if "X-Forwarded-For" in headers:
+            environ["HTTP_X_FORWARDED_FOR"] = headers["X-Forwarded-For"]
+        return limits.address(environ)
 
     assert address(0) == "10.0.0.1"  # without a proxy, a client cannot pick its address
     assert address(1) == "1.2.3.4"  # what our proxy saw
@@ -179,8 +177,8 @@ def test_the_default_limits_never_stop_a_fast_bot(redis_client):
     """Both seats of a game played from one address at 10 actions a second each, with a
     read before every action (40 requests a second), for a minute: never a 429. And a
     burst of the default size goes through at once."""
-    defaults = {k: config.DEFAULTS[k] for k in LIMIT_KEYS}
-    assert defaults["RATE_ACTIONS"] > 0 and defaults["RATE_REQUESTS"] > 0
+    defaults = {k: config.Settings.model_fields[k].default for k in LIMIT_KEYS}
+    assert defaults["rate_actions"] > 0 and defaults["rate_requests"] > 0
     app, clock = limited_app(redis_client, **defaults)
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
@@ -195,14 +193,14 @@ def test_the_default_limits_never_stop_a_fast_bot(redis_client):
             gid, tok0, tok1 = new_game(client)
     assert 429 not in statuses and 201 in statuses
     clock.t += 10
-    burst = [act(client, gid, tok0).status_code for _ in range(defaults["RATE_ACTIONS_BURST"])]
+    burst = [act(client, gid, tok0).status_code for _ in range(defaults["rate_actions_burst"])]
     assert 429 not in burst
 
 
 def test_limit_keys_expire_once_their_bucket_is_full_again(redis_client):
-    app, _clock = limited_app(redis_client, RATE_ACTIONS=2, RATE_ACTIONS_BURST=2,
-                              RATE_REQUESTS=10, RATE_REQUESTS_BURST=20)  # fmt: skip
-    app.extensions["spitlog"]["limits"].clock = None  # the Redis server's clock
+    app, _clock = limited_app(redis_client, rate_actions=2, rate_actions_burst=2,
+                              rate_requests=10, rate_requests_burst=20)  # fmt: skip
+    app.extensions["spitlog"].limits.clock = None  # the Redis server's clock
     client = app.test_client()
     gid, tok0, _ = new_game(client)
     act(client, gid, tok0)
@@ -220,7 +218,7 @@ def sse(client, gid, token=None, **kw):
 
 
 def test_open_streams_are_capped_per_token(redis_client):
-    app, _clock = limited_app(redis_client, STREAMS_PER_CLIENT=2, SSE_MAX_S=30)
+    app, _clock = limited_app(redis_client, streams_per_client=2, sse_max_s=30)
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
     held = [sse(client, gid, tok0), sse(client, gid, tok0)]
@@ -243,25 +241,35 @@ def test_open_streams_are_capped_per_token(redis_client):
     assert redis_client.keys("spit:rl:s:*") == []  # every slot freed: the sets are gone
 
 
-def test_spectator_streams_are_capped_per_address(redis_client):
-    app, _clock = limited_app(redis_client, STREAMS_PER_CLIENT=1, SSE_MAX_S=30)
+def test_streams_are_capped_per_address_with_or_without_tokens(redis_client):
+    app, _clock = limited_app(redis_client, streams_per_client=5, streams_per_address=2,
+                              sse_max_s=30)  # fmt: skip
     client = app.test_client()
-    gid, _tok0, _tok1 = new_game(client)
+    gid, tok0, tok1 = new_game(client)
+    other, tok2, _ = new_game(client)
     first = sse(client, gid, **at("10.0.0.1"))
-    assert first.status_code == 200
-    assert_429(sse(client, gid, **at("10.0.0.1")))
-    second = sse(client, gid, **at("10.0.0.2"))
-    assert second.status_code == 200
+    second = sse(client, other, tok2, **at("10.0.0.1"))
+    assert (first.status_code, second.status_code) == (200, 200)
+    # the address holds two: a third is refused, whatever token it shows
+    for token in (None, tok0, tok1):
+        body = assert_429(sse(client, gid, token, **at("10.0.0.1")))
+        assert "per address" in body["detail"]
+    third = sse(client, gid, tok0, **at("10.0.0.2"))  # another address has its own
+    assert third.status_code == 200
     first.close()
-    second.close()
+    again = sse(client, gid, tok1, **at("10.0.0.1"))
+    assert again.status_code == 200
+    for r in (second, third, again):
+        r.close()
     v = version(redis_client, gid)  # a long-poll that ends frees its slot itself
-    for _ in range(2):
+    for _ in range(3):
         r = client.get(f"/v1/games/{gid}/events?after={v}&wait=0.05", **at("10.0.0.1"))
         assert r.status_code == 200
+    assert redis_client.keys("spit:rl:s:*") == []
 
 
 def test_a_stream_slot_left_by_a_dead_process_frees_itself(redis_client):
-    app, clock = limited_app(redis_client, STREAMS_PER_CLIENT=1, SSE_MAX_S=30)
+    app, clock = limited_app(redis_client, streams_per_client=1, sse_max_s=30)
     client = app.test_client()
     gid, tok0, _ = new_game(client)
     assert sse(client, gid, tok0).status_code == 200  # never closed: as if the process died
@@ -275,47 +283,37 @@ def test_a_stream_slot_left_by_a_dead_process_frees_itself(redis_client):
 # ---------------------------------------------------------------- the gate of a game
 
 
-def test_a_game_lets_a_few_requests_in_at_once_and_the_rest_wait_their_turn(app):
+def test_a_game_lets_a_few_requests_in_at_once_and_the_rest_wait_their_turn():
     gate = GameGate(2, wait_s=0.05)
-    a, b = "/v1/games/g_00000000000000aa", "/v1/games/g_00000000000000bb"
+    a, b = "g_00000000000000aa", "g_00000000000000bb"
     inside, done = threading.Barrier(3), threading.Event()
 
     def hold():  # a request of game a, in progress until done
-        with app.test_request_context(f"{a}/actions", method="POST"):
-            gate.enter()
-            inside.wait()
-            done.wait(5)
-            gate.leave()
+        assert gate.acquire(a)
+        inside.wait()
+        done.wait(5)
+        gate.release(a)
 
     holders = [threading.Thread(target=hold) for _ in range(2)]
     for t in holders:
         t.start()
     inside.wait()
-    with app.test_request_context(f"{a}/actions", method="POST"):
-        with pytest.raises(Busy) as e:  # a third of the same game waited, then 503
-            gate.enter()
-        assert e.value.headers["Retry-After"] == "1"
-        assert "t0" in flask.g  # its clock started before the wait (the metrics need it)
-    with app.test_request_context(f"{b}/actions", method="POST"):
-        gate.enter()  # another game goes straight in
-        gate.leave()
-    for path, headers in ((f"{a}/events?wait=5", {}),
-                          (f"{a}/events", {"Accept": "text/event-stream"}),
-                          ("/v1/games", {})):  # fmt: skip
-        with app.test_request_context(path, headers=headers):
-            gate.enter()  # streams and requests of no game pass
-            assert "spitlog_gate" not in flask.g
+    with pytest.raises(Busy) as e:  # a third of the same game waited, then 503
+        gate.acquire(a)
+    assert e.value.headers["Retry-After"] == "1"
+    assert gate.acquire(b)  # another game goes straight in
+    gate.release(b)
     done.set()
     for t in holders:
         t.join(5)
-    with app.test_request_context(f"{a}/actions", method="POST"):
-        gate.enter()  # their places were given back
-        gate.leave()
+    assert gate.acquire(a)  # their places were given back
+    gate.release(a)
     assert gate._busy == {} and gate._waiting == {}  # nothing kept for games no request is in
+    assert GameGate(0).acquire(a) is False  # off
 
 
 def test_the_gate_is_on_by_default(client):
-    assert config.DEFAULTS["GAME_CONCURRENCY"] > 0
+    assert config.Settings.model_fields["game_concurrency"].default > 0
     gid, tok0, _ = new_game(client)
     assert act(client, gid, tok0).status_code == 422
 
@@ -344,7 +342,7 @@ def test_every_body_is_capped_413(client, path):
 
 
 def test_pages_are_capped(redis_client):
-    app = create_app({**TEST_CONFIG, "LOBBY_PAGE_MAX": 2}, redis_client=redis_client)
+    app = create_app(app_settings(lobby_page_max=2), redis_client=redis_client)
     client = app.test_client()
     for _ in range(3):
         gid, _tok0, _ = new_game(client, join=False)

@@ -7,7 +7,6 @@ illegal event, is caught and named. SPITLOG_AUDIT_GAMES sets how many games per 
 """
 
 import dataclasses
-import io
 import os
 import random
 
@@ -19,7 +18,6 @@ from domain.cards import Card
 from domain.events import CardPlayed, SpeedDealt, SpitDealt
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.simulate import play_game
-from service.console import audit_main, replay_main, simulate_main
 
 GAMES = int(os.environ.get("SPITLOG_AUDIT_GAMES", "150"))
 
@@ -89,32 +87,3 @@ def test_a_wrong_seed_fails_the_commitment():
     log, seed = simulated("speed", 6)
     verdict = verify(log, bytes(32))
     assert not verdict.ok and "commitment" in verdict.reason
-
-
-def test_the_cli_audit_and_replay_read_both_formats(tmp_path, capsys):
-    log, seed = simulated("spit", 7)
-    nd, txt = tmp_path / "g.ndjson", tmp_path / "g.txt"
-    nd.write_text(to_ndjson(log, seed))
-    txt.write_text(to_notation(log, seed))
-    assert audit_main([str(nd)]) == 0 and audit_main([str(txt)]) == 0
-    bad = to_ndjson(log, seed).replace('"card":"', '"card":"X', 1)
-    (tmp_path / "bad.ndjson").write_text(bad)
-    assert audit_main([str(tmp_path / "bad.ndjson")]) == 2  # not even readable: named line
-    out = io.StringIO()
-    assert replay_main([str(txt)], stdin=io.StringIO("g 20\nn\np\ne\nq\n"), stdout=out) == 0
-    screens = out.getvalue()
-    assert f"version 20/{len(log)}" in screens and f"version 21/{len(log)}" in screens
-    assert f"version {len(log)}/{len(log)}" in screens and "result: winner" in screens
-
-
-def test_the_cli_simulates_games_between_bot_levels(capsys):
-    code = simulate_main(["--game", "both", "--games", "6", "--p0", "hard", "--p1", "random",
-                          "--option", "alternate_colors=true", "--no-progress"])  # fmt: skip
-    out = capsys.readouterr().out
-    assert code == 0
-    for game in ("spit", "speed"):
-        assert f"{game}: hard (p0) vs random (p1), 6 games, seats alternating" in out
-    wins = [int(line.split()[2]) + int(line.split()[4]) + int(line.split()[6])
-            for line in out.splitlines() if line.strip().startswith("wins p0")]  # fmt: skip
-    assert wins == [6, 6]  # every game ended one way or another
-

@@ -1,8 +1,10 @@
-"""What the service calls after every successful append: the seam for bots and timeouts.
+"""The ports the use cases call out through, besides the game store: the scheduler hook
+called after every successful append, the seam for bots and timeouts.
 
-The workers plug a real scheduler in here (``create_app(config, scheduler=...)``): after
-each append it learns the game's new state (and the one before) and arms what
-``domain.deadlines(state)`` and the bots' turns require. By default nothing happens.
+The entry points plug the workers' scheduler in (``workers.schedule.Scheduler``, given to
+``Games`` and to ``create_app``): after each append it learns the game's new state (and
+the one before) and arms what ``domain.deadlines(state)`` and the bots' turns require.
+By default nothing happens.
 """
 
 from typing import Protocol

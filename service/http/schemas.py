@@ -1,19 +1,51 @@
-"""marshmallow schemas of every body the API reads and writes; ``openapi.yaml`` is made
-from them.
+"""The schemas of what the API reads and writes, and the JSON schemas ``openapi.yaml`` is
+made of.
 
-Request bodies refuse unknown fields (400). Response schemas document the main fields
-and allow more (the views come from ``domain.view``, which may grow); the service
-writes responses itself, and the tests check them against these schemas.
+Actions and table options are defined once, by the domain (``Rules.ACTIONS``,
+``options.SPEC``), which alone validates them: their JSON schemas here are made from
+those definitions (``action_schemas``, ``options_schema``). The other request bodies
+(create, join) and the query parameters are marshmallow schemas that refuse unknown
+fields (400). Response schemas document the main fields and allow more (the views
+come from ``domain.view``, which may grow); the tests check the answers against them.
 """
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
-from domain import KINDS
+import domain
+from domain.actions import FIELDS
+from domain.options import SPEC
 
-GAMES = ("spit", "speed")
+from ..errors import BadRequest
+
+GAMES = domain.GAMES
+KINDS = domain.KINDS
 MAX_VERSION = 2**53 - 1  # no game comes near; the largest integer every JSON reader keeps
 STATUSES = ("waiting", "running", "finished", "aborted")
-ACTION_TYPES = ("play", "turn_up", "move", "spit", "slap", "choose", "ready", "resign", "draw")
+
+
+def load(schema: type[Schema], data):
+    """``data`` as ``schema`` reads it; 400 naming each field it refuses."""
+    if not isinstance(data, dict):
+        raise BadRequest({"_body": ["Not an object."]})
+    try:
+        return schema().load(data)
+    except ValidationError as e:
+        raise BadRequest(_flatten(e.messages)) from None
+
+
+def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested error dicts as ``{"a.b": [...]}``."""
+    out: dict[str, list[str]] = {}
+    if isinstance(messages, dict):
+        for k, v in messages.items():
+            name = f"{prefix}.{k}" if prefix else str(k)
+            if isinstance(v, dict):
+                out.update(_flatten(v, name))
+            else:
+                out[name] = [str(m) for m in v] if isinstance(v, list) else [str(v)]
+    else:
+        out[prefix or "_body"] = [str(m) for m in messages]
+    return out
 
 
 class Int(fields.Integer):
@@ -53,29 +85,11 @@ def _doc(text: str, **kw) -> dict:
 # ---------------------------------------------------------------- requests
 
 
-class OptionsSchema(Schema):
-    """Table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5); each applies to one game or both."""
-
-    stockpiles = Int(validate=validate.OneOf([4, 5]), **_doc("Spit, V-1: 5 (default) or 4"))
-    pile_choice = fields.String(
-        validate=validate.OneOf(["slap", "choose"]), **_doc("Spit, V-2: slap (default) or choose")
-    )
-    alternate_colors = Bool(**_doc("V-3: a card must change colour (default false)"))
-    side_piles = Int(validate=validate.OneOf([5, 10]), **_doc("Speed, V-4: 10 (default) or 5"))
-    target_score = Int(
-        validate=validate.Range(0, 10_000), **_doc("Speed, Q-8: match target (0: one game)")
-    )
-    max_rounds = Int(validate=validate.Range(1, 10_000), **_doc("E-4: rounds before it ends (60)"))
-    spit_grace_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-1 (3 s)"))
-    ready_grace_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-2 (10 s)"))
-    slap_grace_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-3 (3 s)"))
-    idle_forfeit_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-4 (120 s)"))
-    join_timeout_s = Num(validate=validate.Range(0.05, 86_400), **_doc("T-5 (600 s)"))
-
-
 class CreateGameSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(GAMES))
-    options = fields.Nested(OptionsSchema)
+    options = fields.Dict(
+        **_doc("table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options")
+    )
     opponent = fields.String(
         validate=validate.OneOf(KINDS), **_doc("who takes seat 1: a human who joins, or a bot")
     )
@@ -96,21 +110,6 @@ class JoinSchema(Schema):
     )
 
 
-class ActionSchema(Schema):
-    """An action. Spit: play {from, to}, turn_up {stockpile}, move {from, to}, spit {pile?},
-    slap {pile}, choose {pile}, ready, resign. Speed: play {card, to}, draw, spit, ready,
-    resign. Fields an action does not take are refused."""
-
-    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
-    from_ = Int(data_key="from", validate=validate.Range(0, 4), **_doc("a stockpile (Spit)"))
-    to = Int(validate=validate.Range(0, 4), **_doc("a spit/centre pile, or a stockpile (move)"))
-    stockpile = Int(validate=validate.Range(0, 4), **_doc("a stockpile (turn_up)"))
-    pile = Int(validate=validate.Range(0, 1), allow_none=True, **_doc("a spit pile"))
-    card = fields.String(
-        validate=validate.Length(min=2, max=3), **_doc("a card of your hand (Speed): AS, 10H")
-    )
-
-
 # Query strings carry text: their numbers are parsed, not taken as JSON numbers. Unknown
 # parameters are refused like unknown fields (a typo such as ?afer=5 should not pass).
 class EventsQuery(Schema):
@@ -123,15 +122,6 @@ class EventsQuery(Schema):
     wait = fields.Float(
         validate=validate.Range(0, 60),
         **_doc("long-poll: with nothing after `after`, wait this many seconds for it"),
-    )
-
-
-class EventsHeaders(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
-    last_event_id = fields.String(
-        data_key="Last-Event-ID", **_doc("SSE: resume after this version (overrides `after`)")
     )
 
 
@@ -313,3 +303,76 @@ class ProblemSchema(Open):
         keys=fields.String(), values=fields.List(fields.String()), **_doc("field -> messages")
     )
     version = Int(**_doc("the game's current version"))
+
+
+# ---------------------------------------------------------------- made from the domain
+
+ACTION_REF = {"$ref": "#/components/schemas/Action"}
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def action_schemas() -> dict[str, dict]:
+    """The JSON schema of every action of every game (``Rules.ACTIONS``), one per action
+    (``SpitPlay``, ``SpeedDraw``, ...), a union per game discriminated by ``type``
+    (``SpitAction``), and ``Action``: any of them."""
+    out: dict[str, dict] = {}
+    unions = []
+    for game, rules in domain.RULES.items():
+        names = {}
+        for kind, (_cls, flds) in rules.ACTIONS.items():
+            props = {"type": {"type": "string", "enum": [kind]}}
+            for f in flds:
+                prop = dict(FIELDS[f.kind])
+                if not f.required:
+                    prop["nullable"] = True
+                props[f.wire] = prop
+            name = _camel(game) + _camel(kind)
+            out[name] = {
+                "type": "object",
+                "description": f"{game}: {kind}",
+                "properties": props,
+                "required": ["type"] + [f.wire for f in flds if f.required],
+                "additionalProperties": False,
+            }
+            names[kind] = f"#/components/schemas/{name}"
+        union = _camel(game) + "Action"
+        out[union] = {
+            "oneOf": [{"$ref": ref} for ref in names.values()],
+            "discriminator": {"propertyName": "type", "mapping": names},
+            "description": f"An action of {game}; fields an action does not take are refused.",
+        }
+        unions.append(union)
+    out["Action"] = {
+        "anyOf": [{"$ref": f"#/components/schemas/{u}"} for u in unions],
+        "description": "An action of the game's kind (its rules read it: 400 naming the field "
+        "they refuse).",
+    }
+    return out
+
+
+def options_schema() -> dict:
+    """The JSON schema of the table options (``options.SPEC``; each game takes its own)."""
+    props = {}
+    for name, spec in SPEC.items():
+        games = [g for g, r in domain.RULES.items() if name in r.OPTIONS]
+        text = f"{spec.rule}: {spec.text} (default {spec.default!r}; {', '.join(games)})"
+        if spec.choices:
+            kind = "integer" if spec.kind is int else "string"
+            prop = {"type": kind, "enum": list(spec.choices)}
+        elif spec.kind is bool:
+            prop = {"type": "boolean"}
+        elif spec.kind is int:
+            prop = {"type": "integer", "minimum": spec.low, "maximum": spec.high}
+        else:
+            prop = {"type": "number", "minimum": spec.low, "maximum": spec.high}
+        props[name] = {**prop, "description": text}
+    return {
+        "type": "object",
+        "description": "Table options, chosen when the game is created; options of the other "
+        "game, unknown options and values out of range are a 400.",
+        "properties": props,
+        "additionalProperties": False,
+    }

@@ -4,7 +4,7 @@ fetched from anywhere), with an anchor per operation, schema and problem type.""
 import html
 import re
 
-from .errors import PROBLEM_TYPES
+from .problems import PROBLEM_TYPES
 
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#222}

@@ -9,7 +9,13 @@ Redis Cluster slot:
 - ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
   ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
   tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot).
-- ``spit:{g:<id>}:idem`` a hash: ``<seat>:<Idempotency-Key>`` -> the recorded answer.
+- ``spit:{g:<id>}:idem`` a hash: ``<seat>:<Idempotency-Key>`` -> the record of the
+  key's first answer (``Record``): the body's fingerprint, the status, and the versions
+  the action appended (the answer is rebuilt from the log) or the refusal's rule and
+  text. The hash expires ``idempotency_ttl_s`` after its latest record.
+- ``spit:{g:<id>}:refused`` a sorted set: ``<token hash, 16 hex>:<from ms>:<to ms>`` ->
+  to ms, each a window in which the service refused a request of that token for its own
+  reasons (a 503): RULES T-4 does not count it against the seat. The latest 256, for a day.
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
   ``domain.state_to_dict``), a cache that ``replay`` of the log can always rebuild.
 
@@ -35,8 +41,8 @@ log = logging.getLogger(__name__)
 LOBBY_STATUSES = ("open", "running", "finished")
 
 # KEYS: meta, log, idem, snap
-# ARGV: expected version, n, event_1 .. event_n, idem field, idem record, snapshot version,
-#       snapshot json, then meta field/value pairs.
+# ARGV: expected version, n, event_1 .. event_n, idem field, idem record, idem ttl (ms),
+#       snapshot version, snapshot json, then meta field/value pairs.
 # A Redis script has no rollback; it writes only after every check has passed, and a
 # script that has written once is never stopped by maxmemory, so it is all or nothing.
 _APPEND = """
@@ -59,13 +65,16 @@ end
 for j = 1, n do
   redis.call('XADD', KEYS[2], '0-' .. (v + j), 'e', ARGV[2 + j])
 end
-if ifield ~= '' then redis.call('HSET', KEYS[3], ifield, ARGV[i + 1]) end
-if ARGV[i + 2] ~= '' then
-  redis.call('HSET', KEYS[4], ARGV[i + 2], ARGV[i + 3])
-  redis.call('HSET', KEYS[1], 'sv', ARGV[i + 2])
+if ifield ~= '' then
+  redis.call('HSET', KEYS[3], ifield, ARGV[i + 1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[i + 2])
 end
-if #ARGV >= i + 4 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, i + 4, #ARGV))
+if ARGV[i + 3] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[i + 3], ARGV[i + 4])
+  redis.call('HSET', KEYS[1], 'sv', ARGV[i + 3])
+end
+if #ARGV >= i + 5 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, i + 5, #ARGV))
 end
 return {'ok', v + n}
 """
@@ -172,9 +181,15 @@ class RedisStore:
     """Games as Redis Streams. Thread- and greenlet-safe (redis-py pools connections)."""
 
     def __init__(
-        self, client: redis.Redis, *, live: redis.Redis | None = None, durability: str = "default"
+        self,
+        client: redis.Redis,
+        *,
+        live: redis.Redis | None = None,
+        durability: str = "default",
+        idempotency_ttl_s: float = 86_400,
     ):
         self.r = client
+        self.idem_ttl_ms = max(1, int(idempotency_ttl_s * 1000))
         self.live = live or client  # for blocking reads (wait_after)
         self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.durability = durability
@@ -211,7 +226,7 @@ class RedisStore:
         fields are set. Expected 0 creates a game.
         """
         args: list = [expected, len(events), *(_dumps(e) for e in events)]
-        args += [idem[0], _dumps(idem[1])] if idem else ["", ""]
+        args += [idem[0], _dumps(idem[1]), self.idem_ttl_ms] if idem else ["", "", 0]
         args += [snapshot[0], _dumps(snapshot[1])] if snapshot else ["", ""]
         for k, v in (meta or {}).items():
             args += [k, v]
@@ -290,10 +305,38 @@ class RedisStore:
     def record(self, game_id: str, field: str, record: dict) -> dict | None:
         """Store an idempotency record unless the field has one; return the earlier one."""
         key = _key(game_id, "idem")
-        if self.r.hsetnx(key, field, _dumps(record)):
-            return None
-        prior = self.r.hget(key, field)
-        return json.loads(prior) if prior else None
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hsetnx(key, field, _dumps(record))
+        pipe.pexpire(key, self.idem_ttl_ms)
+        pipe.hget(key, field)
+        created, _ttl, prior = pipe.execute()
+        return None if created else (json.loads(prior) if prior else None)
+
+    # ---------------------------------------------------------------- refused windows (T-4)
+
+    def refused(self, game_id: str, token_hash: str, start: float, end: float) -> None:
+        """Remember that the service refused a request of the token ``token_hash`` of this
+        game from ``start`` to ``end`` (seconds since the epoch)."""
+        key = _key(game_id, "refused")
+        member = f"{token_hash[:16]}:{int(start * 1000)}:{int(end * 1000)}"
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zadd(key, {member: int(end * 1000)})
+        pipe.zremrangebyrank(key, 0, -257)
+        pipe.expire(key, 86_400)
+        pipe.execute()
+
+    def refused_windows(
+        self, game_id: str, token_hash: str, since: float
+    ) -> list[tuple[float, float]]:
+        """The windows in which requests of ``token_hash`` were refused, after ``since``."""
+        raw = self.r.zrangebyscore(_key(game_id, "refused"), int(since * 1000), "+inf")
+        out = []
+        prefix = token_hash[:16] + ":"
+        for m in map(_s, raw):
+            if m.startswith(prefix):
+                _t, a, b = m.split(":")
+                out.append((max(int(a) / 1000, since), int(b) / 1000))
+        return out
 
     # ---------------------------------------------------------------- indexes
 

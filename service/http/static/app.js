@@ -1,58 +1,3 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>spitlog — Spit and Speed</title>
-<link rel="icon" href="data:,">
-<style>
-  :root { --felt: #1f5d3a; --ink: #10201a; --card: #fffdf7; --hi: #ffd54a; --bad: #c62828; }
-  * { box-sizing: border-box; }
-  body { margin: 0; font: 15px/1.4 system-ui, sans-serif; background: #0f2e1d; color: #eef5ef; }
-  header { display: flex; gap: .75rem; align-items: center; padding: .5rem .75rem; background: #0a2014; flex-wrap: wrap; }
-  header h1 { font-size: 1.1rem; margin: 0; }
-  header a { color: #cfe8d6; }
-  main { padding: .75rem; max-width: 900px; margin: 0 auto; }
-  fieldset { border: 1px solid #3c6f52; border-radius: 8px; margin: 0 0 .75rem; }
-  label { margin-right: .75rem; white-space: nowrap; }
-  button { font: inherit; padding: .35rem .8rem; border-radius: 6px; border: 1px solid #9cc; background: #e8f4ee; color: var(--ink); cursor: pointer; }
-  button:focus-visible, .card:focus-visible { outline: 3px solid var(--hi); outline-offset: 2px; }
-  button:disabled { opacity: .45; cursor: default; }
-  .table { background: var(--felt); border-radius: 12px; padding: .75rem; display: grid; gap: .75rem; }
-  .row { display: flex; gap: .5rem; flex-wrap: wrap; align-items: flex-end; justify-content: center; }
-  .seat h2 { font-size: .95rem; margin: 0 0 .25rem; text-align: center; font-weight: 600; }
-  .slot { display: flex; flex-direction: column; align-items: center; gap: 2px; min-width: 3.4rem; }
-  .slot small { opacity: .8; font-size: .75rem; }
-  .card { width: 3.2rem; height: 4.4rem; border-radius: 6px; background: var(--card); color: #111; display: flex;
-          align-items: center; justify-content: center; font-weight: 700; font-size: 1.05rem; border: 2px solid #bbb;
-          user-select: none; position: relative; }
-  .card.red { color: #b71c1c; }
-  .card.back { background: repeating-linear-gradient(45deg, #2c4d8a, #2c4d8a 6px, #223c6d 6px, #223c6d 12px); color: transparent; border-color: #e6e6e6; }
-  .card.empty { background: transparent; border: 2px dashed #7fae92; color: #7fae92; font-weight: 400; font-size: .8rem; }
-  .card.legal { box-shadow: 0 0 0 3px var(--hi); cursor: pointer; }
-  .card.selected { transform: translateY(-6px); box-shadow: 0 0 0 3px #fff, 0 6px 10px #0008; }
-  .card.target { box-shadow: 0 0 0 4px var(--hi), 0 0 14px var(--hi); cursor: pointer; }
-  .card .key { position: absolute; top: -0.55rem; left: -0.45rem; background: #0a2014; color: #cfe8d6; border-radius: 4px;
-               font-size: .65rem; padding: 0 .25rem; font-weight: 400; }
-  .status { display: flex; gap: .6rem; flex-wrap: wrap; align-items: center; justify-content: center; min-height: 2.2rem; }
-  .banner { background: var(--hi); color: var(--ink); padding: .25rem .6rem; border-radius: 6px; font-weight: 600; }
-  .err { color: #ffcdd2; min-height: 1.3rem; text-align: center; }
-  .muted { opacity: .75; }
-  #lobby li { margin: .2rem 0; }
-  input[type=range] { width: 100%; }
-  code { background: #0a2014; padding: 0 .3rem; border-radius: 4px; }
-  @media (max-width: 480px) { .card { width: 2.6rem; height: 3.7rem; font-size: .9rem; } .slot { min-width: 2.8rem; } }
-</style>
-</head>
-<body>
-<header>
-  <h1><a href="#/">spitlog</a></h1>
-  <span class="muted">Spit and Speed, live</span>
-  <span style="flex:1"></span>
-  <a href="/docs">API</a>
-</header>
-<main id="app" aria-live="polite"></main>
-<script>
 "use strict";
 // Uses only the public REST API and its SSE stream (docs: /docs).
 const $app = document.getElementById("app");
@@ -427,6 +372,3 @@ function route() {
 }
 window.addEventListener("hashchange", route);
 route();
-</script>
-</body>
-</html>

@@ -1,4 +1,4 @@
-"""The API's Redis clients: how a process connects (``clients``), in one place.
+"""How a process connects to Redis (``options``, ``clients``), in one place.
 
 redis-py's own parser, unchanged. A parser whose idle-connection check at checkout
 asked the OS's ``poll`` instead of gevent's emulation of it saved ~15-25 us of CPU a

@@ -1,8 +1,7 @@
-"""service/fastpath.py: an ordinary action is answered in front of Flask's dispatch, with
-the answer Flask's view would give; any other request goes to Flask unchanged.
-
-Each parity test sends the same request both ways: through the app (``client``, where
-the fast path takes what it can) and straight to Flask (``flask_client``)."""
+"""The one request pipeline (service/http/pipeline.py): the hot route (an action) is
+matched in front of Flask's dispatch (``app.Front``) and every other request is routed
+by Flask, and both run ``Pipeline.run``. Parity: the same requests sent through the front
+(``client``) and straight to Flask's dispatch (``flask_client``) get the same answers."""
 
 import random
 import secrets
@@ -11,12 +10,11 @@ import types
 import fakeredis
 import flask
 import pytest
-from api_helpers import TEST_CONFIG, bearer, new_game, pick
+from api_helpers import app_settings, bearer, new_game, pick
 from werkzeug.test import Client
 
 from service import games as games_module
-from service.app import create_app
-from service.fastpath import FastActions
+from service.http.app import Front, create_app
 
 NOW = 1_800_000_000.0
 
@@ -32,27 +30,29 @@ def app(monkeypatch):
     )
     monkeypatch.setattr(games_module, "secrets", fixed)
     redis_client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    return create_app(TEST_CONFIG, redis_client=redis_client, clock=lambda: NOW)
+    return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW)
 
 
 @pytest.fixture
 def flask_calls(app):
     """The requests that reached Flask's own dispatch."""
-    fast: FastActions = app.wsgi_app
+    front: Front = app.wsgi_app
     calls = []
-    inner = fast.flask
+    inner = front.app
 
     def counted(environ, start_response):
         calls.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
         return inner(environ, start_response)
 
-    fast.flask = counted
+    front.app = counted
     return calls
 
 
 @pytest.fixture
 def flask_client(app):
-    return Client(app.wsgi_app.flask, flask.Response)
+    """Requests straight to Flask's dispatch, past the front."""
+    front: Front = app.wsgi_app
+    return Client(front.app, flask.Response)
 
 
 def same(a, b, ids=()):
@@ -69,13 +69,14 @@ def same(a, b, ids=()):
     assert norm(a) == norm(b)
 
 
-def test_an_ordinary_action_does_not_reach_flask(client, flask_calls):
+def test_an_action_does_not_reach_flask_and_other_routes_do(client, flask_calls):
     gid, tok0, _tok1 = new_game(client)
     flask_calls.clear()
     view = client.get(f"/v1/games/{gid}", headers=bearer(tok0)).get_json()
     r = client.post(f"/v1/games/{gid}/actions", json=pick(view, random.Random(1)),
                     headers=bearer(tok0))  # fmt: skip
     assert r.status_code == 201
+    client.post(f"/v1/games/{gid}/actions", data=b"not json", headers=bearer(tok0))
     assert flask_calls == [("GET", f"/v1/games/{gid}")]
 
 
@@ -85,57 +86,61 @@ def test_an_ordinary_action_does_not_reach_flask(client, flask_calls):
         ("If-Match", {"If-Match": '"1"'}, None),
         ("not JSON", {"Content-Type": "text/plain"}, b'{"type": "ready"}'),
         ("no token", {"Authorization": ""}, None),
+        ("a token without Bearer", {"Authorization": "TOKEN"}, None),
         ("a long Idempotency-Key", {"Idempotency-Key": "k" * 256}, None),
         ("not strict JSON", {}, b'{"type": NaN}'),
+        ("a key twice", {}, b'{"type": "ready", "type": "resign"}'),
         ("not an object", {}, b'["ready"]'),
         ("nested", {}, b'{"type": "play", "from": [1]}'),
         ("no rule reads it", {}, b'{"type": "fly"}'),
         ("an unknown field", {}, b'{"type": "ready", "x": 1}'),
+        ("an unknown query parameter", {}, None),
     ],
 )
-def test_a_request_that_is_not_ordinary_goes_to_flask_with_its_body(
+def test_every_kind_of_request_is_answered_alike_both_ways(
     client, flask_client, flask_calls, what, headers, data
 ):
     gid, tok0, _tok1 = new_game(client)
     h = {**bearer(tok0), "Content-Type": "application/json", **headers}
+    if h["Authorization"] == "TOKEN":
+        h["Authorization"] = tok0
     h = {k: v for k, v in h.items() if v}
     body = data if data is not None else b'{"type": "ready"}'
+    path = f"/v1/games/{gid}/actions" + ("?x=1" if "query" in what else "")
     flask_calls.clear()
-    r = client.post(f"/v1/games/{gid}/actions", data=body, headers=h)
-    assert flask_calls == [("POST", f"/v1/games/{gid}/actions")], what
-    same(r, flask_client.post(f"/v1/games/{gid}/actions", data=body, headers=h))
+    r = client.post(path, data=body, headers=h)
+    assert flask_calls == [], what
+    same(r, flask_client.post(path, data=body, headers=h))
     assert r.status_code in (400, 401, 412, 415, 422), (what, r.get_json())
 
 
 @pytest.mark.parametrize(
     "environ",
     [
-        {"CONTENT_TYPE": "application/json\xa0"},  # str.strip() would drop it; werkzeug keeps it
+        {"CONTENT_TYPE": "application/json\xa0"},
         {"CONTENT_TYPE": "\x85application/json"},
         {"CONTENT_LENGTH": "\xb2"},  # a digit to str.isdigit(), not to int()
         {"CONTENT_LENGTH": "+17"},
-        {"CONTENT_LENGTH": "99999"},  # past MAX_CONTENT_LENGTH
+        {"CONTENT_LENGTH": "99999"},  # past max_content_length
     ],
 )
-def test_odd_headers_go_to_flask(client, flask_client, flask_calls, environ):
+def test_odd_headers_are_answered_alike_both_ways(client, flask_client, environ):
     gid, tok0, _tok1 = new_game(client)
     kw = {"data": b'{"type": "ready"}', "headers": bearer(tok0), "environ_overrides": environ}
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
-    flask_calls.clear()
     r = client.post(f"/v1/games/{gid}/actions", content_type="application/json", **kw)
-    assert flask_calls == [("POST", f"/v1/games/{gid}/actions")]
     assert r.status_code in (400, 413, 415), r.get_json()
     same(r, flask_client.post(f"/v1/games/{gid}/actions", content_type="application/json", **kw))
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version
 
 
-def test_a_chunked_body_goes_to_flask(client, flask_calls):
+def test_a_chunked_body_is_read_whole_both_ways(client, flask_client):
     gid, tok0, _tok1 = new_game(client)
-    flask_calls.clear()
-    r = client.post(f"/v1/games/{gid}/actions", data=b'{"type": "ready"}',
-                    headers={**bearer(tok0), "Content-Type": "application/json",
-                             "Transfer-Encoding": "chunked"})  # fmt: skip
-    assert flask_calls and r.status_code != 500
+    h = {**bearer(tok0), "Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    fast = client.post(f"/v1/games/{gid}/actions", data=b'{"type": "ready"}', headers=h)
+    assert fast.status_code == 201
+    slow = flask_client.post(f"/v1/games/{gid}/actions", data=b'{"type": "ready"}', headers=h)
+    assert slow.status_code == 422 and slow.get_json()["rule"] == "D-4"  # already ready
 
 
 def test_refusals_and_errors_are_answered_as_flask_answers_them(client, flask_client, flask_calls):
@@ -158,7 +163,7 @@ def test_refusals_and_errors_are_answered_as_flask_answers_them(client, flask_cl
         fast = client.post(path, json=body, headers=h)
         same(fast, flask_client.post(path, json=body, headers=h))
         assert fast.status_code in (401, 403, 404, 409, 422), fast.get_json()
-    assert flask_calls == []  # every one of them was ordinary
+    assert flask_calls == []  # every one went through the front
 
 
 def test_an_action_is_answered_as_flask_answers_it(client, flask_client):
@@ -196,17 +201,18 @@ def test_an_action_is_answered_as_flask_answers_it(client, flask_client):
     assert acted >= 10
 
 
-def test_the_fast_path_is_counted_in_the_metrics(client):
+def test_both_ways_are_counted_in_the_metrics(client, flask_client):
     gid, tok0, _tok1 = new_game(client)
-    client.post(f"/v1/games/{gid}/actions", json={"type": "play", "from": 4, "to": 1},
-                headers=bearer(tok0))  # fmt: skip
+    for c in (client, flask_client):
+        c.post(f"/v1/games/{gid}/actions", json={"type": "play", "from": 4, "to": 1},
+               headers=bearer(tok0))  # fmt: skip
     text = client.get("/metrics").get_data(as_text=True)
     line = 'spitlog_http_requests_total{method="POST",route="/v1/games/<gid:game_id>/actions"'
-    assert f'{line},status="422"}} 1.0' in text
+    assert f'{line},status="422"}} 2.0' in text
 
 
-def test_the_fast_path_keeps_the_rate_limits(monkeypatch):
-    app = create_app({**TEST_CONFIG, "RATE_ACTIONS": 1, "RATE_ACTIONS_BURST": 1},
+def test_the_front_keeps_the_rate_limits():
+    app = create_app(app_settings(rate_actions=1, rate_actions_burst=1),
                      redis_client=fakeredis.FakeRedis(server=fakeredis.FakeServer()))  # fmt: skip
     client = app.test_client()
     gid, tok0, _tok1 = new_game(client)
@@ -217,16 +223,24 @@ def test_the_fast_path_keeps_the_rate_limits(monkeypatch):
     assert int(second.headers["Retry-After"]) >= 1
 
 
-def test_a_new_request_hook_must_be_mirrored_in_the_fast_path(app):
-    """The fast path makes the hooks' calls itself: one more hook it would skip."""
-    fast: FastActions = app.wsgi_app
-    app.before_request(lambda: None)
-    with pytest.raises(RuntimeError, match="mirror"):
-        FastActions(app, fast.flask, gate=fast.gate, limiter=fast.limiter, metrics=fast.metrics)
+def test_flask_has_no_request_hooks_to_skip(app):
+    """The front skips Flask's dispatch only: nothing of the app's hangs there (every stage
+    is the pipeline's), so it skips nothing of ours."""
+    hooks = [app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs,
+             app.url_value_preprocessors, app.url_default_functions]  # fmt: skip
+    assert all(not h for h in hooks) and not app.teardown_appcontext_funcs
 
 
-def test_another_error_handler_must_be_mirrored_too(app):
-    fast: FastActions = app.wsgi_app
-    app.register_error_handler(KeyError, lambda e: ("", 500))
-    with pytest.raises(RuntimeError, match="mirror"):
-        FastActions(app, fast.flask, gate=fast.gate, limiter=fast.limiter, metrics=fast.metrics)
+def test_every_request_shares_one_empty_session_that_refuses_writes(app):
+    with app.test_request_context("/healthz"):
+        first = flask.session._get_current_object()
+        assert not first
+        with pytest.raises(RuntimeError):
+            flask.session["x"] = 1
+    with app.test_request_context("/healthz"):
+        assert flask.session._get_current_object() is first
+
+
+def test_answers_set_no_cookie(client):
+    r = client.get("/healthz")
+    assert r.status_code == 200 and "Set-Cookie" not in r.headers

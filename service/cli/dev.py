@@ -1,0 +1,90 @@
+"""``spitlog dev``: the API, a worker and the scheduler, on an embedded Redis unless
+``SPITLOG_REDIS_URL`` is set. For trying the service: its Redis lives in memory and dies
+with it."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+import click
+
+from .common import settings
+
+
+def _free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _split_bind(bind: str) -> tuple[str, int]:
+    host, _, port = bind.rpartition(":")
+    return host or "127.0.0.1", int(port)
+
+
+@click.command()
+@click.option("--bind", help="host:port (default: $SPITLOG_BIND, 127.0.0.1:8000)")
+def dev(bind: str | None) -> int:
+    """Try it: the API, a worker and the scheduler on an embedded in-memory Redis (unless
+    SPITLOG_REDIS_URL is set). Not for keeping games."""
+    from werkzeug.serving import run_simple
+
+    from workers.schedule import Scheduler
+
+    from ..http.app import create_app
+
+    s = settings()
+    embedded = None
+    if not os.environ.get("SPITLOG_REDIS_URL"):
+        from fakeredis import TcpFakeServer
+
+        port = _free_port()
+        embedded = TcpFakeServer(("127.0.0.1", port), server_type="redis")
+        # a client blocked in BLMOVE (an RQ worker's, up to minutes) must not hold up
+        # server_close: its handler thread dies with this process
+        embedded.daemon_threads = True
+        threading.Thread(target=embedded.serve_forever, name="fakeredis", daemon=True).start()
+        s = settings(redis_url=f"redis://127.0.0.1:{port}/0", warn=None)
+    host, port = _split_bind(bind or s.bind)
+    # The worker and the scheduler (workers/): two processes beside the API, on the same
+    # Redis (the embedded one works with RQ workers in other processes).
+    env = {
+        **os.environ,
+        "SPITLOG_REDIS_URL": s.redis_url,
+        "SPITLOG_QUEUE_URL": s.queue,
+        "SPITLOG_PARENT_PID": str(os.getpid()),  # they stop when this process ends
+    }
+    procs = [subprocess.Popen([sys.executable, "-m", "service.cli", command], env=env)
+             for command in ("worker", "scheduler")]  # fmt: skip
+    base = f"http://{host}:{port}"
+    store = "an embedded in-memory Redis (gone when this stops)" if embedded else s.redis_url
+    print(
+        f"spitlog dev: API on {base}  (docs {base}/docs, spec {base}/openapi.yaml)\n"
+        f"  game store: {store}\n"
+        f"  bots and timeouts: a worker and the scheduler\n"
+        f"  try: curl -s -X POST {base}/v1/games -H 'Content-Type: application/json' "
+        '-d \'{"game": "spit"}\'',
+        flush=True,
+    )
+
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt  # SIGTERM too stops the worker and the scheduler (finally)
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        app = create_app(s, scheduler=Scheduler.from_settings(s))
+        run_simple(host, port, app, threaded=True, use_reloader=False)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(10)
+        if embedded is not None:
+            embedded.shutdown()
+            embedded.server_close()
+    return 0

@@ -1,0 +1,185 @@
+"""The WSGI application: ``create_app(settings)`` wires the use cases, the game store, the
+limits and the request pipeline into a Flask app.
+
+Every route is a ``pipeline.Route`` (``routes.ROUTES``, ``web.ROUTES``); Flask routes a
+request to its route's view, which runs the pipeline. The hot routes (an action) are
+matched by ``Front`` in front of Flask's dispatch and run the same pipeline. A request
+Flask finds no route for (404, 405) goes through the pipeline too, as ``unmatched``.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+import redis
+from flask import Flask, request
+from flask.sessions import NullSession, SecureCookieSessionInterface
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
+
+from .. import config
+from ..audit import Audits
+from ..games import Games, ms_now
+from ..limits import GameGate, Limits
+from ..metrics import Metrics
+from ..ports import Scheduler
+from ..store.connect import clients
+from ..store.live import Hub
+from ..store.redis import RedisStore
+from . import docs, openapi, routes, web
+from .pipeline import Pipeline, Route, json_answer
+from .problems import PROBLEM_JSON, problem
+
+
+class GameIdConverter(BaseConverter):
+    regex = openapi.GAME_ID
+
+
+@dataclass
+class Services:
+    """What the handlers work with (``pipeline.Call.services``)."""
+
+    settings: config.Settings
+    games: Games
+    audits: Audits
+    store: RedisStore
+    hub: Hub
+    limits: Limits | None
+    gate: GameGate
+    metrics: Metrics
+    routes: tuple[Route, ...]
+    _made: dict = field(default_factory=dict)
+
+    def spec(self) -> dict:
+        """The OpenAPI document of the routes."""
+        if "spec" not in self._made:
+            self._made["spec"] = openapi.build(self.routes)
+        return self._made["spec"]
+
+    def spec_yaml(self) -> bytes:
+        if "yaml" not in self._made:
+            self._made["yaml"] = openapi.to_yaml(self.spec()).encode()
+        return self._made["yaml"]
+
+    def docs_html(self) -> bytes:
+        if "html" not in self._made:
+            self._made["html"] = docs.render(self.spec()).encode()
+        return self._made["html"]
+
+
+class _NoSessions(SecureCookieSessionInterface):
+    """This API keeps no sessions (a seat's token is its credential): every request
+    shares one empty, read-only session instead of making its own."""
+
+    _null = NullSession()
+
+    def open_session(self, app, request):
+        return None
+
+    def make_null_session(self, app):
+        return self._null
+
+
+class App(Flask):
+    session_interface = _NoSessions()
+
+
+class Front:
+    """WSGI middleware: a request of a hot route is matched here and served by the
+    pipeline; every other request goes to Flask (``app``), unchanged."""
+
+    _CONVERTERS = {"gid": (openapi.GAME_ID, str), "int": (r"\d+", int)}
+
+    def __init__(self, app, pipeline: Pipeline, hot: list[Route]):
+        self.app = app
+        self.pipeline = pipeline
+        self.table = [(r.method, self._compile(r.path), r) for r in hot]
+
+    @classmethod
+    def _compile(cls, rule: str):
+        conv: dict[str, type] = {}
+
+        def group(m: re.Match) -> str:
+            regex, kind = cls._CONVERTERS[m.group(1) or "int"]
+            conv[m.group(2)] = kind
+            return f"(?P<{m.group(2)}>{regex})"
+
+        pattern = re.compile(re.sub(r"<(?:(\w+):)?(\w+)>", group, rule))
+        return pattern, conv
+
+    def __call__(self, environ, start_response):
+        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO", "")
+        for m, (pattern, conv), route in self.table:
+            if m == method and (match := pattern.fullmatch(path)):
+                args = {k: conv[k](v) for k, v in match.groupdict().items()}
+                return self.pipeline.wsgi(route, environ, start_response, args)
+        return self.app(environ, start_response)
+
+
+def create_app(
+    settings: config.Settings | None = None,
+    *,
+    redis_client: redis.Redis | None = None,
+    scheduler: Scheduler | None = None,
+    clock=ms_now,
+    front: bool = True,
+) -> Flask:
+    """The API. ``settings`` (default: ``config.load()``); ``redis_client`` replaces the
+    clients made from ``redis_url`` (tests pass fakeredis); ``scheduler`` is told of every
+    append (``ports.Scheduler``; default: nothing); ``front=False`` sends the hot routes
+    through Flask's dispatch like the others (the parity test)."""
+    s = settings if settings is not None else config.load()
+    app = App(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = s.max_content_length
+    app.url_map.converters["gid"] = GameIdConverter
+    app.url_map.strict_slashes = False
+    app.url_map.merge_slashes = False  # a path is what it is: no 308 to another
+
+    if redis_client is not None:
+        client = live = redis_client
+    else:
+        client, live = clients(s.redis_url, s.redis_pool)
+    store = RedisStore(
+        client, live=live, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
+    )
+    metrics = Metrics()
+    games = Games(
+        store, scheduler=scheduler, metrics=metrics, clock=clock,
+        snapshot_every=s.snapshot_every, cache_size=s.state_cache, retries=s.append_retries,
+    )  # fmt: skip
+    limits = Limits.from_settings(client, s, registry=metrics.registry)
+    all_routes = routes.ROUTES + web.ROUTES
+    services = Services(
+        settings=s, games=games, audits=Audits(store), store=store, hub=Hub(store),
+        limits=limits, gate=GameGate(s.game_concurrency), metrics=metrics, routes=all_routes,
+    )  # fmt: skip
+    app.extensions["spitlog"] = services
+    pipeline = Pipeline(services)
+    for route in all_routes:
+        app.add_url_rule(
+            route.path, endpoint=route.name, view_func=pipeline.view(route), methods=[route.method]
+        )
+
+    def unmatched(exc: HTTPException):
+        """404 and 405 of Flask's routing, through the pipeline like every request."""
+
+        def refuse(call):
+            raise exc
+
+        route = Route("unmatched", request.method, "<unmatched>", refuse, read_query=False)
+        return pipeline.view(route)()
+
+    def bug(exc: Exception):
+        status, body, headers = problem(exc)
+        answer = json_answer(body, status, headers.items(), PROBLEM_JSON)
+        return app.response_class(answer.body, status=status, headers=answer.headers)
+
+    app.register_error_handler(HTTPException, unmatched)
+    app.register_error_handler(Exception, bug)
+    if front:
+        app.wsgi_app = Front(app.wsgi_app, pipeline, [r for r in all_routes if r.hot])
+    return app
+
+
+def spec_yaml(app: Flask) -> str:
+    """The OpenAPI document, as ``openapi.yaml`` holds it."""
+    return app.extensions["spitlog"].spec_yaml().decode()

@@ -1,0 +1,102 @@
+"""Live answers: the SSE stream of a game's log and the long-poll, both waiting on the
+live hub (``store.live.Hub``: one blocking reader per game per process).
+
+Each holds one of its client's stream slots (``limits.rates``) while it is open, and
+frees it within a second of the client going away: between two waits it looks whether
+the connection was closed, instead of finding out at its next keep-alive write.
+"""
+
+import json
+import select
+import socket
+import time
+
+from ..games import Games
+from .pipeline import Answer, Call
+
+_END_EVENTS = ("game_ended", "game_aborted")
+_SEP = (",", ":")
+CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
+PRIVATE = [("Cache-Control", "private, no-cache"), ("Vary", "Authorization")]
+
+
+def client_gone(environ: dict) -> bool:
+    """Whether the client closed its connection (it would read as the end of the stream)."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return False
+    try:
+        readable, _w, _x = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
+
+
+def _slot(call: Call, longest_s: float):
+    """One of the client's stream slots (429 when it holds them all); the release."""
+    limits = call.services.limits
+    if limits is None:
+        return _nothing
+    address = call.address or limits.address(call.environ)
+    return limits.open_stream(address, call.token, longest_s)
+
+
+def _nothing() -> None:
+    return None
+
+
+def long_poll(call: Call, game_id: str, after: int, wait_s: float) -> None:
+    """Wait up to ``wait_s`` for the log to grow past ``after`` (or the client to leave)."""
+    hub = call.services.hub
+    release = _slot(call, wait_s)
+    try:
+        end = time.monotonic() + wait_s
+        while (left := end - time.monotonic()) > 0:
+            if hub.wait(game_id, after, min(CHECK_S, left)) or client_gone(call.environ):
+                return
+    finally:
+        release()
+
+
+def sse(call: Call, game, seat: int | None, after: int) -> Answer:
+    """The live stream: what is there after ``after``, then each append as it lands; 204
+    once the game is over and the client has every event (EventSource stops there)."""
+    svc = call.services
+    store, hub, metrics = svc.store, svc.hub, svc.metrics
+    max_s, keep_s = svc.settings.sse_max_s, svc.settings.sse_keepalive_s
+    public = game.state.over
+    if public and after >= game.version:
+        return Answer(204, list(PRIVATE), b"")
+    release = _slot(call, max_s)
+    environ = call.environ
+
+    def stream():
+        metrics.sse_open.inc()
+        try:
+            yield b"retry: 2000\n\n"
+            last = after
+            now = time.monotonic()
+            end, ping = now + max_s, now + keep_s
+            while True:
+                entries = store.read_after(game.id, last, 500)
+                if entries:
+                    yield "".join(
+                        f"id: {e['version']}\ndata: {json.dumps(e, separators=_SEP)}\n\n"
+                        for e in Games.redacted(entries, seat, public)
+                    ).encode()
+                    last = entries[-1][0]
+                    if any(d["type"] in _END_EVENTS for _v, d in entries):
+                        return
+                    continue
+                now = time.monotonic()
+                if public or now >= end or client_gone(environ):
+                    return
+                if now >= ping:
+                    yield b": keep-alive\n\n"
+                    ping = now + keep_s
+                hub.wait(game.id, last, min(CHECK_S, end - now, max(ping - now, 0.001)))
+        finally:
+            metrics.sse_open.dec()
+
+    headers = [("Content-Type", "text/event-stream"), *PRIVATE, ("X-Accel-Buffering", "no")]
+    return Answer(200, headers, stream(), on_close=release)

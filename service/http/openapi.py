@@ -1,0 +1,95 @@
+"""The OpenAPI document of the API, made from the route table (``routes.ROUTES``), the
+marshmallow schemas and the domain's own definitions (``schemas``), by apispec.
+``openapi.yaml`` at the project root is this document (``spitlog openapi`` writes it;
+a test fails while they differ)."""
+
+import http
+import re
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from . import schemas
+from .pipeline import Route
+
+TITLE = "spitlog"
+VERSION = "1.0.0"
+GAME_ID = r"g_[0-9a-f]{16}"
+DESCRIPTION = """\
+A game-state service for the two-player real-time card games **Spit** and **Speed**.
+Each game is an append-only log of events; the state is rebuilt from it by a pure
+rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
+
+- JSON in and out; cards on the wire as `AS`, `10H`, `QD`.
+- A seat is controlled by its token, returned once when the seat is taken, sent as
+  `Authorization: Bearer <token>`. Without a token you are a spectator.
+- Every state answer carries `ETag: "<version>"` (a game's version is the number of
+  events in its log); `If-None-Match` gives 304, `If-Match` on an action gives 412
+  when the game has moved on.
+- Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
+  `detail`, plus `rule` for illegal moves, `errors` for bad input, `version`.
+- Hidden cards never leave the server before a game ends; after it, the audit reveals
+  the seed and re-derives every shuffle.
+- The server itself (gunicorn) answers a request line over 4,094 bytes with `414` and
+  headers over its limits (100 fields, 8,190 bytes each) with `431`, in plain text,
+  before the API sees them.
+"""
+_CONVERTERS = {
+    "gid": {"type": "string", "pattern": f"^{GAME_ID}$"},
+    "int": {"type": "integer", "minimum": 0},
+}
+_PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
+
+
+def _path(rule: str) -> tuple[str, list[dict]]:
+    """An OpenAPI path and its path parameters, from a werkzeug rule."""
+    params = [
+        {"in": "path", "name": name, "required": True,
+         "schema": dict(_CONVERTERS.get(conv or "", {"type": "string"}))}
+        for conv, name in _PARAM.findall(rule)
+    ]  # fmt: skip
+    return _PARAM.sub(r"{\2}", rule), params
+
+
+def build(routes: tuple[Route, ...]) -> dict:
+    """The document, as a dict."""
+    spec = APISpec(
+        title=TITLE, version=VERSION, openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
+        info={"description": DESCRIPTION, "license": {"name": "MIT"}},
+    )  # fmt: skip
+    spec.components.security_scheme(
+        "seat", {"type": "http", "scheme": "bearer", "description": "a seat's token"}
+    )
+    spec.components.schema("Problem", schema=schemas.ProblemSchema)
+    spec.components.schema("Options", schemas.options_schema())
+    for name, s in schemas.action_schemas().items():
+        spec.components.schema(name, s)
+    codes = sorted({int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
+                    if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip
+    for code in codes:
+        status = http.HTTPStatus(code)
+        spec.components.response(status.name, {
+            "description": status.phrase,
+            "content": {"application/problem+json": {"schema": "Problem"}},
+        })  # fmt: skip
+    by_path: dict[str, dict] = {}
+    for r in routes:
+        if r.doc is None:
+            continue
+        path, params = _path(r.path)
+        op = {"operationId": r.name, **r.doc}
+        if r.query is not None:
+            op["parameters"] = [{"in": "query", "schema": r.query}, *op.get("parameters", [])]
+        entry = by_path.setdefault(path, {"operations": {}, "parameters": params})
+        entry["operations"][r.method.lower()] = op
+    for path, entry in by_path.items():
+        spec.path(path=path, operations=entry["operations"], parameters=entry["parameters"] or None)
+    out = spec.to_dict()
+    create = out["components"]["schemas"]["CreateGame"]["properties"]
+    create["options"] = {"$ref": "#/components/schemas/Options"}  # the domain's definition
+    return out
+
+
+def to_yaml(doc: dict) -> str:
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)

@@ -1,0 +1,206 @@
+"""The one request pipeline: every route of the API goes through it, in this order:
+
+1. **body**: read whole (``body.read_body``: 408, 413) and read as strict JSON (415, 400),
+   before the request takes anything of its game;
+2. **query**: the route's parameters only, each once (400 naming the parameter);
+3. **credentials**: ``credentials.bearer``, the one reader (401 for a malformed header);
+4. **limits**: the route's rate buckets for the client's address and token (429);
+5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
+6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
+7. **answer**: errors become problem+json (``problems``); a 503 of a seat's request is
+   remembered so that RULES T-4 does not count it against the seat;
+8. **metrics**: every answer counted and timed.
+
+A ``Route`` says which stages apply to it. Flask dispatches most requests and calls
+``Pipeline.run`` from the route's view; the hot routes (an action: the request every
+move of every game makes) are matched in front of Flask's dispatch (``app.Front``) and
+go through the same ``Pipeline.run``: the only thing they skip is Flask's own
+machinery (contexts, signals), which no stage needs.
+"""
+
+import contextlib
+import http
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+import orjson
+from marshmallow import Schema, ValidationError
+from werkzeug.wsgi import ClosingIterator
+
+from ..errors import BadRequest, RateLimited
+from .body import is_json, parse_json, read_body
+from .credentials import bearer
+from .problems import PROBLEM_JSON, problem
+
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+_WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
+STATUS = {s.value: f"{s.value} {s.phrase}" for s in http.HTTPStatus}
+
+
+class Answer:
+    """A response as the pipeline makes it: status, headers, and the body (bytes, or an
+    iterable of them for a stream, with what to do when the stream closes)."""
+
+    __slots__ = ("status", "headers", "body", "on_close")
+
+    def __init__(self, status: int, headers: list, body, on_close: Callable | None = None):
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.on_close = on_close
+
+
+def json_answer(body, status: int = 200, headers: Iterable = (), ctype="application/json"):
+    return Answer(status, [("Content-Type", ctype), *headers], orjson.dumps(body))
+
+
+class Call:
+    """One request as the pipeline has read it; handlers read it, never Flask's globals."""
+
+    __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started")
+
+    def __init__(self, environ: dict, args: dict, services):
+        self.environ = environ
+        self.args = args
+        self.services = services
+        self.body = None  # the JSON value of the body, if it has one
+        self.query: dict = {}  # the query's parameters, as the route's schema read them
+        self.token: str | None = None  # the bearer token, if the route reads credentials
+        self.address: str | None = None  # the client's address, if a limit needed it
+        self.started = time.time()
+
+    def header(self, name: str) -> str | None:
+        return self.environ.get("HTTP_" + name.upper().replace("-", "_"))
+
+    @property
+    def method(self) -> str:
+        return self.environ["REQUEST_METHOD"]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One operation of the API and the stages of the pipeline it goes through."""
+
+    name: str  # unique, and the OpenAPI operationId
+    method: str
+    path: str  # a werkzeug rule: /v1/games/<gid:game_id>/actions
+    handler: Callable[[Call], Answer]
+    body: str = "none"  # "none", "optional" or "required": a JSON body
+    query: type[Schema] | None = None  # its query parameters (none: any is a 400)
+    read_query: bool = True  # False: no query is read (a request no route takes)
+    auth: bool = False  # reads the credentials (a seat's token)
+    limits: tuple[str, ...] = ("requests",)  # its rate buckets (service.limits.rates)
+    gated: bool = False  # works on the game of its path: takes a place in its gate
+    streams: Callable[[Call], bool] | None = None  # a call of it that is a stream: no gate
+    hot: bool = False  # matched in front of Flask's dispatch
+    doc: dict | None = None  # its OpenAPI operation (None: not in the document)
+
+
+class Pipeline:
+    """The stages above, over the app's services (``app.Services``)."""
+
+    def __init__(self, services):
+        self.services = services
+        s = services.settings
+        self.limit = s.max_content_length
+        self.body_timeout = s.body_timeout_s
+        self.limits = services.limits if services.limits and services.limits.rate_limited else None
+        self.gate = services.gate
+        self.metrics = services.metrics
+
+    def run(self, route: Route, environ: dict, args: dict) -> Answer:
+        t0 = time.perf_counter()
+        call = Call(environ, args, self.services)
+        held = None
+        try:
+            method = environ["REQUEST_METHOD"]
+            if method in _WITH_BODY:
+                data = read_body(environ, self.limit, self.body_timeout)
+                media = is_json(environ)
+                if data or route.body == "required":
+                    call.body = parse_json(data, media_ok=media)
+            if route.read_query and (route.query is not None or environ.get("QUERY_STRING")):
+                call.query = _query(route, environ.get("QUERY_STRING", ""))
+            if route.auth:
+                call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
+            if self.limits is not None and route.limits:
+                call.address = self.limits.address(environ)
+                wait = self.limits.charge(route.limits, call.address, call.token)
+                if wait:
+                    raise RateLimited(
+                        "over the rate limit", headers={"Retry-After": str(int(wait + 0.999))}
+                    )
+            if route.gated and not (route.streams is not None and route.streams(call)):
+                game_id = args["game_id"]
+                if self.gate.acquire(game_id):
+                    held = game_id
+            answer = route.handler(call)
+        except Exception as exc:  # noqa: BLE001 - every error gets its problem
+            answer = self.refusal(exc, call)
+        finally:
+            if held is not None:
+                self.gate.release(held)
+        answer.headers.append(NOSNIFF)
+        self.metrics.answered(environ["REQUEST_METHOD"], route.path, answer.status,
+                              time.perf_counter() - t0)  # fmt: skip
+        return answer
+
+    def refusal(self, exc: BaseException, call: Call) -> Answer:
+        """The problem+json answer of an error. A 503 to a seat's request on a game is
+        remembered (``Games.refused``): T-4 does not count against a seat the time the
+        service kept it from acting (RULES T-4)."""
+        status, body, headers = problem(exc)
+        if status == 503 and call.token is not None and "game_id" in call.args:
+            retry = int(headers.get("Retry-After", "1"))
+            with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
+                self.services.games.refused(call.args["game_id"], call.token, call.started,
+                                            time.time() + retry)  # fmt: skip
+        return json_answer(body, status, headers.items(), PROBLEM_JSON)
+
+    # ---------------------------------------------------------------- the two ways in
+
+    def wsgi(self, route: Route, environ: dict, start_response, args: dict):
+        """Serve ``route`` as a WSGI application (``app.Front``)."""
+        answer = self.run(route, environ, args)
+        if isinstance(answer.body, bytes):
+            answer.headers.append(("Content-Length", str(len(answer.body))))
+            start_response(STATUS[answer.status], answer.headers)
+            return [answer.body]
+        start_response(STATUS[answer.status], answer.headers)
+        if answer.on_close is not None:
+            return ClosingIterator(answer.body, answer.on_close)
+        return answer.body
+
+    def view(self, route: Route):
+        """The Flask view of ``route``."""
+        from flask import Response, request
+
+        def view(**args):
+            answer = self.run(route, request.environ, args)
+            resp = Response(answer.body, status=answer.status, headers=answer.headers)
+            if answer.on_close is not None:
+                resp.call_on_close(answer.on_close)
+            return resp
+
+        view.__name__ = route.name
+        return view
+
+
+def _query(route: Route, qs: str) -> dict:
+    """The query parameters of ``qs`` as ``route.query`` reads them; 400 for a parameter it
+    does not take or one given twice."""
+    pairs = parse_qsl(qs, keep_blank_values=True)
+    raw = dict(pairs)
+    if len(raw) < len(pairs):
+        twice = sorted({k for k, _v in pairs if sum(1 for q, _ in pairs if q == k) > 1})
+        raise BadRequest({k: ["given more than once"] for k in twice})
+    if route.query is None:
+        raise BadRequest({k: ["unknown query parameter"] for k in raw})
+    try:
+        return route.query().load(raw)
+    except ValidationError as e:
+        errors = {k: (["unknown query parameter"] if v == ["Unknown field."] else list(v))
+                  for k, v in e.messages.items()}  # fmt: skip
+        raise BadRequest(errors) from None

@@ -1,0 +1,327 @@
+"""The routes of the API (the table of API.md): for each, its handler and its document.
+
+Handlers are thin: read the call (``pipeline.Call``: its body, query, token), call one
+use case (``service.games``) and make the answer. The pipeline has already read the
+body, checked the credentials' form, charged the limits and taken the game's gate.
+"""
+
+import http
+
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.http import parse_accept_header, parse_etags
+
+import domain
+
+from ..errors import BadRequest, Busy
+from ..games import Acted
+from . import links, live, schemas
+from .pipeline import Answer, Call, Route, json_answer
+
+GAME = "/v1/games/<gid:game_id>"
+PRIVATE = [("Vary", "Authorization"), ("Cache-Control", "private, no-cache")]
+NO_STORE = [("Vary", "Authorization"), ("Cache-Control", "no-store")]  # answers with a token
+
+
+def _viewer(call: Call):
+    games = call.services.games
+    game = games.load(call.args["game_id"])
+    return game, games.seat(game, call.token)
+
+
+def _etag(version: int) -> tuple[str, str]:
+    return ("ETag", f'"{version}"')
+
+
+def _not_modified(call: Call, version: int) -> Answer | None:
+    inm = call.header("If-None-Match")
+    if inm and parse_etags(inm).contains_weak(str(version)):
+        return Answer(304, [_etag(version), *PRIVATE], b"")
+    return None
+
+
+def _state(body: dict, version: int, status: int = 200, headers=PRIVATE) -> Answer:
+    return json_answer(body, status, [_etag(version), *headers])
+
+
+def _wants_stream(call: Call) -> bool:
+    """Whether an events request is a stream (SSE) rather than a page of the log."""
+    accept = parse_accept_header(call.header("Accept"), MIMEAccept)
+    return accept.best_match(["application/json", "text/event-stream"]) == "text/event-stream"
+
+
+def _is_stream(call: Call) -> bool:
+    return bool(call.query.get("wait")) or _wants_stream(call)
+
+
+# ---------------------------------------------------------------- handlers
+
+
+def list_games(call: Call) -> Answer:
+    q = call.query
+    limit = min(q["limit"], call.services.settings.lobby_page_max)
+    games, nxt = call.services.games.lobby(q["status"], q.get("cursor"), limit)
+    return json_answer({"games": games, "next": nxt})
+
+
+def create_game(call: Call) -> Answer:
+    body = schemas.load(schemas.CreateGameSchema, call.body)
+    try:
+        out = call.services.games.create(
+            body["game"], body.get("options"), body.get("opponent", "human"),
+            body.get("client_seed", ""), seat0=body.get("seat0", "human"),
+        )  # fmt: skip
+    except domain.InvalidOptions as e:
+        raise BadRequest({f"options.{k}": v for k, v in e.errors.items()}) from None
+    location = ("Location", "/v1/games/" + out["id"])
+    return _state(out, out["state"]["version"], 201, [location, *NO_STORE])
+
+
+def get_game(call: Call) -> Answer:
+    game, seat = _viewer(call)
+    return _not_modified(call, game.version) or _state(domain.view(game.state, seat), game.version)
+
+
+def join(call: Call) -> Answer:
+    body = schemas.load(schemas.JoinSchema, call.body or {})
+    out = call.services.games.join(call.args["game_id"], body.get("client_seed", ""), call.token)
+    return _state(out, out["state"]["version"], 201, NO_STORE)
+
+
+def act(call: Call) -> Answer:
+    key = call.header("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 255:
+        raise BadRequest({"Idempotency-Key": ["Length must be between 1 and 255."]})
+    acted: Acted = call.services.games.act(
+        call.args["game_id"], call.token, call.body, idem_key=key, if_match=_if_match(call)
+    )
+    extra = [("Idempotent-Replayed", "true")] if acted.replayed else []
+    return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *extra])
+
+
+def _if_match(call: Call) -> frozenset[int] | None:
+    """The versions ``If-Match`` allows (None: any). Weak or non-numeric tags match none."""
+    header = call.header("If-Match")
+    if header is None:
+        return None
+    tags = parse_etags(header)
+    if tags.star_tag:
+        return None
+    return frozenset(int(t) for t in tags.as_set() if t and t.isascii() and t.isdigit())
+
+
+def events(call: Call) -> Answer:
+    game, seat = _viewer(call)
+    svc = call.services
+    after = call.query["after"]
+    if _wants_stream(call):
+        last = (call.header("Last-Event-ID") or "").strip()
+        if last.isascii() and last.isdigit():
+            after = min(int(last), schemas.MAX_VERSION)
+        return live.sse(call, game, seat, after)
+    limit = call.query["limit"]
+    entries = svc.store.read_after(game.id, after, limit)
+    wait = min(call.query.get("wait") or 0, svc.settings.longpoll_max_s)
+    if not entries and wait > 0 and not game.state.over:
+        live.long_poll(call, game.id, after, wait)
+        game = svc.games.load(game.id)
+        entries = svc.store.read_after(game.id, after, limit)
+    version = max(game.version, entries[-1][0] if entries else 0)
+    body = {
+        "version": version,
+        "status": game.state.status,
+        "events": svc.games.redacted(entries, seat, game.state.over),
+    }
+    return json_answer(body, headers=PRIVATE)
+
+
+def state_at(call: Call) -> Answer:
+    game, seat = _viewer(call)
+    return _not_modified(call, game.version) or _state(
+        call.services.games.state_at(game, seat, call.args["version"]), game.version
+    )
+
+
+def audit(call: Call) -> Answer:
+    game, _seat = _viewer(call)
+    return json_answer(call.services.audits.audit(game))
+
+
+def health(call: Call) -> Answer:
+    return json_answer({"status": "ok"})
+
+
+def ready(call: Call) -> Answer:
+    try:
+        call.services.store.ping()
+    except Exception:
+        raise Busy("the game store does not answer", headers={"Retry-After": "1"}) from None
+    return json_answer({"status": "ready"})
+
+
+def metrics(call: Call) -> Answer:
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+    body = generate_latest(call.services.metrics.registry)
+    return Answer(200, [("Content-Type", CONTENT_TYPE_LATEST)], body)
+
+
+def openapi(call: Call) -> Answer:
+    return Answer(200, [("Content-Type", "application/yaml")], call.services.spec_yaml())
+
+
+DOCS_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+def docs(call: Call) -> Answer:
+    headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", DOCS_CSP)]
+    return Answer(200, headers, call.services.docs_html())
+
+
+# ---------------------------------------------------------------- documents
+
+
+def _problems(*codes: int) -> dict:
+    return {str(c): {"$ref": f"#/components/responses/{http.HTTPStatus(c).name}"} for c in codes}
+
+
+def _ok(code: int, schema, *, headers=None, links=None, ctype="application/json") -> dict:
+    r = {"description": http.HTTPStatus(code).phrase, "content": {ctype: {"schema": schema}}}
+    if headers:
+        r["headers"] = headers
+    if links:
+        r["links"] = links
+    return {str(code): r}
+
+
+def _header(name: str, description: str, **schema) -> dict:
+    return {"in": "header", "name": name, "required": False, "description": description,
+            "schema": {"type": "string", **schema}}  # fmt: skip
+
+
+ETAG = {"ETag": {"description": 'the game\'s version, "<version>"', "schema": {"type": "string"}}}
+IF_NONE_MATCH = _header("If-None-Match", '"<version>": 304 if the game is still there')
+SEAT_OPTIONAL = [{"seat": []}, {}]
+SEAT_REQUIRED = [{"seat": []}]
+NOT_MODIFIED = {"304": {"description": "Not modified: the game is at that version"}}
+
+
+def _op(summary: str, description: str = "", tag: str = "games", **fields) -> dict:
+    op = {"tags": [tag], "summary": summary}
+    if description:
+        op["description"] = description
+    op.update(fields)
+    return op
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("list_games", "GET", "/v1/games", list_games, query=schemas.LobbyQuery, doc=_op(
+        "The lobby: games by status, newest first, a page at a time",
+        responses={**_ok(200, schemas.LobbySchema), **_problems(400, 429)},
+    )),  # fmt: skip
+    Route("create_game", "POST", "/v1/games", create_game, body="required",
+          limits=("requests", "games"), doc=_op(
+        "Create a game; you take seat 0",
+        "Answers your seat's token (shown once) and the commitment to the secret server "
+        "seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot "
+        "against bot), you watch: `seat` and `token` are null.",
+        requestBody={"required": True,
+                     "content": {"application/json": {"schema": schemas.CreateGameSchema}}},
+        responses={**_ok(201, schemas.CreatedSchema, links=links.CREATED,
+                         headers={"Location": {"schema": {"type": "string"}}, **ETAG}),
+                   **_problems(400, 408, 413, 415, 429)},
+    )),  # fmt: skip
+    Route("get_game", "GET", GAME, get_game, auth=True, gated=True, doc=_op(
+        "The state as you may see it",
+        "Your seat's view with your token, the spectator view without. Once the game is "
+        "over, every card.",
+        parameters=[IF_NONE_MATCH], security=SEAT_OPTIONAL,
+        responses={**_ok(200, schemas.StateSchema, headers=ETAG), **NOT_MODIFIED,
+                   **_problems(401, 403, 404, 429)},
+    )),  # fmt: skip
+    Route("join", "POST", GAME + "/seats", join, body="optional", auth=True, gated=True, doc=_op(
+        "Take the free seat (409 when there is none)",
+        requestBody={"required": False,
+                     "content": {"application/json": {"schema": schemas.JoinSchema}}},
+        responses={**_ok(201, schemas.SeatedSchema, headers=ETAG, links=links.SEATED),
+                   **_problems(400, 401, 403, 404, 408, 409, 413, 415, 429)},
+    )),  # fmt: skip
+    Route("act", "POST", GAME + "/actions", act, body="required", auth=True,
+          limits=("requests", "actions"), gated=True, hot=True, doc=_op(
+        "Act (the seat is your token's)",
+        "422 with `rule` when the rules refuse it now. With `Idempotency-Key`, a retry "
+        "returns the first answer (header `Idempotent-Replayed: true`) and appends nothing; "
+        'the same key with another body is a 422. `If-Match: "<version>"`: 412 unless the '
+        "game is at that version.",
+        requestBody={"required": True,
+                     "content": {"application/json": {"schema": schemas.ACTION_REF}}},
+        parameters=[
+            _header("Idempotency-Key", "retrying with the same key returns the first answer "
+                    "and appends nothing", minLength=1, maxLength=255),
+            _header("If-Match", 'act only if the game is at this version: "<version>"'),
+        ],
+        security=SEAT_REQUIRED,
+        responses={**_ok(201, schemas.ActedSchema, headers=ETAG, links=links.ACTED),
+                   **_problems(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503)},
+    )),  # fmt: skip
+    Route("events", "GET", GAME + "/events", events, query=schemas.EventsQuery, auth=True,
+          gated=True, streams=_is_stream, doc=_op(
+        "The log, redacted for you (in full once the game is over)",
+        "Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is "
+        "nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, "
+        "the log as Server-Sent Events, live: `id:` is the version, `data:` the event as "
+        "JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and "
+        "you have every event.",
+        parameters=[_header("Last-Event-ID", "SSE: resume after this version (overrides "
+                            "`after`)")],
+        security=SEAT_OPTIONAL,
+        responses={
+            "200": {"description": "The events as JSON; with `Accept: text/event-stream`, as SSE",
+                    "content": {"application/json": {"schema": schemas.EventsSchema},
+                                "text/event-stream": {"schema": {"type": "string"}}}},
+            "204": {"description": "SSE: the game is over and you have every event"},
+            **_problems(400, 401, 403, 404, 429),
+        },
+    )),  # fmt: skip
+    Route("state_at", "GET", GAME + "/states/<int:version>", state_at, auth=True, gated=True,
+          doc=_op(
+        "The state after `version` events",
+        "Your own view (or the spectator's) while the game runs, every card once it is "
+        "over. The ETag is the game's current version: the answer changes when the game "
+        "ends.",
+        parameters=[IF_NONE_MATCH], security=SEAT_OPTIONAL,
+        responses={**_ok(200, schemas.StateSchema, headers=ETAG), **NOT_MODIFIED,
+                   **_problems(401, 403, 404, 429)},
+    )),  # fmt: skip
+    Route("audit", "GET", GAME + "/audit", audit, auth=True, gated=True, doc=_op(
+        "After the game: the whole log, the seed, every deal re-derived (409 before)",
+        "`server_seed` hashes (sha256) to the `commitment` published at creation; each deal "
+        "is shuffled again from it (docs/shuffle.md) and compared with the log.",
+        responses={**_ok(200, schemas.AuditSchema), **_problems(401, 403, 404, 409, 429)},
+    )),  # fmt: skip
+    Route("health", "GET", "/healthz", health, limits=(), doc=_op(
+        "Liveness: the process answers", tag="ops",
+        responses=_ok(200, schemas.HealthSchema),
+    )),  # fmt: skip
+    Route("ready", "GET", "/readyz", ready, limits=(), doc=_op(
+        "Readiness: the game store answers (503 if not)", tag="ops",
+        responses={**_ok(200, schemas.HealthSchema), **_problems(503)},
+    )),  # fmt: skip
+    Route("metrics", "GET", "/metrics", metrics, limits=(), doc=_op(
+        "Prometheus metrics of this process", tag="ops",
+        responses={"200": {"description": "Prometheus text format",
+                           "content": {"text/plain": {"schema": {"type": "string"}}}}},
+    )),  # fmt: skip
+    Route("openapi", "GET", "/openapi.yaml", openapi, doc=_op(
+        "This API's OpenAPI document", tag="ops",
+        responses={"200": {"description": "OpenAPI 3",
+                           "content": {"application/yaml": {"schema": {"type": "object"}}}}},
+    )),  # fmt: skip
+    Route("docs", "GET", "/docs", docs, doc=_op(
+        "This API's documentation, readable", tag="ops",
+        responses={"200": {"description": "HTML",
+                           "content": {"text/html": {"schema": {"type": "string"}}}}},
+    )),  # fmt: skip
+)

@@ -1,0 +1,262 @@
+"""Rate limits and stream caps, shared by every API process (OWASP API4).
+
+Three rate limits, each a GCRA bucket (the token bucket's arithmetic, one number per
+bucket: its *theoretical arrival time*) in one small Lua script on Redis, so that they
+hold across API processes and hosts:
+
+- **requests per address**: every request but the probes (``/healthz``, ``/readyz``,
+  ``/metrics``) counts against its client address (an IPv6 address by its /64);
+- **actions per token**: each ``POST /v1/games/{id}/actions`` also counts against the
+  seat's token;
+- **games per address**: each ``POST /v1/games`` also counts against its address (a
+  game is stored for good: its log is the product), far below the request rate.
+
+Over a limit the request is refused before it does anything: ``429`` problem+json with
+``Retry-After`` (whole seconds until the bucket admits one more). A refused request
+does not use up the bucket, so a client that waits ``Retry-After`` gets in.
+
+And caps on the **open streams** (SSE and long-polls): per seat token, and per client
+address whatever the tokens. Each open stream is a member of a sorted set scored by the
+time it ends at the latest; closing the stream removes it, and a process that dies with
+streams open leaks each slot only until that time.
+
+Every script touches one key, so it runs unchanged on a Redis Cluster. The keys are
+this module's alone (``store.redis`` owns the games' keys):
+
+- ``spit:rl:a:<address>``  an address's request bucket (a number; expires once full)
+- ``spit:rl:t:<sha256 of the token>``  a token's action bucket
+- ``spit:rl:g:<address>``  an address's game-creation bucket
+- ``spit:rl:s:<a|t>:<address or token hash>``  a sorted set: open stream -> its end (ms)
+
+Time is the Redis server's (``TIME``), the one clock every process shares; tests may
+give a ``clock`` instead. Rates of 0 turn a limit off (``service.config``).
+"""
+
+import contextlib
+import hashlib
+import ipaddress
+import secrets
+from collections.abc import Callable, Iterable
+
+import redis
+import redis.cluster
+from prometheus_client import Counter
+
+from ..errors import RateLimited
+
+# GCRA over one or more buckets, all or nothing. KEYS: the buckets. ARGV[1]: now (ms; ''
+# for the server's clock), then for each bucket its emission interval (ms per request)
+# and its burst (requests admitted at once). Returns an empty list when the request is
+# admitted (every bucket charged), else for each bucket the ms until it would admit it
+# (0 for those that would now); then nothing is charged.
+_GCRA = """
+local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local tats, waits, refused = {}, {}, false
+for i, key in ipairs(KEYS) do
+  local interval = tonumber(ARGV[2 * i])
+  local burst = tonumber(ARGV[2 * i + 1])
+  local tat = tonumber(redis.call('GET', key) or '0')
+  if tat < now then tat = now end
+  tats[i] = tat + interval
+  local wait = tats[i] - interval * burst - now
+  if wait > 0 then
+    waits[i] = math.ceil(wait)
+    refused = true
+  else
+    waits[i] = 0
+  end
+end
+if refused then return waits end
+for i, key in ipairs(KEYS) do
+  local ttl = math.max(1, math.ceil(tats[i] - now))
+  redis.call('SET', key, string.format('%.3f', tats[i]), 'PX', ttl)
+end
+return {}
+"""
+
+# A stream slot. KEYS[1]: the client's sorted set. ARGV: cap, member, how long the stream
+# may stay open (ms), now (ms; '' for the server's clock). Returns 1 when the slot is
+# taken, 0 when the client already holds ``cap`` open streams.
+_STREAM = """
+local now = tonumber(ARGV[4])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local ends = now + tonumber(ARGV[3])
+redis.call('ZADD', KEYS[1], ends, ARGV[2])
+if redis.call('PTTL', KEYS[1]) < ends - now then
+  redis.call('PEXPIRE', KEYS[1], math.ceil(ends - now))
+end
+return 1
+"""
+
+STREAM_RETRY_S = 5  # Retry-After of a refused stream: a slot frees when a stream closes
+STREAM_SLACK_S = 30.0  # a stream's slot outlives its longest life by this much
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Limits:
+    """The limits of one app (one per process), over the game store's Redis client."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        actions_per_s: float = 0,
+        actions_burst: int = 1,
+        requests_per_s: float = 0,
+        requests_burst: int = 1,
+        games_per_s: float = 0,
+        games_burst: int = 1,
+        streams_per_client: int = 0,
+        streams_per_address: int = 0,
+        trusted_proxies: int = 0,
+        registry=None,
+        clock: Callable[[], float] | None = None,
+    ):
+        self.r = client
+        self.cluster = isinstance(client, redis.cluster.RedisCluster)
+        self.actions = _bucket(actions_per_s, actions_burst)
+        self.requests = _bucket(requests_per_s, requests_burst)
+        self.games = _bucket(games_per_s, games_burst)
+        self.streams = int(streams_per_client)
+        self.streams_address = int(streams_per_address)
+        self.proxies = int(trusted_proxies)
+        self.clock = clock  # None: the Redis server's clock
+        self._gcra = client.register_script(_GCRA)
+        self._stream = client.register_script(_STREAM)
+        self.refused = Counter(
+            "spitlog_limited", "Requests refused by a limit (429)", ["limit"], registry=registry
+        )
+
+    @classmethod
+    def from_settings(cls, client: redis.Redis, s, registry=None) -> "Limits":
+        """The limits of ``s`` (``service.config.Settings``)."""
+        return cls(
+            client,
+            actions_per_s=s.rate_actions,
+            actions_burst=s.rate_actions_burst,
+            requests_per_s=s.rate_requests,
+            requests_burst=s.rate_requests_burst,
+            games_per_s=s.rate_games,
+            games_burst=s.rate_games_burst,
+            streams_per_client=s.streams_per_client,
+            streams_per_address=s.streams_per_address,
+            trusted_proxies=s.trusted_proxies,
+            registry=registry,
+        )
+
+    @property
+    def rate_limited(self) -> bool:
+        return any(b is not None for b in (self.actions, self.requests, self.games))
+
+    def _now(self) -> str:
+        return "" if self.clock is None else repr(round(self.clock() * 1000, 3))
+
+    # ---------------------------------------------------------------- who is asking
+
+    def address(self, environ: dict) -> str:
+        """The client's address: the peer's, or with ``trusted_proxies`` = n the one the
+        n-th proxy from us saw (X-Forwarded-For, as werkzeug's ProxyFix reads it). An
+        IPv6 address stands for its /64, which one client easily has whole."""
+        addr = environ.get("REMOTE_ADDR") or "-"
+        if self.proxies > 0:
+            hops = [h.strip() for h in environ.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+            hops = [h for h in hops if h]
+            if len(hops) >= self.proxies:
+                addr = hops[-self.proxies]
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            return addr[:64]
+        if ip.version == 4:
+            return str(ip)
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address) + "/64"
+
+    # ---------------------------------------------------------------- rates
+
+    def charge(self, names: Iterable[str], address: str, token: str | None) -> float | None:
+        """Charge the buckets ``names`` ("requests", "actions", "games") of this client, all
+        or nothing: None when admitted, else the seconds to wait. "actions" counts only
+        with a token (without one the request is refused for that)."""
+        buckets = []
+        for name in names:
+            bucket = getattr(self, name)
+            if bucket is None:
+                continue
+            if name == "requests":
+                buckets.append((name, f"spit:rl:a:{address}", bucket))
+            elif name == "actions":
+                if token is not None:
+                    buckets.append((name, f"spit:rl:t:{_hash(token)}", bucket))
+            else:
+                buckets.append((name, f"spit:rl:g:{address}", bucket))
+        if not buckets:
+            return None
+        now = self._now()
+        if len(buckets) == 1 or not self.cluster:  # one round trip, all or nothing
+            args = [now, *(x for _n, _k, b in buckets for x in b)]
+            waits = self._gcra(keys=[k for _n, k, _b in buckets], args=args) or []
+        else:  # a Cluster: the buckets live in different slots, one call each
+            waits = [(self._gcra(keys=[k], args=[now, *b]) or [0])[0] for _n, k, b in buckets]
+        worst = 0
+        for (name, _key, _b), wait in zip(buckets, waits):  # noqa: B905 - [] when admitted
+            if int(wait) > 0:
+                self.refused.labels(name).inc()
+                worst = max(worst, int(wait))
+        return worst / 1000 if worst else None
+
+    # ---------------------------------------------------------------- streams
+
+    def open_stream(self, address: str, token: str | None, longest_s: float) -> Callable[[], None]:
+        """Take a stream slot of the client's token (if any) and one of its address, for a
+        stream that lasts at most ``longest_s``; 429 if either has none left. Returns the
+        release (idempotent)."""
+        taken: list[tuple[str, str]] = []
+        hold_ms = int((longest_s + STREAM_SLACK_S) * 1000)
+        caps = []
+        if token is not None and self.streams > 0:
+            caps.append((f"spit:rl:s:t:{_hash(token)}", self.streams, "token"))
+        if self.streams_address > 0:
+            caps.append((f"spit:rl:s:a:{address}", self.streams_address, "address"))
+
+        def release() -> None:
+            while taken:
+                key, member = taken.pop()
+                with contextlib.suppress(redis.RedisError):  # else it ends at its time
+                    self.r.zrem(key, member)
+
+        for key, cap, per in caps:
+            member = secrets.token_hex(8)
+            if not int(self._stream(keys=[key], args=[cap, member, hold_ms, self._now()])):
+                release()
+                self.refused.labels("streams").inc()
+                raise RateLimited(
+                    f"too many open streams: at most {cap} per {per}; close one",
+                    headers={"Retry-After": str(STREAM_RETRY_S)},
+                )
+            taken.append((key, member))
+        return release
+
+
+def _bucket(per_s: float, burst: int) -> tuple[float, int] | None:
+    """(ms between two requests, burst) for a rate, None when off (0)."""
+    if per_s <= 0:
+        return None
+    return (1000.0 / per_s, max(1, int(burst)))
+
+
+def _nothing() -> None:
+    return None
