@@ -21,7 +21,6 @@ import json
 import multiprocessing as mp
 import os
 import random
-import shutil
 import signal
 import socket
 import statistics
@@ -33,6 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.support, service
 
 
 # ---------------------------------------------------------------- processes
@@ -55,18 +55,14 @@ def wait_port(port: int, timeout: float = 30) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
-def start_redis(workdir: str) -> tuple[subprocess.Popen, int]:
-    exe = shutil.which("redis-server")
-    if exe is None:
-        sys.exit("redis-server is not installed")
-    port = free_port()
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", workdir, "--maxclients", "10000"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    wait_port(port)
-    return proc, port
+def start_redis(workdir: str, *flags: str) -> tuple[subprocess.Popen, int]:
+    """The tests' redis-server (tests/support/redis_server.py), the same way."""
+    from tests.support.redis_server import start_redis as start
+
+    try:
+        return start(workdir, *flags)
+    except RuntimeError as e:
+        sys.exit(str(e))
 
 
 def start_server(args: list[str], env: dict, port: int) -> subprocess.Popen:

@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT / "tests" / "integration"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_service  # noqa: E402
-from workers_procs import Procs, wait_for_workers  # noqa: E402
 
-from workers.runtime import Runtime  # noqa: E402
 from service.config import load  # noqa: E402
+from tests.support.workers_procs import Procs, wait_for_workers  # noqa: E402
+from workers.runtime import Runtime  # noqa: E402
 
 LEVELS = ("easy", "medium", "hard")
 

@@ -71,12 +71,20 @@ for _rules in RULES.values():  # Spit's encoder of Spit (with its pile) serves b
         _ENCODERS.setdefault(_cls, Encoder(_kind, _fields))
 
 
+_WIRE: dict = {}  # action -> its wire form, made once (actions are frozen values)
+
+
 def action_to_dict(action) -> dict:
     """The wire form of a player's action (the inverse of ``parse_action``)."""
-    try:
-        return _ENCODERS[type(action)](action)
-    except KeyError:
-        raise TypeError(f"not a player's action: {action!r}") from None
+    wire = _WIRE.get(action)
+    if wire is None:
+        try:
+            wire = _ENCODERS[type(action)](action)
+        except KeyError:
+            raise TypeError(f"not a player's action: {action!r}") from None
+        if len(_WIRE) < 4096:
+            _WIRE[action] = wire
+    return dict(wire)
 
 
 # ---------------------------------------------------------------- evolve
@@ -266,8 +274,11 @@ def run(state: State, action, ctx: Ctx) -> tuple[list[Event], State]:
 
 
 def _stamp(events: list[Event], now: float) -> list[Event]:
-    """The events the rules just made, dated ``now``."""
-    return [replace(e, at=now) for e in events]
+    """Date the events the rules just made (fresh objects nothing else holds yet: ``run``
+    builds them, as ``evolve`` builds states, and hands them over dated)."""
+    for e in events:
+        _set(e, "at", now)
+    return events
 
 
 def _decide(state: State, action, ctx: Ctx) -> list[Event]:
@@ -320,14 +331,28 @@ def _join(state: State, action: Join, ctx: Ctx) -> list[Event]:
 _GRACE = {"T-1": "spit_grace_s", "T-2": "ready_grace_s", "T-3": "slap_grace_s"}
 
 
-def deadlines(state: State) -> list[Deadline]:
+_last: tuple = (None, ())  # the state deadlines() last answered for, and its answer
+
+
+def deadlines(state: State) -> tuple[Deadline, ...]:
     """Every deadline running in ``state``, soonest first: the game-wide one of its phase
-    (T-1..T-3, while someone has to act) or T-5, and each seat's T-4."""
+    (T-1..T-3, while someone has to act) or T-5, and each seat's T-4. (The answer for the
+    last state asked about is kept: a request asks it of one state two or three times.)"""
+    global _last
+    last = _last
+    if last[0] is state:
+        return last[1]
+    out = _deadlines(state)
+    _last = (state, out)
+    return out
+
+
+def _deadlines(state: State) -> tuple[Deadline, ...]:
     o = state.options
     if state.status == "waiting":
-        return [Deadline("T-5", state.created_at + o.join_timeout_s)]
+        return (Deadline("T-5", state.created_at + o.join_timeout_s),)
     if state.status != "running":
-        return []
+        return ()
     out = []
     rule = RULES[state.game].PHASE_DEADLINES.get(state.phase)
     if rule is not None and any(state.can_act):
@@ -336,7 +361,11 @@ def deadlines(state: State) -> list[Deadline]:
         if state.can_act[seat]:
             left = o.idle_forfeit_s - state.idle_used[seat]
             out.append(Deadline("T-4", state.idle_since[seat] + left, seat))
-    return sorted(out, key=lambda d: d.at)
+    return tuple(sorted(out, key=_at))
+
+
+def _at(d: Deadline) -> float:
+    return d.at
 
 
 def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:

@@ -11,6 +11,7 @@ unknown options, options of the other game and values out of range with
 """
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 
 from .errors import InvalidOptions
 
@@ -31,7 +32,12 @@ class Options:
 
     def public(self, names: tuple[str, ...]) -> dict:
         """The options ``names`` (a game's), as they appear in views and events."""
-        return {name: getattr(self, name) for name in names}
+        return dict(_public(self, names))
+
+
+@lru_cache(maxsize=256)  # a table's options repeat from view to view
+def _public(options: Options, names: tuple[str, ...]) -> dict:
+    return {name: getattr(options, name) for name in names}
 
 
 @dataclass(frozen=True, slots=True)

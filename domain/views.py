@@ -76,11 +76,11 @@ def _common(state: State, seat: int | None) -> dict:
     }
 
 
-def redact(event: Event, seat: int | None, public: bool = False) -> dict:
-    """The wire form of ``event`` as ``seat`` may see it; in full when ``public`` (H-6)."""
-    d = event_to_dict(event)
-    if not public:
-        hide = _REDACT.get(type(event))
-        if hide is not None:
-            hide(event, seat, d)
+def redact(event: Event, seat: int | None, public: bool = False, wire: dict | None = None) -> dict:
+    """The wire form of ``event`` as ``seat`` may see it; in full when ``public`` (H-6).
+    ``wire``: its full wire form, made already (not changed: a copy is redacted)."""
+    hide = None if public else _REDACT.get(type(event))
+    d = event_to_dict(event) if wire is None else dict(wire) if hide is not None else wire
+    if hide is not None:
+        hide(event, seat, d)
     return d

@@ -10,13 +10,13 @@ from domain.shuffle import VERSION as SHUFFLE_VERSION
 
 from .cache import Game
 from .errors import GameRunning
-from .store.redis import RedisStore
+from .ports import GameStore
 
 
 class Audits:
     """The audit documents of finished games (the latest ``keep`` kept decoded)."""
 
-    def __init__(self, store: RedisStore, keep: int = 64):
+    def __init__(self, store: GameStore, keep: int = 64):
         self.store = store
         self.keep = keep
         self._done: OrderedDict[str, dict] = OrderedDict()

@@ -119,6 +119,9 @@ class Settings(BaseSettings):
         4, "requests of one game in progress at once in a process (streams aside); more wait "
         "their turn, up to 2 s, then `503` with `Retry-After: 1`. `0`: no gate", ge=0,
     )  # fmt: skip
+    game_gate_wait_s: float = _f(
+        2.0, "how long a request waits for a place at its game's gate before its `503`", gt=0
+    )
     trusted_proxies: int = _f(
         0, "reverse proxies in front of the service that append to `X-Forwarded-For`: with "
         "`n`, the client address is the one the `n`-th proxy from the service saw", ge=0,
@@ -193,7 +196,7 @@ SERVICE = (
     "longpoll_max_s", "sse_max_s", "sse_keepalive_s", "lobby_page_max", "rate_actions",
     "rate_actions_burst", "rate_requests", "rate_requests_burst", "rate_games",
     "rate_games_burst", "streams_per_client", "streams_per_address", "game_concurrency",
-    "trusted_proxies",
+    "game_gate_wait_s", "trusted_proxies",
 )  # fmt: skip
 WORKERS = ("queue_name", "bot_pace", "tick_s", "lead_ms", "sweep_s", "stall_s", "metrics_port",
            "worker_log_level", "trace", "parent_pid")  # fmt: skip

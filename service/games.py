@@ -32,8 +32,7 @@ from .errors import (
     Unauthorized,
 )
 from .metrics import Metrics
-from .ports import NoScheduler, Scheduler
-from .store.redis import Appended, Clash, RedisStore, Replayed, lobby_status
+from .ports import Appended, Clash, GameStore, NoScheduler, Replayed, Scheduler, lobby_status
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +49,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+_hashes: dict[str, str] = {}  # the tokens seen lately and their hashes (every action hashes one)
+
+
+def _hash_of(token: str) -> str:
+    h = _hashes.get(token)
+    if h is None:
+        if len(_hashes) >= 8192:
+            _hashes.clear()
+        h = _hashes[token] = token_hash(token)
+    return h
+
+
 @dataclass(frozen=True, slots=True)
 class Acted:
     """An action's answer, ``{version, events, state}``; ``replayed`` when it is the first
@@ -60,11 +71,11 @@ class Acted:
 
 
 class Games:
-    """Create, join, act, read: the use cases, over a ``RedisStore``."""
+    """Create, join, act, read: the use cases, over a ``GameStore``."""
 
     def __init__(
         self,
-        store: RedisStore,
+        store: GameStore,
         *,
         scheduler: Scheduler | None = None,
         metrics: Metrics | None = None,
@@ -126,7 +137,7 @@ class Games:
                     "send the seat's token as Authorization: Bearer <token>", version=game.version
                 )
             return None
-        h = token_hash(token)
+        h = _hash_of(token)
         found = None
         for seat, field in _TOKEN_FIELDS:
             stored = game.meta.get(field)
@@ -320,10 +331,13 @@ class Games:
                 e.version = game.version  # for the problem's `version`
                 raise
             record = idempotency.appended(fp, game.version + 1, state.version) if field else None
-            result = self._append(game, events, state, idem=(field, record) if field else None)
+            wire = [domain.event_to_dict(e) for e in events]
+            result = self._append(
+                game, events, state, idem=(field, record) if field else None, wire=wire
+            )
             if isinstance(result, Appended):
                 self.metrics.action(game.state.game, "appended")
-                return Acted(self._answer(game.version, events, state, seat))
+                return Acted(self._answer(game.version, events, state, seat, wire))
             if isinstance(result, Replayed):
                 return self._replay(game, seat, result.record, fp)
             if if_match is not None:
@@ -338,13 +352,17 @@ class Games:
         raise Busy("the game changed too fast to act on: retry", headers={"Retry-After": "1"})
 
     @staticmethod
-    def _answer(base: int, events, state: State, seat: int) -> dict:
+    def _answer(base: int, events, state: State, seat: int, wire=None) -> dict:
+        """``{version, events, state}`` as ``seat`` may see them (``wire``: the events'
+        full wire forms, if made already)."""
+        over = state.over
         return {
             "version": state.version,
             "events": [
-                {"version": base + i + 1, **domain.redact(e, seat, public=state.over)}
+                {"version": base + i + 1,
+                 **domain.redact(e, seat, public=over, wire=wire[i] if wire else None)}
                 for i, e in enumerate(events)
-            ],
+            ],  # fmt: skip
             "state": domain.view(state, seat),
         }
 
@@ -372,14 +390,15 @@ class Games:
             return self.load(game.id)
         return self._advance(Game(game.id, game.state, clash.meta), clash.tail, clash.version)
 
-    def _append(self, game: Game, events, state: State, *, idem=None, meta=None):
-        """Append the events of a decision on ``game``; on success, the follow-ups (cache,
-        lobby and token indexes, the scheduler hook)."""
+    def _append(self, game: Game, events, state: State, *, idem=None, meta=None, wire=None):
+        """Append the events of a decision on ``game`` (``wire``: their wire forms, if made
+        already); on success, the follow-ups (cache, lobby and token indexes, the
+        scheduler hook)."""
         meta = dict(meta or {})
         if state.status != game.state.status:
             meta["status"] = state.status
         result = self.store.append(
-            game.id, game.version, [domain.event_to_dict(e) for e in events], idem=idem,
+            game.id, game.version, wire or [domain.event_to_dict(e) for e in events], idem=idem,
             snapshot=self._snapshot(game.version, events, game.state), meta=meta,
         )  # fmt: skip
         if isinstance(result, Appended):

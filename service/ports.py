@@ -1,5 +1,6 @@
-"""The ports the use cases call out through, besides the game store: the scheduler hook
-called after every successful append, the seam for bots and timeouts.
+"""The ports the use cases call out through: the game store (``GameStore``, what
+``service.store.redis.RedisStore`` implements, and the results of its calls) and the
+scheduler hook called after every successful append, the seam for bots and timeouts.
 
 The entry points plug the workers' scheduler in (``workers.schedule.Scheduler``, given to
 ``Games`` and to ``create_app``): after each append it learns the game's new state (and
@@ -7,9 +8,84 @@ the one before) and arms what ``domain.deadlines(state)`` and the bots' turns re
 By default nothing happens.
 """
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from domain import State
+
+LOBBY_STATUSES = ("open", "running", "finished")
+_LOBBY = {"waiting": "open", "running": "running"}
+
+
+def lobby_status(status: str) -> str:
+    """The lobby list of a game in the domain's ``status``."""
+    return _LOBBY.get(status, "finished")
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A game as read in one round trip: ``tail`` continues the state at ``base``, which is
+    the caller's own cached state (``snapshot`` None) or ``snapshot`` (None and base 0:
+    replay from the start)."""
+
+    meta: dict[str, str]
+    version: int
+    base: int
+    snapshot: dict | None
+    tail: list[tuple[int, dict]]
+    idem: tuple[dict | None, dict | None]  # the probed key's record, per seat
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """The log was no longer at the expected version. When the caller was not far behind,
+    ``meta`` and ``tail`` (the events it missed) come along, to re-decide without a load."""
+
+    version: int
+    meta: dict[str, str] | None = None
+    tail: list[tuple[int, dict]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """The idempotency key already had an answer: nothing was appended."""
+
+    record: dict
+
+
+class GameStore(Protocol):
+    """Games as append-only logs (``service.store.redis`` tells how they are kept)."""
+
+    def append(self, game_id: str, expected: int, events: list[dict], *, idem=None,
+               snapshot=None, meta=None) -> "Appended | Clash | Replayed": ...  # fmt: skip
+
+    def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> "Loaded | None":
+        ...
+
+    def read_after(self, game_id: str, after: int, limit: int | None = None,
+                   upto: int | None = None) -> list[tuple[int, dict]]: ...  # fmt: skip
+
+    def snapshot_at(self, game_id: str, version: int) -> dict | None: ...
+
+    def record(self, game_id: str, field: str, record: dict) -> dict | None: ...
+
+    def refused(self, game_id: str, token_hash: str, start: float, end: float) -> None: ...
+
+    def refused_windows(self, game_id: str, token_hash: str,
+                        since: float) -> list[tuple[float, float]]: ...  # fmt: skip
+
+    def index(self, game_id: str, *, status: str, created_ms: int, tokens=None) -> None: ...
+
+    def token_owner(self, token_hash: str) -> tuple[str, int] | None: ...
+
+    def lobby(self, status: str, cursor: str | None, limit: int): ...
+
+
 
 
 class Scheduler(Protocol):

@@ -125,13 +125,19 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
     """(outcome, the first rule fired or None, the version it leaves)."""
     fired = None
     for _try in range(FIRES_PER_JOB):
-        state = rt.games.load(game_id).state
+        game = rt.games.load(game_id)
+        state = game.state
         if state.over:
             return ("fired" if fired else "stale"), fired, state.version
         due = domain.deadlines(state)
         if not due:  # none runs: the append that starts one arms the slot
             return ("fired" if fired else "idle"), fired, state.version
-        d = due[0]
+        d, at = _soonest(rt, game, due)
+        if at > d.at and time.time() < at:
+            # RULES T-4: the service refused this seat's requests for a while since its
+            # last action (503s): that time does not count against it, so it falls due later
+            rt.scheduler.arm_deadline(game_id, state.version, ms(at))
+            return ("fired" if fired else "excused"), fired, state.version
         if time.time() < d.at:
             if fired or due_ms is None or ms(d.at) > due_ms:
                 # a later deadline (the player acted since, or the next one): its time
@@ -153,6 +159,19 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
     log.warning("deadlines of %s not fired (attempt %d): again in %.2f s", game_id, attempt, wait)
     rt.scheduler.arm_deadline(game_id, state.version, (time.time() + wait) * 1000, attempt + 1)
     return "refused", None, state.version
+
+
+def _soonest(rt: Runtime, game, due) -> tuple:
+    """The deadline to fire first, and when it falls due once a seat's T-4 is pushed back
+    by the time the service refused that seat's requests (``Games.excused``)."""
+    now = time.time()
+    timed = [  # (only a due T-4 can be pushed back past now: ask only for those)
+        (d.at + (rt.games.excused(game, d.seat, now) if d.rule == "T-4" and d.at <= now
+                 else 0.0), i, d)
+        for i, d in enumerate(due)
+    ]  # fmt: skip
+    at, _i, d = min(timed)
+    return d, at
 
 
 def _at_due(due_ms) -> float:

@@ -155,7 +155,8 @@ def replay(source: str) -> int:
 
 
 @click.command()
-@click.option("--game", type=click.Choice([*RULES, "both"]), default="spit", show_default=True)
+@click.option("--game", type=click.Choice([*RULES, "both"]), default=next(iter(RULES)),
+              show_default=True)
 @click.option("--games", type=int, default=100, show_default=True)
 @click.option("--p0", default="random", show_default=True, help="the policy of seat 0")
 @click.option("--p1", default="random", show_default=True, help="the policy of seat 1")

@@ -150,7 +150,8 @@ def create_app(
     all_routes = routes.ROUTES + web.ROUTES
     services = Services(
         settings=s, games=games, audits=Audits(store), store=store, hub=Hub(store),
-        limits=limits, gate=GameGate(s.game_concurrency), metrics=metrics, routes=all_routes,
+        limits=limits, gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
+        routes=all_routes,
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)

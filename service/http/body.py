@@ -28,6 +28,10 @@ except ImportError:  # pragma: no cover - gevent is a dependency
     gevent = monkey = None
 
 
+def _patched() -> bool:
+    return monkey is not None and monkey.is_module_patched("socket")
+
+
 def read_body(environ: dict, limit: int, timeout_s: float) -> bytes:
     """The request's whole body (b"" without one), read within ``timeout_s`` (408) and
     ``limit`` bytes (413); the environ is left with the body in memory."""
@@ -54,9 +58,15 @@ def read_body(environ: dict, limit: int, timeout_s: float) -> bytes:
 
 def _read(environ: dict, n: int | None, limit: int, timeout_s: float) -> bytes:
     stream = environ["wsgi.input"]
-    if monkey is not None and monkey.is_module_patched("socket"):
+    if _patched():
         try:
             with gevent.Timeout(timeout_s):
+                if n is not None:  # gunicorn's reader returns n bytes, or fewer at the end
+                    data = stream.read(n)
+                    if len(data) < n:
+                        raise BadRequest({"_body": [f"the body ended after {len(data)} of "
+                                                    f"its {n} bytes"]})  # fmt: skip
+                    return data
                 return _drain(stream, n, limit, None, 0.0)
         except gevent.Timeout:
             raise RequestTimeout(f"the body did not arrive within {timeout_s:g} s") from None

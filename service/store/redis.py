@@ -30,15 +30,16 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
 
 import json
 import logging
-from dataclasses import dataclass
 
 import orjson
 import redis
 import redis.cluster
 
+from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_status
+
 log = logging.getLogger(__name__)
 
-LOBBY_STATUSES = ("open", "running", "finished")
+
 
 # KEYS: meta, log, idem, snap
 # ARGV: expected version, n, event_1 .. event_n, idem field, idem record, idem ttl (ms),
@@ -108,44 +109,11 @@ return {m, v, base, snap, tail, i0, i1}
 """
 
 
+__all__ = ["Appended", "Clash", "Loaded", "RedisStore", "Replayed", "StoreError"]
+
+
 class StoreError(Exception):
     """The store could not do what was asked (Redis answered something unexpected)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A game as read in one round trip: ``tail`` continues the state at ``base``, which is
-    the caller's own cached state (``snapshot`` None) or ``snapshot`` (None and base 0:
-    replay from the start)."""
-
-    meta: dict[str, str]
-    version: int
-    base: int
-    snapshot: dict | None
-    tail: list[tuple[int, dict]]
-    idem: tuple[dict | None, dict | None]  # the probed key's record, per seat
-
-
-@dataclass(frozen=True, slots=True)
-class Appended:
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class Clash:
-    """The log was no longer at the expected version. When the caller was not far behind,
-    ``meta`` and ``tail`` (the events it missed) come along, to re-decide without a load."""
-
-    version: int
-    meta: dict[str, str] | None = None
-    tail: list[tuple[int, dict]] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Replayed:
-    """The idempotency key already had an answer: nothing was appended."""
-
-    record: dict
 
 
 def _key(game_id: str, part: str) -> str:
@@ -398,11 +366,3 @@ class RedisStore:
 
     def ping(self) -> bool:
         return bool(self.r.ping())
-
-
-def lobby_status(status: str) -> str:
-    """The lobby list of a game in the domain's ``status``."""
-    return _LOBBY.get(status, "finished")
-
-
-_LOBBY = {"waiting": "open", "running": "running"}

@@ -1,31 +1,9 @@
-"""End to end: the real process tree (gunicorn + gevent workers on a real redis-server,
-or `spitlog dev` on its embedded Redis), driven over HTTP with requests."""
-
-import shutil
-import subprocess
-import tempfile
+"""End to end: the real process tree (gunicorn + gevent workers on the session's real
+redis-server, or `spitlog dev` on its embedded Redis), driven over HTTP with requests."""
 
 import pytest
-from processes import free_port, start, stop, wait_ready
 
-
-@pytest.fixture(scope="session")
-def redis_url():
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as workdir:
-        proc = subprocess.Popen(
-            [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-             "no", "--dir", workdir],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
-            proc.wait(10)
+from tests.support.processes import free_port, start, stop, wait_ready
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from processes import ROOT, free_port, start, stop, wait_ready
+
+from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright")

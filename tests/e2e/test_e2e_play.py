@@ -7,7 +7,8 @@ import signal
 import threading
 
 import requests
-from processes import free_port, start, stop, wait_ready
+
+from tests.support.processes import free_port, start, stop, wait_ready
 
 
 def auth(token):

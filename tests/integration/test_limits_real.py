@@ -4,9 +4,8 @@ two API processes share one bucket, and an SSE stream's slot frees when it close
 
 import time
 
-from api_helpers import app_settings, bearer, new_game
-
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game
 
 LIMITS = {"rate_actions": 10, "rate_actions_burst": 3, "rate_requests": 0, "streams_per_client": 1}
 

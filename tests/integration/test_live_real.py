@@ -4,9 +4,8 @@ append wakes every one of them, for long-polls and SSE alike."""
 import threading
 import time
 
-from api_helpers import app_settings, bearer, new_game
-
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game
 
 
 def test_one_append_wakes_every_long_poll_of_the_game(redis_url):

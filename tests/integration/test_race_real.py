@@ -8,10 +8,9 @@ import random
 import threading
 import time
 
-from api_helpers import app_settings, bearer, new_game, pick
-
 import domain
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game, pick
 
 ATTEMPTS_PER_SEAT = 300
 

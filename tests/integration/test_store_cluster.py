@@ -15,7 +15,8 @@ import time
 import pytest
 import redis
 from redis.cluster import RedisCluster
-from store_contract import *  # noqa: F403 - the contract's tests run here too (conftest path)
+
+from tests.service.store_contract import *  # noqa: F403 - the contract's tests run here too (conftest path)
 
 
 def _free_ports(n: int) -> list[int]:
@@ -126,9 +127,8 @@ def test_the_cluster_has_three_masters_sharing_the_slots(redis_client):
 def test_the_limits_run_on_the_cluster(redis_client):
     """service/limits.py: one key per script call, so its buckets and stream slots work
     on a Cluster too, spread over the masters (issue 6)."""
-    from api_helpers import app_settings, bearer
-
     from service.http.app import create_app
+    from tests.support.api import app_settings, bearer
 
     limits = {"rate_actions": 1, "rate_actions_burst": 2, "rate_requests": 1,
               "rate_requests_burst": 3, "streams_per_client": 1, "streams_per_address": 1,

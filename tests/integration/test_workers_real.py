@@ -13,11 +13,11 @@ from collections import Counter, defaultdict
 
 import pytest
 import redis
-from api_helpers import app_settings, bearer, pick
-from workers_procs import Procs, wait_for_workers
 
 import domain
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, pick
+from tests.support.workers_procs import Procs, wait_for_workers
 from workers.schedule import Schedule, Scheduler
 
 pytestmark = pytest.mark.redis

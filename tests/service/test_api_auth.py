@@ -2,7 +2,8 @@
 seat's token}: 401 / 403 / 404 where they apply, and nothing changes in the store."""
 
 import pytest
-from api_helpers import bearer, new_game
+
+from tests.support.api import bearer, new_game
 
 ENDPOINTS = [
     ("GET", "/v1/games/{id}", None),

@@ -1,7 +1,7 @@
 """Creating games with bots in seats (issue 4): ``seat0`` puts a bot at seat 0, so bot
 against bot is one request; the creator then watches, with no seat and no token."""
 
-from api_helpers import bearer
+from tests.support.api import bearer
 
 
 def test_a_bot_against_bot_game_starts_at_once_and_the_creator_watches(client):

@@ -5,10 +5,10 @@ import threading
 import time
 
 import pytest
-from api_helpers import app_settings, bearer, new_game
 
 import domain
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game
 
 PROBLEM = "application/problem+json"
 
@@ -297,7 +297,8 @@ def test_the_scheduler_hears_of_every_append(redis_client):
         def on_appended(self, game_id, state, before=None):
             heard.append((game_id, state.version, before and before.version))
 
-    client = create_app(app_settings(), redis_client=redis_client, scheduler=Recorder()).test_client()
+    app = create_app(app_settings(), redis_client=redis_client, scheduler=Recorder())
+    client = app.test_client()
     gid, t0, _t1 = new_game(client)
     act(client, gid, t0, {"type": "ready"})
     act(client, gid, t0, {"type": "ready"})  # refused: not heard
@@ -423,7 +424,7 @@ def test_a_stream_counts_in_the_metrics(client):
 def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000):
     import random
 
-    from api_helpers import pick
+    from tests.support.api import pick
 
     rng = random.Random(rng_seed)
     tokens = (t0, t1)
@@ -493,7 +494,8 @@ def test_a_speed_audit_verifies_the_deal(client):
 
 def test_the_lobby_lists_games_by_status_newest_first_in_pages(redis_client):
     ticks = iter(range(10_000))  # a clock that moves a millisecond at each reading
-    app = create_app(app_settings(), redis_client=redis_client, clock=lambda: 1e9 + next(ticks) / 1000)
+    clock = lambda: 1e9 + next(ticks) / 1000  # noqa: E731
+    app = create_app(app_settings(), redis_client=redis_client, clock=clock)
     client = app.test_client()
     ids = [new_game(client, join=False)[0] for _ in range(3)]
     running, t0, _ = new_game(client)

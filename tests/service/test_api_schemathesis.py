@@ -10,11 +10,11 @@ from pathlib import Path
 
 import fakeredis
 import schemathesis
-from api_helpers import app_settings, bearer, new_game
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_ID = re.compile(r"g_[0-9a-f]{16}")

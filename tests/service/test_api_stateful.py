@@ -12,11 +12,11 @@ from pathlib import Path
 
 import fakeredis
 import schemathesis
-from api_helpers import app_settings
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from service.http.app import create_app
+from tests.support.api import app_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"

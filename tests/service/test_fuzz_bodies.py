@@ -15,13 +15,13 @@ import os
 
 import fakeredis
 import pytest
-from api_helpers import app_settings, bearer, new_game
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from domain import KINDS, RULES
 from domain.options import SPEC
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game
 
 LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"
 FUZZ = settings(

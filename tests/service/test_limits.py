@@ -8,12 +8,12 @@ import io
 import threading
 
 import pytest
-from api_helpers import app_settings, bearer, new_game
 
 from service import config
 from service.errors import Busy
 from service.http.app import create_app
 from service.limits import GameGate
+from tests.support.api import app_settings, bearer, new_game
 
 PROBLEM = "application/problem+json"
 LIMIT_KEYS = ("rate_actions", "rate_actions_burst", "rate_requests", "rate_requests_burst",

@@ -10,11 +10,11 @@ import types
 import fakeredis
 import flask
 import pytest
-from api_helpers import app_settings, bearer, new_game, pick
 from werkzeug.test import Client
 
 from service import games as games_module
 from service.http.app import Front, create_app
+from tests.support.api import app_settings, bearer, new_game, pick
 
 NOW = 1_800_000_000.0
 

@@ -1,4 +1,4 @@
 """The event store's contract on fakeredis (the same tests run on a real redis-server in
 tests/integration/test_store_real.py)."""
 
-from store_contract import *  # noqa: F403
+from tests.service.store_contract import *  # noqa: F403

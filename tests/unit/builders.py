@@ -10,7 +10,6 @@ of two with 7H on top, ``""`` an empty space); spit cards, draw piles and side p
 top card first.
 """
 
-import re
 from dataclasses import replace
 
 import pytest
@@ -28,18 +27,7 @@ from domain.events import (
     SpitDealt,
 )
 from domain.state import State
-
-CARD = re.compile(r"(A|[2-9]|10|J|Q|K)[CDHS]")
-
-
-def cards_in(doc) -> set[str]:
-    """Every card string anywhere in a JSON-like document."""
-    if isinstance(doc, dict):
-        return set().union(*(cards_in(v) for v in doc.values())) if doc else set()
-    if isinstance(doc, list | tuple):
-        return set().union(*(cards_in(v) for v in doc)) if doc else set()
-    return {doc} if isinstance(doc, str) and CARD.fullmatch(doc) else set()
-
+from tests.support.cards import cards_in  # noqa: F401 - the rule tests' card finder
 
 SEED = bytes(range(32))  # the server seed of every hand-built game
 CLIENT_SEEDS = ("alice", "bob")

@@ -10,6 +10,7 @@ import pytest
 from domain import Ctx, bots, decide, parse_action, view
 from domain.bots import POLICIES
 from domain.simulate import play_game as simulate
+from tests.support.cards import visible_cards
 
 from .builders import speed_game, spit_game, state_of
 from .driver import play_game, server_seed_for
@@ -25,18 +26,6 @@ TABLES = [
 ]
 
 
-def visible(state, seat) -> set[str]:
-    """The cards ``seat`` may see (H-1..H-3): face-up stockpile tops, pile tops, its hand."""
-    seen = {str(p[-1]) for p in state.piles if p}
-    if state.game == "spit":
-        for p in state.players:
-            seen |= {str(s[-1]) for s, up in zip(p.stockpiles, p.face_up, strict=True) if s and up}
-    else:
-        seen = seen if not state.middle else set()
-        seen |= {str(c) for c in state.players[seat].hand}
-    return seen
-
-
 @pytest.mark.parametrize(("game", "options"), TABLES)
 def test_every_level_chooses_a_legal_action_or_waits_and_sees_no_hidden_card(game, options):
     """H-1, H-2: over random positions each level answers with one of its seat's
@@ -48,7 +37,7 @@ def test_every_level_chooses_a_legal_action_or_waits_and_sees_no_hidden_card(gam
         nonlocal checked
         for seat in (0, 1):
             v = view(state, seat)
-            assert cards_in(v) <= visible(state, seat)
+            assert cards_in(v) <= visible_cards(state, seat)
             for name in LEVELS:
                 wire = POLICIES[name].choose(v, rng)
                 if wire is None:

@@ -181,13 +181,13 @@ def test_T4_an_absent_player_is_forfeited_in_a_game_full_of_stalemates():
 
 def test_T5_a_game_with_an_empty_seat_is_aborted():
     waiting = state_of(created("spit", join_timeout_s=60)[:1])
-    assert deadlines(waiting) == [Deadline("T-5", T0 + 60)]
+    assert deadlines(waiting) == (Deadline("T-5", T0 + 60),)
     assert refused(waiting, Timeout("T-5"), None, now=T0 + 59).rule == "T-5"
     assert when(waiting, Timeout("T-5"), None, now=T0 + 60) == [
         DeadlineExpired(rule="T-5"),
         GameAborted(reason="T-5"),
     ]
     aborted = after(waiting, Timeout("T-5"), None, now=T0 + 60)
-    assert aborted.status == "aborted" and deadlines(aborted) == []
+    assert aborted.status == "aborted" and deadlines(aborted) == ()
     full = state_of(spit_game(STUCK0, STUCK1, "8S", "8D", started=False))
     assert refused(full, Timeout("T-5"), None, now=T0 + 10_000).rule == "T-5"

@@ -9,10 +9,12 @@ import random
 import zlib
 
 import pytest
-from api_helpers import app_settings, bearer, cards_in, new_game, pick, visible_cards
 
 import domain
 from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game, pick
+from tests.support.cards import cards_in_text as cards_in
+from tests.support.cards import visible_cards
 
 ALL_CARDS = {str(c) for c in domain.DECK}
 

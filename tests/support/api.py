@@ -1,13 +1,8 @@
-"""Helpers shared by tests/service, tests/integration and tests/e2e (not a test module)."""
+"""Helpers for the tests that talk to the API: the tests' settings, a game, a pick."""
 
 import random
-import re
 
-import domain
 from service import config
-
-# a card's wire form standing alone (not inside a word, an id or a hex string)
-CARD_RE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
 
 TEST_SETTINGS = {
     "sse_max_s": 0.3,  # streams end soon, so that a test reads them whole
@@ -49,24 +44,3 @@ def pick(view: dict, rng: random.Random) -> dict | None:
     """A random legal action of the view's seat, resign aside."""
     acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
     return rng.choice(acts) if acts else None
-
-
-def visible_cards(state: domain.State, seat: int | None) -> set[str]:
-    """The cards ``seat`` sees in ``state``, worked out from the full state (RULES H-1..H-4),
-    not from domain.view: face-up stockpile tops, every card on a spit/centre pile (each
-    was face up when it landed), and in Speed the seat's own hand."""
-    full = domain.full_state(state)
-    seen: set[str] = set()
-    for i, p in enumerate(full["players"]):
-        for pile in p.get("stockpiles", []):
-            if pile["face_up"] and pile["cards"]:
-                seen.add(pile["cards"][-1])
-        if state.game == "speed" and i == seat:
-            seen.update(p["hand"])
-    for pile in full.get("spit_piles", []) + full.get("centre_piles", []):
-        seen.update(pile["cards"])
-    return seen
-
-
-def cards_in(text: str) -> set[str]:
-    return {a + b for a, b in CARD_RE.findall(text)}

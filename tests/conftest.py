@@ -1,0 +1,45 @@
+"""Fixtures every layer shares.
+
+- ``redis_url``: a real redis-server for the session (started on first use, by
+  ``tests.support.redis_server``, as the benchmarks start theirs);
+- ``redis_client``, ``app``, ``client``: the API on the Flask test client over a fresh
+  fakeredis (tests/integration overrides ``redis_client`` with the real server).
+"""
+
+import shutil
+import tempfile
+
+import fakeredis
+import pytest
+
+from service.http.app import create_app
+from tests.support.api import app_settings
+from tests.support.redis_server import start_redis, stop_redis
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed: .ci/run installs it (apt-get install "
+                    "redis-server)")  # fmt: skip
+    with tempfile.TemporaryDirectory() as workdir:
+        proc, port = start_redis(workdir)
+        try:
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            stop_redis(proc)
+
+
+@pytest.fixture
+def redis_client():
+    return fakeredis.FakeRedis(server=fakeredis.FakeServer())
+
+
+@pytest.fixture
+def app(redis_client):
+    return create_app(app_settings(), redis_client=redis_client)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

@@ -1,0 +1,88 @@
+"""RULES T-4: time in which the service refused a seat's requests (a 503: its game too busy
+to take them) does not count against the seat. The pipeline remembers each such window
+(per game and token); the deadline job pushes the seat's T-4 back by the time refused
+since its last action."""
+
+import time
+
+from service.config import load
+from service.games import ms_now
+from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game
+from workers import jobs
+from workers.runtime import Runtime
+from workers.schedule import deadline_slot
+
+
+def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_client):
+    app = create_app(app_settings(game_concurrency=1, game_gate_wait_s=0.2),
+                     redis_client=redis_client)  # fmt: skip
+    services = app.extensions["spitlog"]
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    game = services.games.load(gid)
+    assert services.games.excused(game, 0, time.time()) == 0.0
+    assert services.gate.acquire(gid)  # the game's only place, held: the next request waits
+    try:
+        t0 = time.time()
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok0))
+        assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+    finally:
+        services.gate.release(gid)
+    excused = services.games.excused(game, 0, time.time() + 10)
+    assert 1.15 <= excused <= time.time() - t0 + 1.0 + 0.1  # its wait and its Retry-After
+    assert services.games.excused(game, 1, time.time() + 10) == 0.0  # the other seat's own
+    # a 503 to a request without a seat's token, or another game's, is no one's
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer("x"))
+    assert r.status_code == 401
+
+
+def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
+    """Both seats idle since T, waiting to get ready (an action each may take: T-4 runs),
+    their T-4 (2 s) long due. Seat 0 was refused by the service from T until now and on:
+    only seat 1 is forfeited."""
+    rt = Runtime(load(warn=None, redis_url=redis_url))
+    rt.schedule.r.flushall()
+    jobs._runtime = rt
+    t = time.time() - 100
+    rt.games.clock = lambda: t
+    g = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "")
+    gid, tok0 = g["id"], g["token"]
+    rt.games.join(gid, "")
+    state = rt.games.load(gid).state
+    assert state.phase == "ready" and state.can_act == (True, True)
+    rt.games.refused(gid, tok0, t, time.time() + 60)
+    rt.games.clock = ms_now
+    outcome = jobs._fire(rt, gid, 0)
+    assert outcome[0] == "fired" and outcome[1] == "T-4"
+    final = rt.games.load(gid).state
+    assert (final.result, final.winner) == ("T-4", 0)  # seat 1 forfeited, seat 0 excused
+    # and without the window, seat 0 would have gone first (its deadline sorts first)
+    rt.games.clock = lambda: t
+    g2 = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "")
+    rt.games.join(g2["id"], "")
+    rt.games.clock = ms_now
+    assert jobs._fire(rt, g2["id"], 0)[1] == "T-4"
+    assert rt.games.load(g2["id"]).state.winner == 1
+
+
+def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
+    rt = Runtime(load(warn=None, redis_url=redis_url))
+    rt.schedule.r.flushall()
+    jobs._runtime = rt
+    t = time.time() - 1.5
+    rt.games.clock = lambda: t
+    g = rt.games.create("spit", {"idle_forfeit_s": 1, "ready_grace_s": 60}, "human", "")
+    gid, tok0 = g["id"], g["token"]
+    tok1 = rt.games.join(gid, "")["token"]
+    for tok in (tok0, tok1):
+        rt.games.refused(gid, tok, t, t + 5)  # both refused from T, for 5 s
+    rt.games.clock = ms_now
+    now = time.time()
+    claimed, _next = rt.schedule.claim((now + 0.01) * 1000)  # as the ticker hands the job on
+    assert [d.slot for d in claimed] == [deadline_slot(gid)]
+    outcome = jobs._fire(rt, gid, 0)
+    assert outcome[0] == "excused" and rt.games.load(gid).state.status == "running"
+    # the time refused so far (T to now) pushes the deadline back: armed at T + 1 s + that
+    ((due, _plan),) = rt.schedule.status([deadline_slot(gid)])
+    assert due is not None and abs(due - (t + 1 + (now - t)) * 1000) < 100
