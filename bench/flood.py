@@ -194,6 +194,34 @@ def measure(redis_port: int, seconds: float, limits: bool, victims: int = 24,
     }  # fmt: skip
 
 
+def slow_bodies(redis_port: int, seconds: float, clients: int = 100) -> dict:
+    """A game's two players alone for ``seconds``, then with ``clients`` connections
+    trickling request bodies at that game (a byte every 0.5 s: tests/support/hostile.py)
+    for ``seconds``: the players' latencies (ms) and 503s, before and during."""
+    from tests.support.hostile import Players, SlowBodies, pct
+
+    env = {**LIMITS_ON, "SPITLOG_RATE_REQUESTS": 5000, "SPITLOG_TRUSTED_PROXIES": 0}
+    api, port = serve_api(redis_port, workers=2, **env)
+    try:
+        players = Players(port, {"max_rounds": 10_000}).start()
+        threading.Event().wait(seconds)
+        before = list(players.latencies)
+        slow = SlowBodies(port, players.game_id, n=clients).start()
+        threading.Event().wait(seconds)
+        during = players.latencies[len(before):]
+        slow.stop()
+        players.stop()
+    finally:
+        stop(api)
+    return {
+        "clients": clients, "connections": slow.connections,
+        "base_p50": 1000 * pct(before, 50), "base_p99": 1000 * pct(before, 99),
+        "slow_p50": 1000 * pct(during, 50), "slow_p99": 1000 * pct(during, 99),
+        "n": (len(before), len(during)), "players_503": players.statuses.get(503, 0),
+        "slow_408": sum(1 for a in slow.answers if a == 408),
+    }  # fmt: skip
+
+
 def run(seconds: float = 10, redis_port: int | None = None) -> list[dict]:
     """Both configurations, limits on then off, on a redis-server of its own unless
     ``redis_port`` is given."""
@@ -213,6 +241,16 @@ def main() -> None:
     ap.add_argument("--seconds", type=float)
     args = ap.parse_args()
     seconds = args.seconds or (5 if args.quick else 12)
+    with tempfile.TemporaryDirectory() as workdir:
+        proc, port = start_redis(workdir)
+        try:
+            r = slow_bodies(port, seconds)
+        finally:
+            stop(proc)
+    print(f"slow clients ({r['clients']}, {r['connections']} connections, a byte every 0.5 s, "
+          f"{r['slow_408']} x 408): the game's players p50 {r['base_p50']:.1f} -> "
+          f"{r['slow_p50']:.1f} ms, p99 {r['base_p99']:.1f} -> {r['slow_p99']:.1f} ms "
+          f"(n={r['n'][0]}/{r['n'][1]}); {r['players_503']} x 503 to them")  # fmt: skip
     for r in run(seconds):
         print(f"limits {'on ' if r['limits'] else 'off'}: victims' actions p50 "
               f"{r['base_p50']:.1f} -> {r['flood_p50']:.1f} ms, p99 {r['base_p99']:.1f} -> "

@@ -1,0 +1,106 @@
+"""Hostile clients against the real thing: ``spitlog serve`` (gunicorn, gevent), a worker
+and the scheduler on a real redis-server, over real sockets.
+
+- A hundred clients trickling request bodies at one game (a byte every 0.5 s, some
+  chunked, some with ``If-Match``) for 10 s hold nothing of the game: its two players
+  (``idle_forfeit_s`` 2.5) and another game's play on, fast, with no 503 and no forfeit.
+- A closed stream (SSE or long-poll) frees its client's slot within a second.
+"""
+
+import hashlib
+import socket
+import threading
+import time
+
+import pytest
+import redis
+
+from tests.support.hostile import Players, SlowBodies, pct
+from tests.support.processes import free_port, start, stop, wait_ready
+
+SHORT = {"idle_forfeit_s": 2.5, "spit_grace_s": 0.5, "ready_grace_s": 1.0, "slap_grace_s": 0.5,
+         "max_rounds": 10_000}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url):
+    """(port, redis client): the API, a worker and the scheduler, limits at their defaults
+    but the request rate (every client here is 127.0.0.1)."""
+    port = free_port()
+    env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
+           "SPITLOG_WORKERS": "2", "SPITLOG_RATE_REQUESTS": "5000", "SPITLOG_RATE_GAMES": "0",
+           "SPITLOG_SSE_KEEPALIVE_S": "15"}  # fmt: skip
+    r = redis.Redis.from_url(redis_url)
+    r.flushall()
+    procs = [start(["serve"], env), start(["worker"], env), start(["scheduler"], env)]
+    try:
+        wait_ready(f"http://127.0.0.1:{port}", procs[0])
+    except RuntimeError:
+        pytest.fail("\n".join(stop(p) for p in procs))
+    yield port, r
+    for p in procs:
+        stop(p)
+
+
+def test_a_hundred_slow_bodies_freeze_nothing(stack):
+    port, _r = stack
+    attacked = Players(port, SHORT, seed=1)
+    bystanders = Players(port, SHORT, seed=2)
+    target = attacked.game_id
+    slow = SlowBodies(port, target, n=100, every_s=0.5).start()
+    attacked.start()
+    bystanders.start()
+    threading.Event().wait(10)  # the attack lasts 10 s: what is measured is that span
+    slow.stop()
+    attacked.stop()
+    bystanders.stop()
+    for players in (attacked, bystanders):
+        assert players.statuses.get(503, 0) == 0, players.statuses
+        assert not any(s >= 500 for s in players.statuses), players.statuses
+        assert pct(players.latencies, 99) <= 0.100, pct(players.latencies, 99)
+        assert [r for _g, r in players.results if r == "T-4"] == []  # nobody forfeited
+        assert players.statuses.get(201, 0) >= 50  # they played
+    assert slow.connections >= 100
+    # the slow bodies got 408 once their time was up (or nothing yet), never a game's answer
+    assert set(slow.answers) <= {408}, set(slow.answers)
+
+
+def _slots(r, key: str) -> int:
+    return r.zcard(key)
+
+
+def _open(port: int, path: str, token: str, accept: str = "text/event-stream") -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: {accept}\r\n"
+              f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    return s
+
+
+def _freed_within(r, key: str, seconds: float) -> float | None:
+    """How long the slots of ``key`` took to go (None if they did not in ``seconds``)."""
+    t = time.monotonic()
+    while time.monotonic() - t < seconds:
+        if _slots(r, key) == 0:
+            return time.monotonic() - t
+        time.sleep(0.02)
+    return None
+
+
+@pytest.mark.parametrize("how", ["sse", "long-poll"])
+def test_a_closed_stream_frees_its_slot_within_a_second(stack, how):
+    port, r = stack
+    players = Players(port, {"max_rounds": 10_000})
+    gid, token = players.game_id, players.tokens[0]
+    key = "spit:rl:s:t:" + hashlib.sha256(token.encode()).hexdigest()
+    if how == "sse":
+        s = _open(port, f"/v1/games/{gid}/events?after=1000000", token)
+    else:
+        s = _open(port, f"/v1/games/{gid}/events?after=1000000&wait=30", token, "*/*")
+    t = time.monotonic()
+    while _slots(r, key) == 0 and time.monotonic() - t < 5:
+        time.sleep(0.01)
+    assert _slots(r, key) == 1 and _slots(r, "spit:rl:s:a:127.0.0.1") >= 1
+    s.close()
+    took = _freed_within(r, key, 3)
+    assert took is not None and took <= 1.2, took
+    assert _slots(r, "spit:rl:s:a:127.0.0.1") == 0
