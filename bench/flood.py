@@ -208,7 +208,7 @@ def slow_bodies(redis_port: int, seconds: float, clients: int = 100) -> dict:
         before = list(players.latencies)
         slow = SlowBodies(port, players.game_id, n=clients).start()
         threading.Event().wait(seconds)
-        during = players.latencies[len(before):]
+        during = players.latencies[len(before) :]
         slow.stop()
         players.stop()
     finally:

@@ -1,8 +1,7 @@
 """A faster ``dataclasses.replace`` for the domain's frozen, slotted values.
 
-``dataclasses.replace`` walks the fields generically on every call; evolve calls it a
-few times per event, so each class gets a generated copier instead (4x faster, measured
-in bench/bench_domain.py). Same contract: a new instance with some fields changed, the
+Each class gets a copier generated from its own field names (docs/decisions/0009).
+Same contract as ``dataclasses.replace``: a new instance with some fields changed, the
 original untouched.
 
 The copier writes through each slot's own descriptor (``cls.field.__set__``), which is

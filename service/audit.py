@@ -67,5 +67,3 @@ class Audits:
         while len(self._done) > self.keep:
             self._done.popitem(last=False)
         return out
-
-

@@ -359,8 +359,10 @@ class Games:
         return {
             "version": state.version,
             "events": [
-                {"version": base + i + 1,
-                 **domain.redact(e, seat, public=over, wire=wire[i] if wire else None)}
+                {
+                    "version": base + i + 1,
+                    **domain.redact(e, seat, public=over, wire=wire[i] if wire else None),
+                }
                 for i, e in enumerate(events)
             ],  # fmt: skip
             "state": domain.view(state, seat),

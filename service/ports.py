@@ -64,8 +64,9 @@ class GameStore(Protocol):
     def append(self, game_id: str, expected: int, events: list[dict], *, idem=None,
                snapshot=None, meta=None) -> "Appended | Clash | Replayed": ...  # fmt: skip
 
-    def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> "Loaded | None":
-        ...
+    def load(
+        self, game_id: str, known: int = -1, idem_key: str | None = None
+    ) -> "Loaded | None": ...
 
     def read_after(self, game_id: str, after: int, limit: int | None = None,
                    upto: int | None = None) -> list[tuple[int, dict]]: ...  # fmt: skip
@@ -84,8 +85,6 @@ class GameStore(Protocol):
     def token_owner(self, token_hash: str) -> tuple[str, int] | None: ...
 
     def lobby(self, status: str, cursor: str | None, limit: int): ...
-
-
 
 
 class Scheduler(Protocol):

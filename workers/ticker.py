@@ -31,11 +31,8 @@ so two tickers never enqueue the same claim twice.
   longer than its grace (or its bot's reaction) plus ``STALL_S`` + ``SWEEP_S`` + a
   job (a lost hook in a game that keeps moving: ``FULL_EVERY`` sweeps).
 
-The sweeper was first a thread beside the ticker: its sweep (tens of ms of Python with
-200 games: the lobby, loading unmoved games) held the GIL against the ticker, whose
-ticks then came up to 50 ms late, once a second, and the p99 of the bots' lag went from
-about 15 ms to 50-160 ms. As a child process (niced, restarted by the ticker if it
-dies, gone when its parent is) it cannot hold up a tick.
+The sweeper runs in a child process (niced, restarted by the ticker if it dies, gone
+when its parent is), so that it cannot hold up a tick (docs/decisions/0008).
 """
 
 import logging

@@ -1,20 +1,12 @@
-"""``spitlog worker``: an RQ worker for the bots and the timeouts.
+"""The RQ worker of ``spitlog worker``: bots and timeouts.
 
-It runs each job in its own process, between two dequeues (RQ's ``SimpleWorker``),
-instead of RQ's default fork per job: a fork costs 10-20 ms, which alone would eat
-half of the 30 ms precision budget of a bot's reaction and cap a worker near 60 jobs/s
-against the 200 bot actions/s it must sustain; and a fresh child would start each job
-with a cold state cache (every job would replay its game from the last snapshot). A
-job here runs for a few milliseconds of pure Python and Redis calls, so the isolation a
-fork buys is not needed: a job that raises is marked failed and the worker goes on; a
-job that hangs is stopped by RQ's timeout (SIGALRM in this process); a worker that dies
-takes one decision with it, which the sweeper re-arms (``workers.ticker``).
-
-RQ writes its bookkeeping in about fifty Redis commands per job, a third of them the
-worker's heartbeat (three commands, sent up to four times per job). ``BotWorker`` sends
-the heartbeat at most once a second and its state only when it changes: the worker's
-key lives for minutes (``worker_ttl``), so that loses nothing, and saves a third of
-RQ's cost per job.
+It runs each job in its own process, between two dequeues (RQ's ``SimpleWorker``, not a
+fork per job): a job that raises is marked failed and the worker goes on; a job that
+hangs is stopped by RQ's timeout (SIGALRM in this process); a worker that dies takes one
+decision with it, which the sweeper re-arms (``workers.sweeper``). ``BotWorker`` sends
+its heartbeat at most once a second and its state only when it changes (the worker's key
+lives for minutes, ``worker_ttl``, so that loses nothing). docs/decisions/0007 says why,
+with the figures; tests/service/test_contracts.py holds RQ to what the overrides expect.
 """
 
 import logging

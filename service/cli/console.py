@@ -30,8 +30,7 @@ def load(source: str) -> tuple[list, bytes | None]:
         with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 - the user's URL
             doc = json.load(r)
         events = [
-            event_from_dict({k: v for k, v in e.items() if k != "version"})
-            for e in doc["events"]
+            event_from_dict({k: v for k, v in e.items() if k != "version"}) for e in doc["events"]
         ]
         seed = doc.get("server_seed")
         return events, bytes.fromhex(seed) if seed else None
@@ -155,8 +154,9 @@ def replay(source: str) -> int:
 
 
 @click.command()
-@click.option("--game", type=click.Choice([*RULES, "both"]), default=next(iter(RULES)),
-              show_default=True)
+@click.option(
+    "--game", type=click.Choice([*RULES, "both"]), default=next(iter(RULES)), show_default=True
+)
 @click.option("--games", type=int, default=100, show_default=True)
 @click.option("--p0", default="random", show_default=True, help="the policy of seat 0")
 @click.option("--p1", default="random", show_default=True, help="the policy of seat 1")

@@ -217,111 +217,259 @@ def _op(summary: str, description: str = "", tag: str = "games", **fields) -> di
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("list_games", "GET", "/v1/games", list_games, query=schemas.LobbyQuery, doc=_op(
-        "The lobby: games by status, newest first, a page at a time",
-        responses={**_ok(200, schemas.LobbySchema), **_problems(400, 429)},
-    )),  # fmt: skip
-    Route("create_game", "POST", "/v1/games", create_game, body="required",
-          limits=("requests", "games"), doc=_op(
-        "Create a game; you take seat 0",
-        "Answers your seat's token (shown once) and the commitment to the secret server "
-        "seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot "
-        "against bot), you watch: `seat` and `token` are null.",
-        requestBody={"required": True,
-                     "content": {"application/json": {"schema": schemas.CreateGameSchema}}},
-        responses={**_ok(201, schemas.CreatedSchema, links=links.CREATED,
-                         headers={"Location": {"schema": {"type": "string"}}, **ETAG}),
-                   **_problems(400, 408, 413, 415, 429)},
-    )),  # fmt: skip
-    Route("get_game", "GET", GAME, get_game, auth=True, gated=True, doc=_op(
-        "The state as you may see it",
-        "Your seat's view with your token, the spectator view without. Once the game is "
-        "over, every card.",
-        parameters=[IF_NONE_MATCH], security=SEAT_OPTIONAL,
-        responses={**_ok(200, schemas.StateSchema, headers=ETAG), **NOT_MODIFIED,
-                   **_problems(401, 403, 404, 429)},
-    )),  # fmt: skip
-    Route("join", "POST", GAME + "/seats", join, body="optional", auth=True, gated=True, doc=_op(
-        "Take the free seat (409 when there is none)",
-        requestBody={"required": False,
-                     "content": {"application/json": {"schema": schemas.JoinSchema}}},
-        responses={**_ok(201, schemas.SeatedSchema, headers=ETAG, links=links.SEATED),
-                   **_problems(400, 401, 403, 404, 408, 409, 413, 415, 429)},
-    )),  # fmt: skip
-    Route("act", "POST", GAME + "/actions", act, body="required", auth=True,
-          limits=("requests", "actions"), gated=True, hot=True, doc=_op(
-        "Act (the seat is your token's)",
-        "422 with `rule` when the rules refuse it now. With `Idempotency-Key`, a retry "
-        "returns the first answer (header `Idempotent-Replayed: true`) and appends nothing; "
-        'the same key with another body is a 422. `If-Match: "<version>"`: 412 unless the '
-        "game is at that version.",
-        requestBody={"required": True,
-                     "content": {"application/json": {"schema": schemas.ACTION_REF}}},
-        parameters=[
-            _header("Idempotency-Key", "retrying with the same key returns the first answer "
-                    "and appends nothing", minLength=1, maxLength=255),
-            _header("If-Match", 'act only if the game is at this version: "<version>"'),
-        ],
-        security=SEAT_REQUIRED,
-        responses={**_ok(201, schemas.ActedSchema, headers=ETAG, links=links.ACTED),
-                   **_problems(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503)},
-    )),  # fmt: skip
-    Route("events", "GET", GAME + "/events", events, query=schemas.EventsQuery, auth=True,
-          gated=True, streams=_is_stream, doc=_op(
-        "The log, redacted for you (in full once the game is over)",
-        "Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is "
-        "nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, "
-        "the log as Server-Sent Events, live: `id:` is the version, `data:` the event as "
-        "JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and "
-        "you have every event.",
-        parameters=[_header("Last-Event-ID", "SSE: resume after this version (overrides "
-                            "`after`)")],
-        security=SEAT_OPTIONAL,
-        responses={
-            "200": {"description": "The events as JSON; with `Accept: text/event-stream`, as SSE",
-                    "content": {"application/json": {"schema": schemas.EventsSchema},
-                                "text/event-stream": {"schema": {"type": "string"}}}},
-            "204": {"description": "SSE: the game is over and you have every event"},
-            **_problems(400, 401, 403, 404, 429),
-        },
-    )),  # fmt: skip
-    Route("state_at", "GET", GAME + "/states/<int:version>", state_at, auth=True, gated=True,
-          doc=_op(
-        "The state after `version` events",
-        "Your own view (or the spectator's) while the game runs, every card once it is "
-        "over. The ETag is the game's current version: the answer changes when the game "
-        "ends.",
-        parameters=[IF_NONE_MATCH], security=SEAT_OPTIONAL,
-        responses={**_ok(200, schemas.StateSchema, headers=ETAG), **NOT_MODIFIED,
-                   **_problems(401, 403, 404, 429)},
-    )),  # fmt: skip
-    Route("audit", "GET", GAME + "/audit", audit, auth=True, gated=True, doc=_op(
-        "After the game: the whole log, the seed, every deal re-derived (409 before)",
-        "`server_seed` hashes (sha256) to the `commitment` published at creation; each deal "
-        "is shuffled again from it (docs/shuffle.md) and compared with the log.",
-        responses={**_ok(200, schemas.AuditSchema), **_problems(401, 403, 404, 409, 429)},
-    )),  # fmt: skip
-    Route("health", "GET", "/healthz", health, limits=(), doc=_op(
-        "Liveness: the process answers", tag="ops",
-        responses=_ok(200, schemas.HealthSchema),
-    )),  # fmt: skip
-    Route("ready", "GET", "/readyz", ready, limits=(), doc=_op(
-        "Readiness: the game store answers (503 if not)", tag="ops",
-        responses={**_ok(200, schemas.HealthSchema), **_problems(503)},
-    )),  # fmt: skip
-    Route("metrics", "GET", "/metrics", metrics, limits=(), doc=_op(
-        "Prometheus metrics of this process", tag="ops",
-        responses={"200": {"description": "Prometheus text format",
-                           "content": {"text/plain": {"schema": {"type": "string"}}}}},
-    )),  # fmt: skip
-    Route("openapi", "GET", "/openapi.yaml", openapi, doc=_op(
-        "This API's OpenAPI document", tag="ops",
-        responses={"200": {"description": "OpenAPI 3",
-                           "content": {"application/yaml": {"schema": {"type": "object"}}}}},
-    )),  # fmt: skip
-    Route("docs", "GET", "/docs", docs, doc=_op(
-        "This API's documentation, readable", tag="ops",
-        responses={"200": {"description": "HTML",
-                           "content": {"text/html": {"schema": {"type": "string"}}}}},
-    )),  # fmt: skip
+    Route(
+        "list_games",
+        "GET",
+        "/v1/games",
+        list_games,
+        query=schemas.LobbyQuery,
+        doc=_op(
+            "The lobby: games by status, newest first, a page at a time",
+            responses={**_ok(200, schemas.LobbySchema), **_problems(400, 429)},
+        ),
+    ),  # fmt: skip
+    Route(
+        "create_game",
+        "POST",
+        "/v1/games",
+        create_game,
+        body="required",
+        limits=("requests", "games"),
+        doc=_op(
+            "Create a game; you take seat 0",
+            "Answers your seat's token (shown once) and the commitment to the secret server "
+            "seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot "
+            "against bot), you watch: `seat` and `token` are null.",
+            requestBody={
+                "required": True,
+                "content": {"application/json": {"schema": schemas.CreateGameSchema}},
+            },
+            responses={
+                **_ok(
+                    201,
+                    schemas.CreatedSchema,
+                    links=links.CREATED,
+                    headers={"Location": {"schema": {"type": "string"}}, **ETAG},
+                ),
+                **_problems(400, 408, 413, 415, 429),
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "get_game",
+        "GET",
+        GAME,
+        get_game,
+        auth=True,
+        gated=True,
+        doc=_op(
+            "The state as you may see it",
+            "Your seat's view with your token, the spectator view without. Once the game is "
+            "over, every card.",
+            parameters=[IF_NONE_MATCH],
+            security=SEAT_OPTIONAL,
+            responses={
+                **_ok(200, schemas.StateSchema, headers=ETAG),
+                **NOT_MODIFIED,
+                **_problems(401, 403, 404, 429),
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "join",
+        "POST",
+        GAME + "/seats",
+        join,
+        body="optional",
+        auth=True,
+        gated=True,
+        doc=_op(
+            "Take the free seat (409 when there is none)",
+            requestBody={
+                "required": False,
+                "content": {"application/json": {"schema": schemas.JoinSchema}},
+            },
+            responses={
+                **_ok(201, schemas.SeatedSchema, headers=ETAG, links=links.SEATED),
+                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 429),
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "act",
+        "POST",
+        GAME + "/actions",
+        act,
+        body="required",
+        auth=True,
+        limits=("requests", "actions"),
+        gated=True,
+        hot=True,
+        doc=_op(
+            "Act (the seat is your token's)",
+            "422 with `rule` when the rules refuse it now. With `Idempotency-Key`, a retry "
+            "returns the first answer (header `Idempotent-Replayed: true`) and appends nothing; "
+            'the same key with another body is a 422. `If-Match: "<version>"`: 412 unless the '
+            "game is at that version.",
+            requestBody={
+                "required": True,
+                "content": {"application/json": {"schema": schemas.ACTION_REF}},
+            },
+            parameters=[
+                _header(
+                    "Idempotency-Key",
+                    "retrying with the same key returns the first answer and appends nothing",
+                    minLength=1,
+                    maxLength=255,
+                ),
+                _header("If-Match", 'act only if the game is at this version: "<version>"'),
+            ],
+            security=SEAT_REQUIRED,
+            responses={
+                **_ok(201, schemas.ActedSchema, headers=ETAG, links=links.ACTED),
+                **_problems(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 503),
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "events",
+        "GET",
+        GAME + "/events",
+        events,
+        query=schemas.EventsQuery,
+        auth=True,
+        gated=True,
+        streams=_is_stream,
+        doc=_op(
+            "The log, redacted for you (in full once the game is over)",
+            "Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is "
+            "nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, "
+            "the log as Server-Sent Events, live: `id:` is the version, `data:` the event as "
+            "JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and "
+            "you have every event.",
+            parameters=[
+                _header("Last-Event-ID", "SSE: resume after this version (overrides `after`)")
+            ],
+            security=SEAT_OPTIONAL,
+            responses={
+                "200": {
+                    "description": "The events as JSON; with `Accept: text/event-stream`, as SSE",
+                    "content": {
+                        "application/json": {"schema": schemas.EventsSchema},
+                        "text/event-stream": {"schema": {"type": "string"}},
+                    },
+                },
+                "204": {"description": "SSE: the game is over and you have every event"},
+                **_problems(400, 401, 403, 404, 429),
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "state_at",
+        "GET",
+        GAME + "/states/<int:version>",
+        state_at,
+        auth=True,
+        gated=True,
+        doc=_op(
+            "The state after `version` events",
+            "Your own view (or the spectator's) while the game runs, every card once it is "
+            "over. The ETag is the game's current version: the answer changes when the game "
+            "ends.",
+            parameters=[IF_NONE_MATCH],
+            security=SEAT_OPTIONAL,
+            responses={
+                **_ok(200, schemas.StateSchema, headers=ETAG),
+                **NOT_MODIFIED,
+                **_problems(401, 403, 404, 429),
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "audit",
+        "GET",
+        GAME + "/audit",
+        audit,
+        auth=True,
+        gated=True,
+        doc=_op(
+            "After the game: the whole log, the seed, every deal re-derived (409 before)",
+            "`server_seed` hashes (sha256) to the `commitment` published at creation; each deal "
+            "is shuffled again from it (docs/shuffle.md) and compared with the log.",
+            responses={**_ok(200, schemas.AuditSchema), **_problems(401, 403, 404, 409, 429)},
+        ),
+    ),  # fmt: skip
+    Route(
+        "health",
+        "GET",
+        "/healthz",
+        health,
+        limits=(),
+        doc=_op(
+            "Liveness: the process answers",
+            tag="ops",
+            responses=_ok(200, schemas.HealthSchema),
+        ),
+    ),  # fmt: skip
+    Route(
+        "ready",
+        "GET",
+        "/readyz",
+        ready,
+        limits=(),
+        doc=_op(
+            "Readiness: the game store answers (503 if not)",
+            tag="ops",
+            responses={**_ok(200, schemas.HealthSchema), **_problems(503)},
+        ),
+    ),  # fmt: skip
+    Route(
+        "metrics",
+        "GET",
+        "/metrics",
+        metrics,
+        limits=(),
+        doc=_op(
+            "Prometheus metrics of this process",
+            tag="ops",
+            responses={
+                "200": {
+                    "description": "Prometheus text format",
+                    "content": {"text/plain": {"schema": {"type": "string"}}},
+                }
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "openapi",
+        "GET",
+        "/openapi.yaml",
+        openapi,
+        doc=_op(
+            "This API's OpenAPI document",
+            tag="ops",
+            responses={
+                "200": {
+                    "description": "OpenAPI 3",
+                    "content": {"application/yaml": {"schema": {"type": "object"}}},
+                }
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "docs",
+        "GET",
+        "/docs",
+        docs,
+        doc=_op(
+            "This API's documentation, readable",
+            tag="ops",
+            responses={
+                "200": {
+                    "description": "HTML",
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                }
+            },
+        ),
+    ),  # fmt: skip
 )

@@ -87,9 +87,7 @@ def _doc(text: str, **kw) -> dict:
 
 class CreateGameSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(GAMES))
-    options = fields.Dict(
-        **_doc("table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options")
-    )
+    options = fields.Dict(**_doc("table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options"))
     opponent = fields.String(
         validate=validate.OneOf(KINDS), **_doc("who takes seat 1: a human who joins, or a bot")
     )

@@ -1,11 +1,5 @@
-"""How a process connects to Redis (``options``, ``clients``), in one place.
-
-redis-py's own parser, unchanged. A parser whose idle-connection check at checkout
-asked the OS's ``poll`` instead of gevent's emulation of it saved ~15-25 us of CPU a
-command, and was tried: gevent's ``poll(0)`` is also a yield to the event loop at every
-command, and without it a flood of one game (limits on, bench/flood.py) held the other
-games' actions up to 0.2-2 s at p99 instead of ~15 ms. Not worth it.
-"""
+"""How a process connects to Redis (``options``, ``clients``), in one place: redis-py's
+own parser and pools (docs/decisions/0006 says why nothing faster)."""
 
 import redis
 from redis.backoff import ExponentialBackoff

@@ -40,7 +40,6 @@ from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_sta
 log = logging.getLogger(__name__)
 
 
-
 # KEYS: meta, log, idem, snap
 # ARGV: expected version, n, event_1 .. event_n, idem field, idem record, idem ttl (ms),
 #       snapshot version, snapshot json, then meta field/value pairs.
@@ -166,9 +165,9 @@ class RedisStore:
         self._waitaof: bool | None = None  # unknown until the first strict append
 
     def _script(self, script, keys: list, args: list):
-        """Run a registered script by its SHA, straight through ``execute_command`` (redis-py's
-        ``Script`` wrapper costs about 5 us more a call under gevent); after a NoScriptError
-        (a restarted, flushed or failed-over server) ``Script`` loads it and runs it."""
+        """Run a registered script by its SHA, straight through ``execute_command`` (not
+        redis-py's ``Script`` wrapper, which costs more a call); after a NoScriptError (a
+        restarted, flushed or failed-over server) ``Script`` loads it and runs it."""
         try:
             return self.r.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:

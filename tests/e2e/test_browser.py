@@ -77,9 +77,11 @@ def test_a_whole_game_against_the_random_bot_by_clicking_then_its_replay(dev_ser
     clicks = 0
     mid_shot = False
     while time.monotonic() < end:
-        phase = page.inner_text("[data-testid=phase]") if page.query_selector(
-            "[data-testid=phase]"
-        ) else ""
+        phase = (
+            page.inner_text("[data-testid=phase]")
+            if page.query_selector("[data-testid=phase]")
+            else ""
+        )
         if page.query_selector("[data-testid=slider]") or phase in ("You won!", "You lost", "Draw"):
             break
         if not mid_shot and clicks >= 8 and page.query_selector("[data-testid=seat-0] .card"):

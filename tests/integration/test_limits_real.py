@@ -20,7 +20,7 @@ def test_the_buckets_hold_across_processes_on_the_servers_clock(redis_url, redis
     assert codes == [422, 422, 422]
     r = c2.post(url, json=body, headers=bearer(tok0))  # the other process: the same bucket
     assert r.status_code == 429 and r.headers["Retry-After"] == "1"
-    time.sleep(0.15)  # ten a second: one more after 0.1 s
+    time.sleep(0.15)  # the servers' clock moving is the subject: ten a second, one more
     assert c2.post(url, json=body, headers=bearer(tok0)).status_code == 422
     assert all(0 < redis_client.pttl(k) <= 1000 for k in redis_client.keys("spit:rl:*"))
 

@@ -12,7 +12,7 @@ import pytest
 
 import domain
 from service.config import load
-from service.games import Acted
+from service.games import Acted, ms_now
 from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
 from workers.schedule import DUE, PLAN, Schedule, Scheduler, all_slots, bot_slot, deadline_slot
@@ -266,8 +266,9 @@ def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
 
 
 def test_a_deadline_job_fires_once_and_a_duplicate_finds_nothing(rt):
+    rt.games.clock = lambda: time.time() - 1  # created a second ago: its T-5 is due
     g = rt.games.create("spit", {"join_timeout_s": 0.05}, "human", "")
-    time.sleep(0.1)
+    rt.games.clock = ms_now
     assert _fire(rt, g["id"], 0)[:2] == ("fired", "T-5")
     assert rt.games.load(g["id"]).state.status == "aborted"
     assert _fire(rt, g["id"], 0)[0] == "stale"  # RQ delivered it twice
@@ -294,4 +295,3 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
     assert _fire(rt, gid, 0, due_ms=time.time() * 1000)[0] == "early"
     assert rt.schedule.status([slot])[0][0] == pytest.approx(at * 1000, abs=1)
-

@@ -99,6 +99,15 @@ def wait_over(client, game_ids, timeout: float) -> dict[str, dict]:
     )
 
 
+def wait_until(condition, timeout: float) -> None:
+    """Until ``condition()`` holds (looked at every 20 ms); fails after ``timeout``."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            pytest.fail("it did not happen in time")
+        time.sleep(0.02)
+
+
 def events(client, gid) -> list[dict]:
     out, after = [], 0
     while True:
@@ -226,32 +235,46 @@ def act(client, gid, token, action):
     return client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(token))
 
 
+def stuck_game(app, **options) -> tuple[str, tuple[str, str]]:
+    """A game of two humans dealt a stalemate (tests/unit/positions.py: nobody can play on
+    the two 8s), both ready and spitting now: its log appended to the store and its
+    deadlines armed as an append through the service arms them."""
+    import dataclasses
+    import secrets
+
+    from service.games import token_hash
+    from tests.unit.positions import spit_stuck
+
+    services = app.extensions["spitlog"]
+    gid, now = "g_" + secrets.token_hex(8), time.time()
+    events = [dataclasses.replace(e, at=now) for e in spit_stuck(**options)]
+    events[0] = dataclasses.replace(events[0], game_id=gid)
+    tokens = (secrets.token_urlsafe(32), secrets.token_urlsafe(32))
+    seed = bytes(range(32))
+    meta = {"game": "spit", "seed": seed.hex(), "commitment": domain.commitment(seed),
+            "created": str(int(now * 1000)), "kind0": "human", "kind1": "human",
+            "tok0": token_hash(tokens[0]), "tok1": token_hash(tokens[1]),
+            "status": "running"}  # fmt: skip
+    store = services.store
+    store.append(gid, 0, [domain.event_to_dict(e) for e in events], meta=meta)
+    store.index(gid, status="running", created_ms=int(now * 1000),
+                tokens={0: meta["tok0"], 1: meta["tok1"]})  # fmt: skip
+    state = domain.replay(events)
+    assert state.stalemate and state.can_act == (True, True)
+    services.games.scheduler.on_appended(gid, state)
+    return gid, tokens
+
+
 def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client):
     """T-1 (S-2): in a stalemate, the seat that does not call is called for after
     ``spit_grace_s``; the other seat's own call stands."""
-    rng = random.Random(7)
-    for _try in range(5):
-        gid, tokens = two_humans(client, spit_grace_s=0.3, idle_forfeit_s=60, slap_grace_s=60)
-        # Both play at random (no waiting: faster than any grace) until a stalemate.
-        while True:
-            v = view(client, gid, tokens[0])
-            if v["phase"] == "stalemate" or v["status"] in OVER:
-                break
-            seat = rng.randrange(2)
-            action = pick(view(client, gid, tokens[seat]), rng)
-            if action is not None:
-                act(client, gid, tokens[seat], action)
-        if v["status"] in OVER:
-            continue
-        callers = [s for s in (0, 1) if pick(view(client, gid, tokens[s]), rng)]
-        silent = callers[-1]
-        if len(callers) == 2:
-            assert act(client, gid, tokens[1 - silent], {"type": "spit"}).status_code == 201
-        t0 = time.time()
-        break
-    else:
-        pytest.skip("no stalemate came up in five games")
-    time.sleep(1.0)
+    gid, tokens = stuck_game(app, spit_grace_s=0.3, idle_forfeit_s=60, slap_grace_s=60)
+    v = view(client, gid, tokens[0])
+    assert v["phase"] == "stalemate"
+    silent = 1
+    assert act(client, gid, tokens[0], {"type": "spit"}).status_code == 201
+    t0 = time.time()
+    wait_until(lambda: any(e["type"] == "deadline_expired" for e in full_log(app, gid)), 5)
     log = full_log(app, gid)
     after = log[v["version"] :]
     # One firing per stalemate: it calls for the silent seat and turns the spit cards in

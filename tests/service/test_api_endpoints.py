@@ -440,9 +440,7 @@ def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000):
 
 
 def test_states_at_a_version_are_the_callers_view_then_everything(redis_client):
-    client = create_app(
-        app_settings(snapshot_every=7), redis_client=redis_client
-    ).test_client()
+    client = create_app(app_settings(snapshot_every=7), redis_client=redis_client).test_client()
     gid, t0, t1 = new_game(client, options={"max_rounds": 1})
     for tok in (t0, t1):
         act(client, gid, tok, {"type": "ready"})

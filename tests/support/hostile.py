@@ -32,7 +32,8 @@ class SlowBodies:
         kind = i % 5
         path = f"/v1/games/{self.game_id}/" + ("seats" if kind < 2 else "actions")
         head = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
-                "Content-Type: application/json", f"Authorization: Bearer {self.token}"]  # fmt: skip
+                "Content-Type: application/json",
+                f"Authorization: Bearer {self.token}"]  # fmt: skip
         if kind == 4:  # chunked: each byte its own chunk
             head.append("Transfer-Encoding: chunked")
             chunks = b"".join(b"1\r\n" + body[j : j + 1] + b"\r\n" for j in range(len(body)))

@@ -3,7 +3,7 @@ it decides and again between its append and the scheduler hook, so that a SIGKIL
 lands mid-job (before the append, or after it and before the next decisions are armed)
 instead of in the idle wait of a job that takes a millisecond.
 
-    python tests/integration/slow_worker.py [--name NAME]
+    python tests/support/slow_worker.py [--name NAME]
 """
 
 import random
