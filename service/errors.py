@@ -52,10 +52,6 @@ class NoSuchVersion(ServiceError):
 class RequestTimeout(ServiceError):
     status, slug, title = 408, "request-timeout", "Request timeout"
 
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("Connection", "close")
-
 
 class GameRunning(ServiceError):
     status, slug, title = 409, "game-running", "The game is not over"
@@ -71,10 +67,6 @@ class PreconditionFailed(ServiceError):
 
 class TooLarge(ServiceError):
     status, slug, title = 413, "too-large", "Request entity too large"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("Connection", "close")
 
 
 class UnsupportedMediaType(ServiceError):

@@ -105,15 +105,16 @@ class Games:
         loaded = self.store.load(game_id, cached.version if cached else -1, idem_key)
         if loaded is None:
             raise NoSuchGame(f"no game {game_id}")
-        state = State()
+        state, tail = State(), loaded.tail
         if loaded.snapshot is not None:
             try:
                 state = domain.state_from_dict(loaded.snapshot)
             except (ValueError, KeyError, TypeError):  # a format of older code: the log rules
                 log.warning("snapshot of %s unreadable: replaying its log", game_id)
+                tail = self.store.read_after(game_id, 0)
         elif cached is not None and loaded.base == cached.version:
             state = cached.state
-        game = self._advance(Game(game_id, state, loaded.meta), loaded.tail, loaded.version)
+        game = self._advance(Game(game_id, state, loaded.meta), tail, loaded.version)
         return game, loaded.idem
 
     def _advance(self, game: Game, tail, version: int) -> Game:
@@ -459,8 +460,13 @@ class Games:
 
     def refused(self, game_id: str, token: str, start: float, end: float) -> None:
         """The service refused a request of ``token`` (a 503) from ``start`` to ``end``: RULES
-        T-4 does not count that window against the token's seat."""
-        self.store.refused(game_id, token_hash(token), start, end)
+        T-4 does not count that window against the token's seat. Only a token of a seat of
+        the game as this process knows it counts (a 503 comes before the game is loaded:
+        no window is kept for a token that may be no seat's)."""
+        game = self.cache.get(game_id)
+        h = _hash_of(token)
+        if game is not None and h in (game.meta.get("tok0"), game.meta.get("tok1")):
+            self.store.refused(game_id, h, start, end)
 
     def excused(self, game: Game, seat: int, now: float) -> float:
         """The seconds, since ``seat``'s own last action and up to ``now``, in which the

@@ -157,8 +157,9 @@ def create_app(
     pipeline = Pipeline(services)
     for route in all_routes:
         app.add_url_rule(
-            route.path, endpoint=route.name, view_func=pipeline.view(route), methods=[route.method]
-        )
+            route.path, endpoint=route.name, view_func=pipeline.view(route),
+            methods=[route.method], provide_automatic_options=False,
+        )  # fmt: skip
 
     def unmatched(exc: HTTPException):
         """404 and 405 of Flask's routing, through the pipeline like every request."""

@@ -10,8 +10,11 @@ accept: an object with the same key twice (which value would count?), and nestin
 deeper than ``MAX_DEPTH`` (a body of 16 KB of ``[`` would exhaust a recursive reader).
 """
 
+import contextlib
 import io
 import re
+import socket
+import threading
 import time
 
 import orjson
@@ -38,7 +41,7 @@ def read_body(environ: dict, limit: int, timeout_s: float) -> bytes:
     length = environ.get("CONTENT_LENGTH") or ""
     chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
     if length and not chunked:
-        if not (length.isascii() and length.isdigit()):
+        if not (len(length) <= 16 and length.isascii() and length.isdigit()):
             raise BadRequest({"Content-Length": ["must be a number of bytes"]})
         n = int(length)
         if n > limit:
@@ -57,6 +60,15 @@ def read_body(environ: dict, limit: int, timeout_s: float) -> bytes:
 
 
 def _read(environ: dict, n: int | None, limit: int, timeout_s: float) -> bytes:
+    try:
+        return _read_within(environ, n, limit, timeout_s)
+    except (RequestTimeout, TooLarge, BadRequest):
+        raise
+    except Exception as e:  # noqa: BLE001 - a chunk header that is none, a client gone
+        raise BadRequest({"_body": [f"the body could not be read ({type(e).__name__})"]}) from None
+
+
+def _read_within(environ: dict, n: int | None, limit: int, timeout_s: float) -> bytes:
     stream = environ["wsgi.input"]
     if _patched():
         try:
@@ -70,16 +82,39 @@ def _read(environ: dict, n: int | None, limit: int, timeout_s: float) -> bytes:
                 return _drain(stream, n, limit, None, 0.0)
         except gevent.Timeout:
             raise RequestTimeout(f"the body did not arrive within {timeout_s:g} s") from None
-    # a thread per connection (``spitlog dev``): each read waits at most what is left
+    # a thread per connection (``spitlog dev``): each read waits at most what is left, and a
+    # chunked body (whose reader reads on across chunks) is cut off at the deadline
     sock = environ.get("werkzeug.socket") or environ.get("gunicorn.socket")
     deadline = time.monotonic() + timeout_s
+    late = threading.Event()
+    watchdog = None
+    if n is None and sock is not None:
+        watchdog = threading.Timer(timeout_s, _cut, (sock, late))
+        watchdog.daemon = True
+        watchdog.start()
     try:
-        return _drain(stream, n, limit, sock, deadline)
+        data = _drain(stream, n, limit, sock, deadline)
     except TimeoutError:
         raise RequestTimeout(f"the body did not arrive within {timeout_s:g} s") from None
+    except Exception:
+        if late.is_set():
+            raise RequestTimeout(f"the body did not arrive within {timeout_s:g} s") from None
+        raise
     finally:
-        if sock is not None:
+        if watchdog is not None:
+            watchdog.cancel()
+        if sock is not None and not late.is_set():
             sock.settimeout(None)
+    if late.is_set():
+        raise RequestTimeout(f"the body did not arrive within {timeout_s:g} s")
+    return data
+
+
+def _cut(sock, late: threading.Event) -> None:
+    """The deadline of a chunked body read by a thread: no more of it is read."""
+    late.set()
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RD)
 
 
 def _drain(stream, n: int | None, limit: int, sock, deadline: float) -> bytes:

@@ -21,6 +21,7 @@ machinery (contexts, signals), which no stage needs.
 import contextlib
 import http
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
@@ -36,6 +37,7 @@ from .problems import PROBLEM_JSON, problem
 
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 STATUS = {s.value: f"{s.value} {s.phrase}" for s in http.HTTPStatus}
 
 
@@ -59,7 +61,8 @@ def json_answer(body, status: int = 200, headers: Iterable = (), ctype="applicat
 class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
-    __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started")
+    __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
+                 "gate")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -70,6 +73,15 @@ class Call:
         self.token: str | None = None  # the bearer token, if the route reads credentials
         self.address: str | None = None  # the client's address, if a limit needed it
         self.started = time.time()
+        self.gate = None  # (the gate, the game) while the call holds a place in it
+
+    def leave_gate(self) -> None:
+        """Give the game's gate back (the pipeline does at the end; a handler that is about
+        to wait, a long-poll, does before its wait)."""
+        if self.gate is not None:
+            gate, game_id = self.gate
+            self.gate = None
+            gate.release(game_id)
 
     def header(self, name: str) -> str | None:
         return self.environ.get("HTTP_" + name.upper().replace("-", "_"))
@@ -113,16 +125,12 @@ class Pipeline:
     def run(self, route: Route, environ: dict, args: dict) -> Answer:
         t0 = time.perf_counter()
         call = Call(environ, args, self.services)
-        held = None
         try:
             method = environ["REQUEST_METHOD"]
+            data = b""
             if method in _WITH_BODY:
                 data = read_body(environ, self.limit, self.body_timeout)
-                media = is_json(environ)
-                if data or route.body == "required":
-                    call.body = parse_json(data, media_ok=media)
-            if route.read_query and (route.query is not None or environ.get("QUERY_STRING")):
-                call.query = _query(route, environ.get("QUERY_STRING", ""))
+                call.started = time.time()  # a window of refusal opens once it is read
             if route.auth:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
             if self.limits is not None and route.limits:
@@ -132,19 +140,23 @@ class Pipeline:
                     raise RateLimited(
                         "over the rate limit", headers={"Retry-After": str(int(wait + 0.999))}
                     )
+            if data or (method in _WITH_BODY and route.body == "required"):
+                call.body = parse_json(data, media_ok=is_json(environ))
+            if route.read_query and (route.query is not None or environ.get("QUERY_STRING")):
+                call.query = _query(route, environ.get("QUERY_STRING", ""))
             if route.gated and not (route.streams is not None and route.streams(call)):
                 game_id = args["game_id"]
                 if self.gate.acquire(game_id):
-                    held = game_id
+                    call.gate = (self.gate, game_id)
             answer = route.handler(call)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem
             answer = self.refusal(exc, call)
         finally:
-            if held is not None:
-                self.gate.release(held)
+            call.leave_gate()
         answer.headers.append(NOSNIFF)
-        self.metrics.answered(environ["REQUEST_METHOD"], route.path, answer.status,
-                              time.perf_counter() - t0)  # fmt: skip
+        method = environ["REQUEST_METHOD"]
+        self.metrics.answered(method if method in _METHODS else "OTHER", route.path,
+                              answer.status, time.perf_counter() - t0)  # fmt: skip
         return answer
 
     def refusal(self, exc: BaseException, call: Call) -> Answer:
@@ -188,13 +200,19 @@ class Pipeline:
         return view
 
 
+MAX_PARAMETERS = 16  # more in one query string is a 400 (ours take at most three)
+
+
 def _query(route: Route, qs: str) -> dict:
     """The query parameters of ``qs`` as ``route.query`` reads them; 400 for a parameter it
     does not take or one given twice."""
-    pairs = parse_qsl(qs, keep_blank_values=True)
+    try:
+        pairs = parse_qsl(qs, keep_blank_values=True, max_num_fields=MAX_PARAMETERS)
+    except ValueError:
+        raise BadRequest({"_query": [f"at most {MAX_PARAMETERS} parameters"]}) from None
     raw = dict(pairs)
     if len(raw) < len(pairs):
-        twice = sorted({k for k, _v in pairs if sum(1 for q, _ in pairs if q == k) > 1})
+        twice = sorted(k for k, n in Counter(k for k, _v in pairs).items() if n > 1)
         raise BadRequest({k: ["given more than once"] for k in twice})
     if route.query is None:
         raise BadRequest({k: ["unknown query parameter"] for k in raw})

@@ -50,7 +50,9 @@ def _wants_stream(call: Call) -> bool:
 
 
 def _is_stream(call: Call) -> bool:
-    return bool(call.query.get("wait")) or _wants_stream(call)
+    """An SSE stream takes no place at the game's gate (a long-poll takes one for its reads
+    and gives it back while it waits)."""
+    return _wants_stream(call)
 
 
 # ---------------------------------------------------------------- handlers
@@ -106,7 +108,12 @@ def _if_match(call: Call) -> frozenset[int] | None:
     tags = parse_etags(header)
     if tags.star_tag:
         return None
-    return frozenset(int(t) for t in tags.as_set() if t and t.isascii() and t.isdigit())
+    return frozenset(int(t) for t in tags.as_set() if _number(t))
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a version: ASCII digits, at most 16 (no version comes near)."""
+    return 0 < len(text) <= 16 and text.isascii() and text.isdigit()
 
 
 def events(call: Call) -> Answer:
@@ -115,14 +122,15 @@ def events(call: Call) -> Answer:
     after = call.query["after"]
     if _wants_stream(call):
         last = (call.header("Last-Event-ID") or "").strip()
-        if last.isascii() and last.isdigit():
-            after = min(int(last), schemas.MAX_VERSION)
-        return live.sse(call, game, seat, after)
+        if _number(last):
+            after = int(last)
+        return live.sse(call, game, seat, min(after, game.version))
     limit = call.query["limit"]
     entries = svc.store.read_after(game.id, after, limit)
     wait = min(call.query.get("wait") or 0, svc.settings.longpoll_max_s)
     if not entries and wait > 0 and not game.state.over:
-        live.long_poll(call, game.id, after, wait)
+        call.leave_gate()  # no place of the game held while waiting
+        live.long_poll(call, game.id, min(after, game.version), wait)
         game = svc.games.load(game.id)
         entries = svc.store.read_after(game.id, after, limit)
     version = max(game.version, entries[-1][0] if entries else 0)

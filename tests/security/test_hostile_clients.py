@@ -104,3 +104,69 @@ def test_a_closed_stream_frees_its_slot_within_a_second(stack, how):
     took = _freed_within(r, key, 3)
     assert took is not None and took <= 1.2, took
     assert _slots(r, "spit:rl:s:a:127.0.0.1") == 0
+
+
+def _raw(port: int, data: bytes, wait: float = 5) -> bytes:
+    """Send ``data`` and close the sending side (the body ends there); the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as s:
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+        s.settimeout(wait)
+        out = b""
+        try:
+            while b"\r\n\r\n" not in out or not out.rstrip().endswith(b"}"):
+                got = s.recv(4096)
+                if not got:
+                    break
+                out += got
+        except TimeoutError:
+            pass
+        return out
+
+
+@pytest.mark.parametrize("chunks", [b"zz\r\n{}\r\n0\r\n\r\n", b"5\r\n{}"])
+def test_a_malformed_chunked_body_is_a_400(stack, chunks):
+    port, _r = stack
+    head = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+    out = _raw(port, head + chunks, wait=3)
+    status = out.split(b" ", 2)[1] if out else b""
+    assert status in (b"400",), out[:300]  # the server's own 400, or ours: never a 500
+
+
+def test_the_dev_servers_threads_cut_a_trickled_chunked_body_at_its_deadline():
+    """Under ``spitlog dev`` (werkzeug, a thread per connection) a chunked body that
+    trickles is cut off at ``SPITLOG_BODY_TIMEOUT_S``, not when it stops trickling."""
+    import fakeredis
+    from werkzeug.serving import make_server
+
+    from service.http.app import create_app
+    from tests.support.api import app_settings
+
+    app = create_app(app_settings(body_timeout_s=1.0), redis_client=fakeredis.FakeRedis())
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        s.sendall(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+        t = time.monotonic()
+        s.settimeout(0.3)
+        got = b""
+        for byte in b'{"game": "spit", "client_seed": "' + b"x" * 40:
+            try:
+                s.sendall(b"1\r\n" + bytes([byte]) + b"\r\n")
+            except OSError:
+                break
+            try:
+                got = s.recv(4096)
+            except TimeoutError:
+                continue
+            if got:
+                break
+        took = time.monotonic() - t
+        assert got.startswith(b"HTTP/1.1 408"), got[:200]
+        assert took < 2.5, took
+        s.close()
+    finally:
+        server.shutdown()

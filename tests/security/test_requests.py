@@ -179,3 +179,97 @@ def test_routing_answers_problems_not_html(client):
         if r.status_code == 404:
             assert r.mimetype == PROBLEM
     assert problem(client.get("/v1/games/not-a-game-id"), 404)
+
+
+# ---------------------------------------------------------------- found in review
+
+
+def test_a_snapshot_of_an_older_format_is_replaced_by_the_log(redis_client):
+    app = create_app(app_settings(snapshot_every=3), redis_client=redis_client)
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    for tok in (tok0, tok1):
+        client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
+    key = f"spit:{{g:{gid}}}:snap"
+    import json
+
+    for field, raw in redis_client.hgetall(key).items():  # every snapshot: an older format
+        snap = json.loads(raw)
+        snap["format"] = 1
+        redis_client.hset(key, field, json.dumps(snap))
+    fresh = create_app(app_settings(snapshot_every=3), redis_client=redis_client).test_client()
+    r = fresh.get(f"/v1/games/{gid}", headers=bearer(tok0))
+    assert r.status_code == 200 and r.get_json()["version"] == version(client, gid)
+    assert fresh.get(f"/v1/games/{gid}/states/4").status_code == 200
+
+
+def test_a_query_of_many_parameters_is_refused_cheaply(client):
+    qs = "&".join(["a"] * 2000)
+    body = problem(client.get(f"/healthz?{qs}"), 400)
+    assert "_query" in body["errors"] or "a" in body["errors"]
+    body = problem(client.get("/v1/games?" + "&".join(f"p{i}=1" for i in range(40))), 400)
+    assert body["errors"] == {"_query": ["at most 16 parameters"]}
+
+
+def test_a_wait_after_the_end_of_the_log_breaks_no_other_wait(app, client):
+    gid, tok0, _ = new_game(client)
+    v = version(client, gid)
+    import time
+
+    r = client.get(f"/v1/games/{gid}/events?after=999999&wait=0.2")
+    assert r.status_code == 200 and r.get_json()["events"] == []
+    t = time.monotonic()
+    r = client.get(f"/v1/games/{gid}/events?after={v}&wait=0.3")
+    assert r.get_json()["events"] == [] and time.monotonic() - t >= 0.25  # it waited
+
+
+@pytest.mark.parametrize("headers", [
+    {"If-Match": '"' + "9" * 5000 + '"'},
+    {"Last-Event-ID": "9" * 5000, "Accept": "text/event-stream"},
+])  # fmt: skip
+def test_huge_numbers_in_headers_are_no_versions(client, headers):
+    gid, tok0, _ = new_game(client)
+    if "If-Match" in headers:
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"},
+                        headers={**bearer(tok0), **headers})  # fmt: skip
+        assert problem(r, 412)
+    else:
+        r = client.get(f"/v1/games/{gid}/events", headers={**bearer(tok0), **headers},
+                       buffered=False)  # fmt: skip
+        assert r.status_code == 200
+        r.close()
+
+
+def test_a_content_length_of_many_digits_is_400(client):
+    r = client.post("/v1/games", data=b'{"game": "spit"}', content_type="application/json",
+                    environ_overrides={"CONTENT_LENGTH": "9" * 40})  # fmt: skip
+    assert problem(r, 400)["errors"] == {"Content-Length": ["must be a number of bytes"]}
+
+
+def test_options_is_a_problem_too(client):
+    r = client.options("/v1/games")
+    assert problem(r, 405)["type"].endswith("#problem-method-not-allowed")
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_odd_methods_share_one_metrics_label(client):
+    for m in ("FOO", "BAR", "BAZ"):
+        client.open("/nowhere", method=m)
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'method="OTHER",route="<unmatched>"' in text and 'method="FOO"' not in text
+
+
+def test_a_503_to_a_token_that_is_no_seat_is_remembered_for_no_one(redis_client):
+    app = create_app(app_settings(game_concurrency=1, game_gate_wait_s=0.05),
+                     redis_client=redis_client)  # fmt: skip
+    services, client = app.extensions["spitlog"], app.test_client()
+    gid, _tok0, _ = new_game(client)
+    assert services.gate.acquire(gid)
+    try:
+        for token in ("x" * 43, "y" * 43):
+            r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"},
+                            headers=bearer(token))  # fmt: skip
+            assert r.status_code == 503
+    finally:
+        services.gate.release(gid)
+    assert redis_client.zcard(f"spit:{{g:{gid}}}:refused") == 0
