@@ -10,14 +10,13 @@ from domain.shuffle import VERSION as SHUFFLE_VERSION
 
 from .cache import Game
 from .errors import GameRunning
-from .ports import GameStore
 
 
 class Audits:
     """The audit documents of finished games (the latest ``keep`` kept decoded)."""
 
-    def __init__(self, store: GameStore, keep: int = 64):
-        self.store = store
+    def __init__(self, games, keep: int = 64):
+        self.games = games  # service.games.Games: where a game's log is read
         self.keep = keep
         self._done: OrderedDict[str, dict] = OrderedDict()
 
@@ -36,7 +35,7 @@ class Audits:
         if done is not None:
             return done
         seed = game.seed
-        entries = self.store.read_after(game.id, 0)
+        entries = self.games.entries(game)
         events = [domain.event_from_dict(d) for _v, d in entries]
         state = domain.replay(events)
         rules = verify(events, seed).as_dict()

@@ -12,11 +12,13 @@ from domain import State
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game as a process knows it: its state and its meta (``store.redis`` lists the
-    fields: the secret seed, the seats' token hashes, ...)."""
+    fields: the secret seed, the seats' token hashes, ...). An archived game comes with
+    its whole ``log`` ((version, event's wire form), ...): it is no longer in Redis."""
 
     id: str
     state: State
     meta: dict[str, str]
+    log: tuple[tuple[int, dict], ...] | None = None
 
     @property
     def version(self) -> int:

@@ -67,6 +67,21 @@ class Settings(BaseSettings):
     idempotency_ttl_s: float = _f(
         86_400, "how long an `Idempotency-Key`'s record is kept (as Stripe keeps keys)", gt=0
     )
+    # ---------------------------------------------------------------- the archive
+    archive_url: str = _f(
+        "spitlog-archive",
+        "where finished games go (docs/archive.md): a directory (relative to the working "
+        "directory, or `file:///abs/path`), or `s3://bucket/prefix` on any S3 endpoint "
+        "(credentials: the standard `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` variables)",
+    )
+    s3_endpoint_url: str | None = _f(
+        None, "the S3 endpoint of an `s3://` archive (unset: AWS's); e.g. SeaweedFS's "
+        "`http://127.0.0.1:8333`",
+    )  # fmt: skip
+    retain_s: float = _f(
+        3600, "how long a finished game stays in Redis once its archived copy is checked; "
+        "then every key of it is deleted and the API reads it from the archive", ge=0,
+    )  # fmt: skip
     # ---------------------------------------------------------------- HTTP
     bind: str = _f(
         "127.0.0.1:8000",
@@ -192,7 +207,8 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 SERVICE = (
     "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
     "worker_connections", "access_log", "log_level", "snapshot_every", "state_cache",
-    "append_retries", "idempotency_ttl_s", "max_content_length", "body_timeout_s",
+    "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
+    "max_content_length", "body_timeout_s",
     "longpoll_max_s", "sse_max_s", "sse_keepalive_s", "lobby_page_max", "rate_actions",
     "rate_actions_burst", "rate_requests", "rate_requests_burst", "rate_games",
     "rate_games_burst", "streams_per_client", "streams_per_address", "game_concurrency",

@@ -57,6 +57,10 @@ class GameRunning(ServiceError):
     status, slug, title = 409, "game-running", "The game is not over"
 
 
+class NotAcceptable(ServiceError):
+    status, slug, title = 406, "not-acceptable", "Not acceptable"
+
+
 class SeatTaken(ServiceError):
     status, slug, title = 409, "seat-unavailable", "Seat unavailable"
 
@@ -81,5 +85,18 @@ class RateLimited(ServiceError):
     status, slug, title = 429, "rate-limited", "Too many requests"
 
 
+class ArchiveUnreadable(ServiceError):
+    status, slug, title = 502, "archive-unreadable", "The archive answered something unreadable"
+
+
 class Busy(ServiceError):
     status, slug, title = 503, "busy", "Busy"
+
+
+class ArchiveUnavailable(Busy):
+    """The archive did not answer (or refused): the caller retries later; nothing was
+    deleted."""
+
+    def __init__(self, detail: str = "", **kw):
+        super().__init__(detail, **kw)
+        self.headers.setdefault("Retry-After", "5")

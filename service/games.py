@@ -19,12 +19,15 @@ from dataclasses import dataclass
 
 import domain
 from domain import Ctx, State
+from domain import export as export_formats
 
-from . import idempotency
+from . import archiving, idempotency
 from .cache import Game, GameCache
 from .errors import (
+    ArchiveUnreadable,
     Busy,
     Forbidden,
+    GameRunning,
     NoSuchGame,
     NoSuchVersion,
     PreconditionFailed,
@@ -32,7 +35,16 @@ from .errors import (
     Unauthorized,
 )
 from .metrics import Metrics
-from .ports import Appended, Clash, GameStore, NoScheduler, Replayed, Scheduler, lobby_status
+from .ports import (
+    Appended,
+    Archive,
+    Clash,
+    GameStore,
+    NoScheduler,
+    Replayed,
+    Scheduler,
+    lobby_status,
+)
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +95,10 @@ class Games:
         snapshot_every: int = 50,
         cache_size: int = 2048,
         retries: int = 8,
+        archive: Archive | None = None,
     ):
         self.store = store
+        self.archive = archive  # where finished games go once out of Redis (None: nowhere)
         self.scheduler = scheduler or NoScheduler()
         self.metrics = metrics or Metrics()
         self.clock = clock
@@ -102,9 +116,11 @@ class Games:
         """The game now and, with ``idem_key``, that key's records for both seats: the
         cached state or the latest snapshot, plus the events after it, in one round trip."""
         cached = self.cache.get(game_id)
+        if cached is not None and cached.log is not None:
+            return cached, (None, None)  # archived: it never changes again
         loaded = self.store.load(game_id, cached.version if cached else -1, idem_key)
         if loaded is None:
-            raise NoSuchGame(f"no game {game_id}")
+            return self._archived(game_id), (None, None)
         state, tail = State(), loaded.tail
         if loaded.snapshot is not None:
             try:
@@ -116,6 +132,23 @@ class Games:
             state = cached.state
         game = self._advance(Game(game_id, state, loaded.meta), tail, loaded.version)
         return game, loaded.idem
+
+    def _archived(self, game_id: str) -> Game:
+        """A game that is no longer in Redis, from the archive (404 if it is not there);
+        502 naming the game if its archived copy is unreadable."""
+        try:
+            found = archiving.read(self.archive, game_id) if self.archive is not None else None
+        except archiving.ArchiveCorrupt as e:
+            log.error("archived game %s unreadable: %s", game_id, e)
+            raise ArchiveUnreadable(
+                f"game {game_id} is archived, and its archived copy is unreadable "
+                f"({e.key}: {e.why})"
+            ) from None
+        if found is None:
+            raise NoSuchGame(f"no game {game_id}")
+        game = found.game()
+        self.cache.put(game)
+        return game
 
     def _advance(self, game: Game, tail, version: int) -> Game:
         """``game`` moved on by the events it missed (``tail``), checked against ``version``."""
@@ -150,11 +183,32 @@ class Games:
             raise Forbidden("this token holds a seat of another game", version=game.version)
         raise Unauthorized("unknown token", version=game.version)
 
-    def events_after(
-        self, game: Game, seat: int | None, after: int, limit: int
+    def entries(
+        self, game: Game, after: int = 0, limit: int | None = None, upto: int | None = None
     ) -> list[tuple[int, dict]]:
-        """The log's entries after ``after`` (at most ``limit``), as stored."""
-        return self.store.read_after(game.id, after, limit)
+        """The log's entries with versions ``after+1 .. upto`` (at most ``limit``), as stored:
+        (version, event's wire form); from the archive once the game has left Redis."""
+        last = game.version if upto is None else min(upto, game.version)
+        if game.log is None:
+            entries = self.store.read_after(game.id, after, limit, upto)
+            want = max(0, last - after) if limit is None else min(limit, max(0, last - after))
+            if len(entries) >= want or not game.state.over:
+                return entries
+            game = self._archived(game.id)  # deleted from Redis since it was loaded
+        end = last if limit is None else min(last, after + limit)
+        return list(game.log[max(0, after) : max(0, end)])
+
+    def export(self, game: Game, notation: bool = False) -> str:
+        """A finished game, complete, with its seed: the NDJSON log or the notation
+        (docs/export.md); 409 while it runs (the seed is secret until then)."""
+        if not game.state.over:
+            raise GameRunning(
+                "the export opens when the game is over: the seed is secret until then",
+                version=game.version,
+            )
+        events = [domain.event_from_dict(d) for _v, d in self.entries(game)]
+        write = export_formats.to_notation if notation else export_formats.to_ndjson
+        return write(events, game.seed)
 
     @staticmethod
     def redacted(entries, seat: int | None, public: bool) -> list[dict]:
@@ -189,7 +243,7 @@ class Games:
                 base = 0
         else:
             base = 0
-        entries = self.store.read_after(game.id, base, upto=version)
+        entries = self.entries(game, base, upto=version)
         return domain.replay((domain.event_from_dict(d) for _v, d in entries), state)
 
     def lobby(self, status: str, cursor: str | None, limit: int) -> tuple[list[dict], str | None]:
@@ -384,7 +438,7 @@ class Games:
         if last > game.version:  # appended by another process since this one looked
             game = self.load(game.id)
         state = self._state_at(game, last)
-        entries = self.store.read_after(game.id, first - 1, upto=last)
+        entries = self.entries(game, first - 1, upto=last)
         events = [domain.event_from_dict(d) for _v, d in entries]
         return Acted(self._answer(first - 1, events, state, seat), replayed=True)
 

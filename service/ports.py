@@ -1,5 +1,6 @@
 """The ports the use cases call out through: the game store (``GameStore``, what
-``service.store.redis.RedisStore`` implements, and the results of its calls) and the
+``service.store.redis.RedisStore`` implements, and the results of its calls), the
+archive of finished games (``Archive``, ``service.archive``'s adapters) and the
 scheduler hook called after every successful append, the seam for bots and timeouts.
 
 The entry points plug the workers' scheduler in (``workers.schedule.Scheduler``, given to
@@ -8,6 +9,7 @@ the one before) and arms what ``domain.deadlines(state)`` and the bots' turns re
 By default nothing happens.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -85,6 +87,30 @@ class GameStore(Protocol):
     def token_owner(self, token_hash: str) -> tuple[str, int] | None: ...
 
     def lobby(self, status: str, cursor: str | None, limit: int): ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def meta(self, game_id: str) -> dict[str, str] | None: ...
+
+    def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None: ...
+
+    def delete_game(self, game_id: str, version: int) -> bool: ...
+
+
+class Archive(Protocol):
+    """An object store for finished games (``service.archive``: a directory, S3); what is
+    kept there is ``service.archiving``'s. Errors: ``errors.ArchiveUnavailable``."""
+
+    url: str
+
+    def put(self, key: str, data: bytes) -> None:
+        """Store ``data`` at ``key``, whole or not at all."""
+
+    def get(self, key: str) -> bytes | None:
+        """The object at ``key``, None if there is none."""
+
+    def keys(self, prefix: str = "") -> Iterator[str]:
+        """Every key under ``prefix``, sorted."""
 
 
 class Scheduler(Protocol):

@@ -1,11 +1,13 @@
 """Fixtures every layer shares.
 
+- ``SPITLOG_ARCHIVE_URL``: a temporary directory of the session, for every process;
 - ``redis_url``: a real redis-server for the session (started on first use, by
   ``tests.support.redis_server``, as the benchmarks start theirs);
 - ``redis_client``, ``app``, ``client``: the API on the Flask test client over a fresh
   fakeredis (tests/integration overrides ``redis_client`` with the real server).
 """
 
+import os
 import shutil
 import tempfile
 
@@ -15,6 +17,12 @@ import pytest
 from service.http.app import create_app
 from tests.support.api import app_settings
 from tests.support.redis_server import start_redis, stop_redis
+
+
+def pytest_configure(config):
+    # Finished games go to an archive (service.archiving): the suite's, never the working
+    # directory's default; every process the tests start inherits it.
+    os.environ.setdefault("SPITLOG_ARCHIVE_URL", tempfile.mkdtemp(prefix="spitlog-archive-"))
 
 
 @pytest.fixture(scope="session")

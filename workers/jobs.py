@@ -29,8 +29,9 @@ from datetime import UTC
 from rq import get_current_job
 
 import domain
+from service.archiving import ArchiveConflict, ArchiveCorrupt
 from service.config import Settings, load
-from service.errors import NoSuchGame
+from service.errors import ArchiveUnavailable, NoSuchGame
 
 from .metrics import BOT_ACTIONS, JOBS, LAG, TIMEOUTS
 from .runtime import Runtime
@@ -159,6 +160,39 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
     log.warning("deadlines of %s not fired (attempt %d): again in %.2f s", game_id, attempt, wait)
     rt.scheduler.arm_deadline(game_id, state.version, (time.time() + wait) * 1000, attempt + 1)
     return "refused", None, state.version
+
+
+ARCHIVE_RETRY_S = 1.0  # an archive write that failed: again this much later,
+ARCHIVE_MAX_BACKOFF_S = 300.0  # ... doubling with each failure in a row, up to this
+
+
+def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
+    """Move a finished game out of Redis (``service.archiving.Archiver.step``): archive it
+    and check the copy, then, once the retention is over, delete it from Redis. Each run
+    does one step and arms the next; a failure (the archive unreachable, an object there
+    that differs) leaves the game in Redis and backs off, doubling up to five minutes
+    (``attempt``: the failures in a row)."""
+    rt = runtime()
+    start = time.time()
+    if due_ms is not None:
+        LAG.labels("archive_game").observe(abs(start * 1000 - due_ms) / 1000)
+    try:
+        outcome, again = rt.archiver.step(game_id)
+    except (ArchiveUnavailable, ArchiveConflict, ArchiveCorrupt) as e:
+        outcome, again = "failed", None
+        wait = min(ARCHIVE_RETRY_S * 2**attempt, ARCHIVE_MAX_BACKOFF_S)
+        log.warning("archiving %s failed (attempt %d), again in %.0f s: %s",
+                    game_id, attempt, wait, e)  # fmt: skip
+        rt.schedule.arm_archive(game_id, (time.time() + wait) * 1000, attempt + 1)
+    else:
+        if again is not None:
+            rt.schedule.arm_archive(game_id, again * 1000)
+        else:
+            rt.schedule.forget(game_id)
+    JOBS.labels("archive_game", outcome).inc()
+    if rt.trace:
+        _trace(rt, "arc", game_id, None, None, None, attempt, due_ms, start, outcome, None)
+    return outcome
 
 
 def _soonest(rt: Runtime, game, due) -> tuple:

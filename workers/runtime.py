@@ -1,8 +1,11 @@
-"""What a worker or scheduler process holds: the use cases (``Games``) on the game store,
-with the scheduler hook plugged in, and the schedule on the queue Redis."""
+"""What a worker or scheduler process holds: the use cases (``Games``, ``Archiver``) on
+the game store and the archive, with the scheduler hook plugged in, and the schedule on
+the queue Redis."""
 
 import redis
 
+from service.archive import open_archive
+from service.archiving import Archiver
 from service.config import Settings
 from service.games import Games
 from service.metrics import Metrics
@@ -20,6 +23,8 @@ class Runtime:
         self.store = RedisStore(
             client, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
         )
+        self.archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
+        self.archiver = Archiver(self.store, self.archive, s.retain_s)
         self.scheduler = Scheduler.from_settings(s)
         self.schedule: Schedule = self.scheduler.schedule
         self.games = Games(
@@ -29,5 +34,6 @@ class Runtime:
             snapshot_every=s.snapshot_every,
             cache_size=s.state_cache,
             retries=s.append_retries,
+            archive=self.archive,
         )
         self.trace = s.trace

@@ -11,7 +11,7 @@ RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 - ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests).
 
 A game has at most three slots, so the set holds a few members per live game whatever
-the pace of play:
+the pace of play (and a finished game one, until it has left Redis):
 
 - ``bot|<game>|<seat>``: a bot's next decision, planned at one version. After every
   append that leaves a bot able to act, its plan moves to the new version at now +
@@ -31,6 +31,9 @@ the pace of play:
   costs no round trip to the schedule. A slot left due too early (a deadline met, in
   such a game) costs one job that arms it again at the right time or finds nothing to
   do. A game with a bot arms at every append anyway, and sets the slot exactly.
+- ``arc|<game>``: a finished game's way out of Redis (``workers.jobs.archive_game``),
+  armed by the append that ends it: archive it now, delete it once the retention is
+  over; its plan's version is 0, its attempt counts the failures in a row.
 
 ``claim`` (one script, so of several tickers only one wins a slot) pops the due slots,
 stamps their plans with the claim time, and answers ``Decision``s for the ticker to
@@ -141,8 +144,12 @@ def deadline_slot(game_id: str) -> str:
     return f"dl|{game_id}"
 
 
+def archive_slot(game_id: str) -> str:
+    return f"arc|{game_id}"
+
+
 def all_slots(game_id: str) -> list[str]:
-    """Every slot a game can have."""
+    """Every slot a running game can have (a finished one has its archive slot only)."""
     return [bot_slot(game_id, 0), bot_slot(game_id, 1), deadline_slot(game_id)]
 
 
@@ -163,7 +170,7 @@ def ms(t: float) -> int:
 class Decision:
     """A claimed slot: what a job must decide, at which version, due when."""
 
-    kind: str  # "bot" or "dl"
+    kind: str  # "bot", "dl" or "arc"
     game_id: str
     seat: int | None  # bot: its seat
     version: int  # bot: the version it decides at; dl: the version that armed it
@@ -174,6 +181,8 @@ class Decision:
     def slot(self) -> str:
         if self.kind == "bot":
             return bot_slot(self.game_id, self.seat)
+        if self.kind == "arc":
+            return archive_slot(self.game_id)
         return deadline_slot(self.game_id)
 
 
@@ -182,7 +191,7 @@ def parse_slot(slot: str) -> tuple[str, str, int | None]:
     parts = slot.split("|")
     if parts[0] == "bot":
         return "bot", parts[1], int(parts[2])
-    return "dl", parts[1], None
+    return ("arc" if parts[0] == "arc" else "dl"), parts[1], None
 
 
 def parse_plan(plan: str) -> tuple[int, int, int]:
@@ -275,6 +284,24 @@ class Schedule:
             return []
         return [int(v) if v is not None else None for v in self.r.mget(map(_hw_key, game_ids))]
 
+    def arm_archive(self, game_id: str, due_ms: float, attempt: int = 0) -> None:
+        """Arm the finished game's archive slot at ``due_ms`` (its plan's version is 0:
+        nothing moves a finished game)."""
+        slot = archive_slot(game_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zadd(DUE, {slot: float(due_ms)})
+        pipe.hset(PLAN, slot, f"0|{attempt}|0")
+        pipe.execute()
+
+    def forget(self, game_id: str) -> None:
+        """The game is out of Redis: drop its archive slot and its high-water mark."""
+        slot = archive_slot(game_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(DUE, slot)
+        pipe.hdel(PLAN, slot)
+        pipe.delete(_hw_key(game_id))
+        pipe.execute()
+
     def depth(self) -> int:
         return int(self.r.zcard(DUE))
 
@@ -346,6 +373,7 @@ class Scheduler:
         if state.over:
             self._soonest.pop(game_id, None)
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
+            self.schedule.arm_archive(game_id, self.clock() * 1000)  # out to the archive
             return
         was = None if before is None else self._soonest_ms(game_id, before)
         due = self._soonest_ms(game_id, state)

@@ -13,11 +13,14 @@ from service.errors import NoSuchGame
 from .metrics import DEPTH, REARMED, STALLED
 from .process import prepare, stop_on_signals
 from .runtime import Runtime
-from .schedule import Schedule, Scheduler, deadline_slot, soonest_ms
+from .schedule import Schedule, Scheduler, archive_slot, deadline_slot, soonest_ms
 
 log = logging.getLogger(__name__)
 
 FULL_EVERY = 10  # sweeps between two checks of every moving game's deadline slot
+# ... and of every finished game's archive slot, lost when it is not waiting and was
+# claimed longer ago than this many stall times (an archive job may take seconds)
+ARCHIVE_STALLS = 5
 
 
 class Sweeper:
@@ -70,6 +73,8 @@ class Sweeper:
             except NoSuchGame:
                 continue
         rearmed += self._sweep_deadlines([g for g in seen if g not in set(stalled)], now)
+        if self._passes % FULL_EVERY == 1:
+            rearmed += self.sweep_archives(now)
         DEPTH.set(self.schedule.depth())
         return rearmed
 
@@ -98,6 +103,40 @@ class Sweeper:
                 rearmed += self.check_deadline(gid, now)
             except NoSuchGame:
                 continue
+        return rearmed
+
+    def finished_games(self) -> list[str]:
+        """The ids of the finished games still in Redis, from the lobby's index."""
+        out, cursor = [], None
+        while True:
+            rows, cursor = self.store.lobby("finished", cursor, self.page)
+            out += [gid for gid, _meta, _version in rows]
+            if cursor is None:
+                return out
+
+    def sweep_archives(self, now: float) -> int:
+        """Arm again the archive slot of every finished game that lost it (a hook or a job
+        that never ran: a crash); answers how many."""
+        games = self.finished_games()
+        if not games:
+            return 0
+        rearmed = 0
+        for gid, (waiting, plan) in zip(
+            games, self.schedule.status([archive_slot(g) for g in games]), strict=True
+        ):
+            if waiting is not None:
+                continue
+            if (
+                plan is not None
+                and plan[2]
+                and now * 1000 - plan[2] < (ARCHIVE_STALLS * self.stall_s * 1000)
+            ):
+                continue  # claimed lately: its job is on its way
+            REARMED.labels("arc").inc()
+            self.schedule.arm_archive(gid, now * 1000, plan[1] if plan is not None else 0)
+            rearmed += 1
+        if rearmed:
+            log.warning("re-armed the archiving of %d finished games", rearmed)
         return rearmed
 
     def check_deadline(self, game_id: str, now: float) -> int:

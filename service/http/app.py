@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from .. import config
+from ..archive import open_archive
 from ..audit import Audits
 from ..games import Games, ms_now
 from ..limits import GameGate, Limits
@@ -122,11 +123,14 @@ def create_app(
     scheduler: Scheduler | None = None,
     clock=ms_now,
     front: bool = True,
+    archive=None,
 ) -> Flask:
     """The API. ``settings`` (default: ``config.load()``); ``redis_client`` replaces the
     clients made from ``redis_url`` (tests pass fakeredis); ``scheduler`` is told of every
     append (``ports.Scheduler``; default: nothing); ``front=False`` sends the hot routes
-    through Flask's dispatch like the others (the parity test)."""
+    through Flask's dispatch like the others (the parity test); ``archive`` (a
+    ``ports.Archive``; default: the one ``archive_url`` names) is where finished games
+    are read once they have left Redis."""
     s = settings if settings is not None else config.load()
     app = App(__name__)
     app.config["MAX_CONTENT_LENGTH"] = s.max_content_length
@@ -145,11 +149,13 @@ def create_app(
     games = Games(
         store, scheduler=scheduler, metrics=metrics, clock=clock,
         snapshot_every=s.snapshot_every, cache_size=s.state_cache, retries=s.append_retries,
+        archive=archive if archive is not None else open_archive(
+            s.archive_url, s3_endpoint_url=s.s3_endpoint_url),
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     all_routes = routes.ROUTES + web.ROUTES
     services = Services(
-        settings=s, games=games, audits=Audits(store), store=store, hub=Hub(store),
+        settings=s, games=games, audits=Audits(games), store=store, hub=Hub(store),
         limits=limits, gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
     )  # fmt: skip

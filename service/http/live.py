@@ -62,7 +62,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
     """The live stream: what is there after ``after``, then each append as it lands; 204
     once the game is over and the client has every event (EventSource stops there)."""
     svc = call.services
-    store, hub, metrics = svc.store, svc.hub, svc.metrics
+    hub, metrics = svc.hub, svc.metrics
     max_s, keep_s = svc.settings.sse_max_s, svc.settings.sse_keepalive_s
     public = game.state.over
     if public and after >= game.version:
@@ -78,7 +78,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
             now = time.monotonic()
             end, ping = now + max_s, now + keep_s
             while True:
-                entries = store.read_after(game.id, last, 500)
+                entries = svc.games.entries(game, last, 500)
                 if entries:
                     yield "".join(
                         f"id: {e['version']}\ndata: {json.dumps(e, separators=_SEP)}\n\n"

@@ -33,10 +33,11 @@ PROBLEM_TYPES = {
     "forbidden": (403, "a token of another game"),
     "not-found": (404, "no such game, version or path"),
     "method-not-allowed": (405, "the path exists, the method does not (see `Allow`)"),
+    "not-acceptable": (406, "no media type of `Accept` is one the path answers in"),
     "request-timeout": (408, "the request body did not arrive in time"),
     "seat-unavailable": (409, "both seats are taken, or you already hold one"),
     "game-over": (409, "the game is finished or aborted"),
-    "game-running": (409, "the audit of a game that is not over"),
+    "game-running": (409, "the audit or the export of a game that is not over"),
     "precondition-failed": (412, "`If-Match` names another version than the current one"),
     "too-large": (413, "the request body is too large"),
     "unsupported-media-type": (415, "the request body is not `application/json`"),
@@ -44,6 +45,8 @@ PROBLEM_TYPES = {
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
     "rate-limited": (429, "over the rate limit: retry after `Retry-After` seconds"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
+    "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
+                           "truncated: `detail` names the game"),
     "busy": (503, "the game moved too fast to act on, or the store is unreachable: retry"),
 }  # fmt: skip
 

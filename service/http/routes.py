@@ -5,6 +5,7 @@ use case (``service.games``) and make the answer. The pipeline has already read 
 body, checked the credentials' form, charged the limits and taken the game's gate.
 """
 
+import hashlib
 import http
 
 from werkzeug.datastructures import MIMEAccept
@@ -12,7 +13,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 
 import domain
 
-from ..errors import BadRequest, Busy
+from ..errors import BadRequest, Busy, NotAcceptable
 from ..games import Acted
 from . import links, live, schemas
 from .pipeline import Answer, Call, Route, json_answer
@@ -108,7 +109,7 @@ def _if_match(call: Call) -> frozenset[int] | None:
     tags = parse_etags(header)
     if tags.star_tag:
         return None
-    return frozenset(int(t) for t in tags.as_set() if _number(t))
+    return frozenset(int(t) for t in tags.as_set() if t and _number(t))  # '""' parses as None
 
 
 def _number(text: str) -> bool:
@@ -126,13 +127,13 @@ def events(call: Call) -> Answer:
             after = int(last)
         return live.sse(call, game, seat, min(after, game.version))
     limit = call.query["limit"]
-    entries = svc.store.read_after(game.id, after, limit)
+    entries = svc.games.entries(game, after, limit)
     wait = min(call.query.get("wait") or 0, svc.settings.longpoll_max_s)
     if not entries and wait > 0 and not game.state.over:
         call.leave_gate()  # no place of the game held while waiting
         live.long_poll(call, game.id, min(after, game.version), wait)
         game = svc.games.load(game.id)
-        entries = svc.store.read_after(game.id, after, limit)
+        entries = svc.games.entries(game, after, limit)
     version = max(game.version, entries[-1][0] if entries else 0)
     body = {
         "version": version,
@@ -152,6 +153,36 @@ def state_at(call: Call) -> Answer:
 def audit(call: Call) -> Answer:
     game, _seat = _viewer(call)
     return json_answer(call.services.audits.audit(game))
+
+
+NDJSON = "application/x-ndjson"
+NOTATION = "text/plain"
+EXPORTS = {NDJSON: ("ndjson", "ndjson"), NOTATION: ("notation", "txt")}  # type -> tag, suffix
+
+
+def export(call: Call) -> Answer:
+    """The finished game's export in the media type ``Accept`` prefers (NDJSON when it
+    names none); the same bytes for everyone, and forever (the log is append-only and the
+    game over): a strong ETag of them, cacheable."""
+    accept = parse_accept_header(call.header("Accept"), MIMEAccept)
+    ctype = accept.best_match([NDJSON, NOTATION], default=NDJSON if not accept else None)
+    if ctype is None:
+        raise NotAcceptable(f"the export is {NDJSON} (the log) or {NOTATION} (the notation)")
+    game, _seat = _viewer(call)
+    tag, suffix = EXPORTS[ctype]
+    body = call.services.games.export(game, notation=tag == "notation").encode()
+    etag = f'"{tag}-{hashlib.sha256(body).hexdigest()[:32]}"'
+    headers = [
+        ("ETag", etag),
+        ("Vary", "Accept"),
+        ("Cache-Control", "public, max-age=86400"),
+        ("Content-Disposition", f'attachment; filename="{game.id}.{suffix}"'),
+    ]
+    inm = call.header("If-None-Match")
+    if inm and parse_etags(inm).contains(etag.strip('"')):
+        return Answer(304, headers, b"")
+    charset = "; charset=utf-8"
+    return Answer(200, [("Content-Type", ctype + charset), *headers], body)
 
 
 def health(call: Call) -> Answer:
@@ -405,6 +436,42 @@ ROUTES: tuple[Route, ...] = (
             "`server_seed` hashes (sha256) to the `commitment` published at creation; each deal "
             "is shuffled again from it (docs/shuffle.md) and compared with the log.",
             responses={**_ok(200, schemas.AuditSchema), **_problems(401, 403, 404, 409, 429)},
+        ),
+    ),  # fmt: skip
+    Route(
+        "export",
+        "GET",
+        GAME + "/export",
+        export,
+        auth=True,
+        gated=True,
+        doc=_op(
+            "After the game: its export, the whole log with the seed (409 before)",
+            "Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log "
+            "(`spitlog-log/1`: a header line with the revealed seed, then each event with its "
+            "version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in "
+            "docs/export.md and read by `spitlog audit`/`replay`. 406 for any other type. "
+            "The bytes never change: a strong ETag, cacheable for a day. An archived game "
+            "answers the same bytes.",
+            parameters=[_header("Accept", "application/x-ndjson (default) or text/plain")],
+            responses={
+                "200": {
+                    "description": "The export",
+                    "headers": {
+                        "ETag": {
+                            "description": "a strong tag of the bytes",
+                            "schema": {"type": "string"},
+                        },
+                        "Content-Disposition": {"schema": {"type": "string"}},
+                    },
+                    "content": {
+                        NDJSON: {"schema": {"type": "string"}},
+                        NOTATION: {"schema": {"type": "string"}},
+                    },
+                },
+                "304": {"description": "Not modified"},
+                **_problems(401, 403, 404, 406, 409, 429, 502),
+            },
         ),
     ),  # fmt: skip
     Route(

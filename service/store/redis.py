@@ -19,6 +19,11 @@ Redis Cluster slot:
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
   ``domain.state_to_dict``), a cache that ``replay`` of the log can always rebuild.
 
+Once a finished game's archived copy is checked, its meta gets ``archived`` =
+``<ms>:<version>`` and its token index entries a TTL; after the retention
+(``service.archiving``) ``delete_game`` removes every key of it, the game's own first
+(one script), then its index entries.
+
 Outside the games' slots, written by separate commands after an append (a script may
 only touch one slot on a Cluster, and both are indexes that can be repaired):
 
@@ -107,6 +112,18 @@ end
 return {m, v, base, snap, tail, i0, i1}
 """
 
+# KEYS: meta, log, idem, snap, refused. ARGV: the version archived.
+# Deletes the game's keys if it was archived at that version (and has not moved since).
+_DELETE = """
+local archived = redis.call('HGET', KEYS[1], 'archived')
+if not archived then return 0 end
+local v = tonumber(string.match(archived, ':(%d+)$'))
+if v ~= tonumber(ARGV[1]) or redis.call('XLEN', KEYS[2]) ~= v then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1
+"""
+
+_PARTS = ("meta", "log", "idem", "snap", "refused")  # every key of a game
 
 __all__ = ["Appended", "Clash", "Loaded", "RedisStore", "Replayed", "StoreError"]
 
@@ -162,6 +179,7 @@ class RedisStore:
         self.durability = durability
         self._append = client.register_script(_APPEND)
         self._load = client.register_script(_LOAD)
+        self._delete = client.register_script(_DELETE)
         self._waitaof: bool | None = None  # unknown until the first strict append
 
     def _script(self, script, keys: list, args: list):
@@ -278,6 +296,55 @@ class RedisStore:
         pipe.hget(key, field)
         created, _ttl, prior = pipe.execute()
         return None if created else (json.loads(prior) if prior else None)
+
+    # ---------------------------------------------------------------- archived games
+
+    def meta(self, game_id: str) -> dict[str, str] | None:
+        """The game's meta (None: no such game in Redis)."""
+        m = self.r.hgetall(_key(game_id, "meta"))
+        return {_s(k): _s(v) for k, v in m.items()} if m else None
+
+    def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None:
+        """Record that the game's archived copy (at ``version``) was checked at ``at_ms``; its
+        token index entries expire a day after the retention, should ``delete_game`` never
+        get to them."""
+        meta = self.meta(game_id) or {}
+        ttl = int(retain_s) + 86_400
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(_key(game_id, "meta"), "archived", f"{at_ms}:{version}")
+        for field in ("tok0", "tok1"):
+            if field in meta:
+                pipe.expire(f"spit:token:{meta[field]}", ttl)
+        pipe.execute()
+
+    def delete_game(self, game_id: str, version: int) -> bool:
+        """Delete every key of an archived game (False, and nothing deleted, unless it was
+        archived at ``version`` and has not moved since; True if it is gone already): its
+        own keys in one script, then its lobby and token index entries."""
+        meta = self.meta(game_id)
+        if meta is None:
+            return True
+        keys = [_key(game_id, p) for p in _PARTS]
+        if not int(self._script(self._delete, keys, [version])):
+            return False
+        member = f"{int(meta['created']):013d}:{game_id}"
+        pipe = self.r.pipeline(transaction=False)
+        for status in LOBBY_STATUSES:
+            pipe.zrem(f"spit:lobby:{status}", member)
+        tokens = [f"spit:token:{meta[f]}" for f in ("tok0", "tok1") if f in meta]
+        for key in tokens:
+            pipe.get(key)
+        owners = pipe.execute()[len(LOBBY_STATUSES) :]
+        mine = [
+            k for k, o in zip(tokens, owners, strict=True) if o and _s(o).startswith(game_id + ":")
+        ]
+        if mine:
+            self.r.delete(*mine)
+        return True
+
+    def game_keys(self, game_id: str) -> list[str]:
+        """The names of the game's own keys (for the benchmarks' and the tests' counts)."""
+        return [_key(game_id, p) for p in _PARTS]
 
     # ---------------------------------------------------------------- refused windows (T-4)
 

@@ -8,22 +8,9 @@ import pytest
 
 import domain
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, new_game
+from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
 
 PROBLEM = "application/problem+json"
-
-
-def problem_of(r, status: int) -> dict:
-    assert r.status_code == status, r.get_data(as_text=True)
-    assert r.mimetype == PROBLEM
-    body = r.get_json()
-    assert {"type", "title", "status", "detail"} <= set(body)
-    assert body["status"] == status
-    return body
-
-
-def act(client, gid, token, body, **headers):
-    return client.post(f"/v1/games/{gid}/actions", json=body, headers={**bearer(token), **headers})
 
 
 def xlen(redis_client, gid) -> int:
@@ -419,24 +406,6 @@ def test_a_stream_counts_in_the_metrics(client):
 
 
 # ---------------------------------------------------------------- states, audit, lobby
-
-
-def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000):
-    import random
-
-    from tests.support.api import pick
-
-    rng = random.Random(rng_seed)
-    tokens = (t0, t1)
-    for _ in range(max_actions):
-        seat = rng.randrange(2)
-        view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
-        if view["status"] in ("finished", "aborted"):
-            return view
-        a = pick(view, rng)
-        if a is not None:
-            act(client, gid, tokens[seat], a)
-    raise AssertionError("the game did not end")
 
 
 def test_states_at_a_version_are_the_callers_view_then_everything(redis_client):

@@ -44,3 +44,32 @@ def pick(view: dict, rng: random.Random) -> dict | None:
     """A random legal action of the view's seat, resign aside."""
     acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
     return rng.choice(acts) if acts else None
+
+
+def act(client, gid, token, body, **headers):
+    return client.post(f"/v1/games/{gid}/actions", json=body, headers={**bearer(token), **headers})
+
+
+def problem_of(r, status: int) -> dict:
+    """The problem+json body of ``r``, checked to be one with ``status``."""
+    assert r.status_code == status, r.get_data(as_text=True)
+    assert r.mimetype == "application/problem+json"
+    body = r.get_json()
+    assert {"type", "title", "status", "detail"} <= set(body)
+    assert body["status"] == status
+    return body
+
+
+def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000) -> dict:
+    """Random legal actions of random seats until the game is over: its last view."""
+    rng = random.Random(rng_seed)
+    tokens = (t0, t1)
+    for _ in range(max_actions):
+        seat = rng.randrange(2)
+        view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
+        if view["status"] in ("finished", "aborted"):
+            return view
+        a = pick(view, rng)
+        if a is not None:
+            act(client, gid, tokens[seat], a)
+    raise AssertionError("the game did not end")

@@ -1,0 +1,298 @@
+"""Finished games in the archive (docs/archive.md): what is written there, how it is read
+back and checked, and the job that moves a finished game out of Redis (``Archiver``).
+
+Per game, three objects, written in this order (a reader starts from the last):
+
+- ``games/YYYY/MM/<id>.ndjson.zst``: the export (``spitlog-log/1``, ``domain.export``),
+  zstd-compressed with a frame checksum; YYYY/MM is the month the game ended in (UTC);
+- ``games/YYYY/MM/<id>.json``: the record (``spitlog-archive/1``): the export's key,
+  length and SHA-256, the seats (kind, SHA-256 of the token, so that a token of an
+  archived game still reads its views) and the audit's verdict;
+- ``ids/<id>``: the pointer, the record's key (a game is found by its id alone).
+
+Every object is a function of the log and the game's meta: no wall time, no host. So a
+game archived twice (a job run again after a crash) writes the same bytes; an object
+already there is never overwritten (``_put_once``).
+"""
+
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import zstandard
+
+import domain
+from domain import export as export_formats
+from domain.audit import verify
+
+from .cache import Game
+from .ports import Archive, GameStore
+
+log = logging.getLogger(__name__)
+
+FORMAT = "spitlog-archive/1"
+LEVEL = 10  # zstd level: ~8x on a log, a few ms a game
+_TOKEN_FIELDS = ("tok0", "tok1")
+OVER = ("finished", "aborted")  # the statuses of a game that is over (``State.over``)
+
+
+class ArchiveCorrupt(Exception):
+    """An archived object that is not what its record (or its format) says: ``key`` names
+    it, the message says how."""
+
+    def __init__(self, key: str, why: str):
+        super().__init__(f"{key}: {why}")
+        self.key = key
+        self.why = why
+
+
+class ArchiveConflict(Exception):
+    """An object already in the archive differs from what this game would write there: it
+    is left as it is (never overwritten) and the game stays in Redis."""
+
+
+def month(ended_s: float) -> str:
+    """``YYYY/MM`` of a time (UTC)."""
+    return datetime.fromtimestamp(ended_s, UTC).strftime("%Y/%m")
+
+
+def export_key(game_id: str, ym: str) -> str:
+    return f"games/{ym}/{game_id}.ndjson.zst"
+
+
+def record_key(game_id: str, ym: str) -> str:
+    return f"games/{ym}/{game_id}.json"
+
+
+def pointer_key(game_id: str) -> str:
+    return f"ids/{game_id}"
+
+
+def compress(data: bytes) -> bytes:
+    return zstandard.ZstdCompressor(level=LEVEL, write_checksum=True).compress(data)
+
+
+def decompress(key: str, data: bytes, limit: int = 1 << 30) -> bytes:
+    """The content of a compressed object; ArchiveCorrupt if it is not a whole zstd frame
+    (a truncated object, a flipped bit: the frame checksum)."""
+    try:
+        return zstandard.ZstdDecompressor().decompress(data, max_output_size=limit)
+    except zstandard.ZstdError as e:
+        raise ArchiveCorrupt(key, f"not a whole zstd frame ({e})") from None
+
+
+def _json(obj) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """What archiving a game writes: ``objects`` key -> bytes, in the order to write them."""
+
+    record: dict
+    objects: dict[str, bytes]
+    ndjson: bytes
+
+
+def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) -> Packed:
+    """The objects of a finished game, from its meta and its whole log."""
+    events = [domain.event_from_dict(d) for _v, d in entries]
+    state = domain.replay(events)
+    if not state.over:
+        raise ValueError(f"game {game_id} is not over")
+    seed = bytes.fromhex(meta["seed"])
+    text = export_formats.to_ndjson(events, seed).encode()
+    verdict = verify(events, seed)
+    ym = month(events[-1].at)
+    ekey = export_key(game_id, ym)
+    record = {
+        "format": FORMAT,
+        "id": game_id,
+        "game": meta["game"],
+        "status": state.status,
+        "created": int(meta["created"]),
+        "ended": int(round(events[-1].at * 1000)),
+        "version": state.version,
+        "export": {"key": ekey, "bytes": len(text), "sha256": hashlib.sha256(text).hexdigest()},
+        "seats": [
+            {"kind": meta.get(f"kind{s}"), "token_sha256": meta.get(_TOKEN_FIELDS[s])}
+            for s in (0, 1)
+        ],
+        "audit": {
+            "ok": verdict.ok and domain.commitment(seed) == state.commitment,
+            "checked": verdict.checked,
+            "deals": sum(1 for d in verdict.deals if d["ok"]),
+        },
+    }
+    rkey = record_key(game_id, ym)
+    objects = {ekey: compress(text), rkey: _json(record), pointer_key(game_id): rkey.encode()}
+    return Packed(record, objects, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """A game read back from the archive: its record, its export and its log."""
+
+    record: dict
+    ndjson: bytes
+    header: dict
+    entries: tuple[tuple[int, dict], ...]
+
+    def game(self) -> Game:
+        """The game as the use cases know it (``Game``), its log attached."""
+        events = [domain.event_from_dict(d) for _v, d in self.entries]
+        state = domain.replay(events)
+        seats = self.record["seats"]
+        meta = {
+            "game": self.record["game"],
+            "seed": self.header["server_seed"],
+            "commitment": self.header["commitment"],
+            "status": state.status,
+            "created": str(self.record["created"]),
+            "archived": "1",
+        }
+        for s in (0, 1):
+            if seats[s].get("kind"):
+                meta[f"kind{s}"] = seats[s]["kind"]
+            if seats[s].get("token_sha256"):
+                meta[_TOKEN_FIELDS[s]] = seats[s]["token_sha256"]
+        return Game(self.record["id"], state, meta, self.entries)
+
+
+def parse_record(key: str, raw: bytes) -> dict:
+    try:
+        record = json.loads(raw)
+        if record.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} record")
+        for field in ("id", "game", "created", "version", "export", "seats", "audit"):
+            if field not in record:
+                raise ValueError(f"no {field!r}")
+        if len(record["seats"]) != 2 or not record["export"].get("key"):
+            raise ValueError("seats or export malformed")
+    except (ValueError, TypeError, AttributeError) as e:
+        raise ArchiveCorrupt(key, f"not a record ({e})") from None
+    return record
+
+
+def unpack(record: dict, export_raw: bytes) -> Archived:
+    """The archived game, every byte checked against its record; ArchiveCorrupt if not."""
+    ekey = record["export"]["key"]
+    text = decompress(ekey, export_raw, limit=record["export"]["bytes"] + 1)
+    if len(text) != record["export"]["bytes"]:
+        raise ArchiveCorrupt(
+            ekey, f"{len(text)} bytes, the record says {record['export']['bytes']}"
+        )
+    if hashlib.sha256(text).hexdigest() != record["export"]["sha256"]:
+        raise ArchiveCorrupt(ekey, "its SHA-256 is not the record's")
+    try:
+        lines = text.decode().splitlines()
+        header = json.loads(lines[0])
+        if header.get("format") != export_formats.NDJSON_FORMAT:
+            raise ValueError("not a spitlog-log/1 export")
+        entries = []
+        for n, line in enumerate(lines[1:], 1):
+            d = json.loads(line)
+            if d.pop("version") != n:
+                raise ValueError(f"line {n + 1} out of order")
+            entries.append((n, d))
+    except (ValueError, KeyError, IndexError, UnicodeDecodeError) as e:
+        raise ArchiveCorrupt(ekey, f"not an export ({e})") from None
+    if header.get("game_id") != record["id"] or len(entries) != record["version"]:
+        raise ArchiveCorrupt(ekey, "another game's export, or not all of it")
+    return Archived(record, text, header, tuple(entries))
+
+
+def read(archive: Archive, game_id: str) -> Archived | None:
+    """The archived game ``game_id`` (None: not in the archive); ArchiveCorrupt if any of
+    its objects is not what it should be, ArchiveUnavailable if the archive does not answer."""
+    pointer = archive.get(pointer_key(game_id))
+    if pointer is None:
+        return None
+    rkey = pointer.decode(errors="replace")
+    raw = archive.get(rkey)
+    if raw is None:
+        raise ArchiveCorrupt(rkey, "missing (the pointer names it)")
+    record = parse_record(rkey, raw)
+    if record["id"] != game_id:
+        raise ArchiveCorrupt(rkey, f"the record of {record['id']}, not of {game_id}")
+    export_raw = archive.get(record["export"]["key"])
+    if export_raw is None:
+        raise ArchiveCorrupt(record["export"]["key"], "missing (the record names it)")
+    return unpack(record, export_raw)
+
+
+def _put_once(archive: Archive, key: str, data: bytes, same) -> None:
+    """Write ``data`` at ``key`` unless the object is there already; an object there that
+    is not the same (``same(old)`` false) is left alone: ArchiveConflict."""
+    old = archive.get(key)
+    if old is None:
+        archive.put(key, data)
+    elif old != data and not same(old):
+        raise ArchiveConflict(f"{key} is already in the archive with other content")
+
+
+class Archiver:
+    """The archive job's use case: write a finished game to the archive, read it back and
+    check it, and after ``retain_s`` delete it from Redis (RULES: nothing is deleted
+    before it is safely stored elsewhere)."""
+
+    def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time):
+        self.store = store
+        self.archive = archive
+        self.retain_s = retain_s
+        self.clock = clock
+
+    def step(self, game_id: str) -> tuple[str, float | None]:
+        """Do the next step for ``game_id``: (outcome, when to run again or None).
+
+        - ``archived``: written, read back, checked; again when retention ends;
+        - ``retained``: archived, retention not over yet; again when it is;
+        - ``deleted``: the archived copy checked once more against Redis, then every
+          Redis key of the game deleted; done;
+        - ``gone``: not in Redis (deleted already); ``running``: not over (nothing to do).
+        Raises ArchiveUnavailable, ArchiveConflict or ArchiveCorrupt: the game stays in
+        Redis and the caller tries again later.
+        """
+        meta = self.store.meta(game_id)
+        if meta is None:
+            return "gone", None
+        version = self.store.version(game_id)
+        entries = self.store.read_after(game_id, 0)
+        if len(entries) != version or not entries:
+            raise ValueError(f"game {game_id}: the log is not whole")
+        if meta.get("status") not in OVER:
+            return "running", None
+        packed = pack(game_id, meta, entries)
+        now = self.clock()
+        archived = meta.get("archived")
+        if archived is None:
+            self._write(game_id, packed)
+            self.store.mark_archived(game_id, version, int(now * 1000), self.retain_s)
+            return "archived", now + self.retain_s
+        at = int(archived.split(":")[0]) / 1000
+        if now < at + self.retain_s:
+            return "retained", at + self.retain_s
+        self._check(game_id, packed)  # once more, right before the delete
+        if not self.store.delete_game(game_id, version):
+            raise ValueError(f"game {game_id} changed since it was archived: not deleted")
+        return "deleted", None
+
+    def _write(self, game_id: str, packed: Packed) -> None:
+        for key, data in packed.objects.items():
+            if key.endswith(".zst"):
+                same = lambda old, k=key: decompress(k, old) == packed.ndjson  # noqa: E731
+            else:
+                same = lambda old: False  # noqa: E731
+            _put_once(self.archive, key, data, same)
+        self._check(game_id, packed)
+
+    def _check(self, game_id: str, packed: Packed) -> None:
+        """Read the game back from the archive: its export must be the one Redis makes."""
+        got = read(self.archive, game_id)
+        if got is None:
+            raise ArchiveCorrupt(pointer_key(game_id), "missing after it was written")
+        if got.ndjson != packed.ndjson:
+            raise ArchiveCorrupt(got.record["export"]["key"], "not the export Redis makes")
