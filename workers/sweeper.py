@@ -116,8 +116,10 @@ class Sweeper:
 
     def sweep_archives(self, now: float) -> int:
         """Arm again the archive slot of every finished game that lost it (a hook or a job
-        that never ran: a crash); answers how many."""
-        games = self.finished_games()
+        that never ran: a crash); answers how many. The games: those of the finished
+        lobby, and those with an archive plan (a job that died after it removed the game
+        from the lobby, before it was done)."""
+        games = sorted(set(self.finished_games()) | set(self.schedule.archive_plans()))
         if not games:
             return 0
         rearmed = 0

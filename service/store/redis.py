@@ -21,8 +21,8 @@ Redis Cluster slot:
 
 Once a finished game's archived copy is checked, its meta gets ``archived`` =
 ``<ms>:<version>`` and its token index entries a TTL; after the retention
-(``service.archiving``) ``delete_game`` removes every key of it, the game's own first
-(one script), then its index entries.
+(``service.archiving``) ``delete_game`` removes every key of it: its index entries,
+then its own keys (one script).
 
 Outside the games' slots, written by separate commands after an append (a script may
 only touch one slot on a Cluster, and both are indexes that can be repaired):
@@ -320,27 +320,27 @@ class RedisStore:
     def delete_game(self, game_id: str, version: int) -> bool:
         """Delete every key of an archived game (False, and nothing deleted, unless it was
         archived at ``version`` and has not moved since; True if it is gone already): its
-        own keys in one script, then its lobby and token index entries."""
+        lobby and token index entries first, then its own keys in one script. (In this
+        order a crash in between leaves the game whole, to be deleted again; the
+        other way round it would leave index entries that name no game.)"""
         meta = self.meta(game_id)
         if meta is None:
             return True
-        keys = [_key(game_id, p) for p in _PARTS]
-        if not int(self._script(self._delete, keys, [version])):
+        archived = meta.get("archived", "")
+        if not archived.endswith(f":{version}") or self.version(game_id) != version:
             return False
         member = f"{int(meta['created']):013d}:{game_id}"
+        tokens = [f"spit:token:{meta[f]}" for f in ("tok0", "tok1") if f in meta]
+        owners = self.r.mget(tokens) if tokens else []
         pipe = self.r.pipeline(transaction=False)
         for status in LOBBY_STATUSES:
             pipe.zrem(f"spit:lobby:{status}", member)
-        tokens = [f"spit:token:{meta[f]}" for f in ("tok0", "tok1") if f in meta]
-        for key in tokens:
-            pipe.get(key)
-        owners = pipe.execute()[len(LOBBY_STATUSES) :]
-        mine = [
-            k for k, o in zip(tokens, owners, strict=True) if o and _s(o).startswith(game_id + ":")
-        ]
-        if mine:
-            self.r.delete(*mine)
-        return True
+        for key, owner in zip(tokens, owners, strict=True):
+            if owner and _s(owner).startswith(game_id + ":"):
+                pipe.delete(key)
+        pipe.execute()
+        keys = [_key(game_id, p) for p in _PARTS]
+        return bool(int(self._script(self._delete, keys, [version])))
 
     def game_keys(self, game_id: str) -> list[str]:
         """The names of the game's own keys (for the benchmarks' and the tests' counts)."""

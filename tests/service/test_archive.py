@@ -18,6 +18,7 @@ from service.errors import ArchiveUnavailable
 from service.http.app import create_app
 from service.store.redis import RedisStore
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
+from tests.support.keys import keys_naming
 
 
 @pytest.fixture
@@ -38,21 +39,6 @@ def finished_game(client, seed=1, **options):
     gid, t0, t1 = new_game(client, options={"max_rounds": 1, **options}, client_seed="c")
     play_to_the_end(client, gid, t0, t1, rng_seed=seed)
     return gid, t0, t1
-
-
-def keys_of(r, gid) -> list[str]:
-    """Every key that names the game, or whose value or member does (tokens, lobby)."""
-    out = []
-    for k in r.scan_iter("*"):
-        name = k.decode()
-        kind = r.type(k).decode()
-        if gid in name:
-            out.append(name)
-        elif kind == "string" and gid in (r.get(k) or b"").decode():
-            out.append(name)
-        elif kind == "zset" and any(gid in m.decode() for m in r.zrange(k, 0, -1)):
-            out.append(name)
-    return out
 
 
 # ---------------------------------------------------------------- the export
@@ -148,18 +134,16 @@ def test_nothing_leaves_redis_before_the_retention_then_every_key_does(r, archiv
     act(client, gid, t0, {"type": "resign"}, **{"Idempotency-Key": "k1"})  # a record too
     other, o0, _o1 = new_game(client)  # a game that runs on beside it
     store = RedisStore(r)
-    before = keys_of(r, gid)
-    assert {f"spit:{{g:{gid}}}:log", f"spit:{{g:{gid}}}:meta", "spit:lobby:finished"} <= set(
-        before
-    )
+    before = keys_naming(r, gid)
+    assert {f"spit:{{g:{gid}}}:log", f"spit:{{g:{gid}}}:meta", "spit:lobby:finished"} <= set(before)
     archiver = Archiver(store, archive, retain_s=60, clock=lambda: clock[0])
     assert archiver.step(gid) == ("archived", clock[0] + 60)
-    assert keys_of(r, gid) == before  # archived, still all there
+    assert keys_naming(r, gid) == before  # archived, still all there
     assert archiver.step(gid) == ("retained", clock[0] + 60)
     assert archiver.step(other)[0] == "running"
     clock[0] += 60
     assert archiver.step(gid) == ("deleted", None)
-    assert keys_of(r, gid) == []
+    assert keys_naming(r, gid) == []
     assert archiver.step(gid) == ("gone", None)
     assert client.get(f"/v1/games/{other}", headers=bearer(o0)).status_code == 200
 
@@ -195,10 +179,10 @@ def test_an_unreachable_archive_leaves_the_game_in_redis(r):
 
     client = make_app(r, Down()).test_client()
     gid, t0, _t1 = finished_game(client)
-    before = keys_of(r, gid)
+    before = keys_naming(r, gid)
     with pytest.raises(ArchiveUnavailable):
         Archiver(RedisStore(r), Down(), retain_s=0).step(gid)
-    assert keys_of(r, gid) == before and "archived" not in RedisStore(r).meta(gid)
+    assert keys_naming(r, gid) == before and "archived" not in RedisStore(r).meta(gid)
     # the API reads it from Redis all the while; an unknown game is a 503 to retry, not a
     # 404: the archive might hold it
     assert client.get(f"/v1/games/{gid}", headers=bearer(t0)).status_code == 200
@@ -216,15 +200,19 @@ def _snapshot(client, gid, tokens, other_token) -> dict:
     for tok in (*tokens, None, "not-a-token"):
         h = bearer(tok) if tok else {}
         calls += [(f"/v1/games/{gid}", h), (f"/v1/games/{gid}/audit", h)]
-        calls += [(f"/v1/games/{gid}/events?after={a}&limit={n}", h)
-                  for a, n in ((0, 1000), (0, 7), (5, 3), (version - 2, 100), (version, 10))]
+        calls += [
+            (f"/v1/games/{gid}/events?after={a}&limit={n}", h)
+            for a, n in ((0, 1000), (0, 7), (5, 3), (version - 2, 100), (version, 10))
+        ]
         calls += [(f"/v1/games/{gid}/states/{v}", h) for v in range(1, version + 1)]
         calls += [(f"/v1/games/{gid}/export", {**h, "Accept": a})
                   for a in ("application/x-ndjson", "text/plain", "text/html")]  # fmt: skip
     calls += [(f"/v1/games/{gid}/states/{version + 1}", {}), (f"/v1/games/{gid}/states/0", {})]
     calls += [(f"/v1/games/{gid}", {"If-None-Match": f'"{version}"'})]
-    calls += [(f"/v1/games/{gid}/events", {"Accept": "text/event-stream"}),
-              (f"/v1/games/{gid}/events", {"Accept": "text/event-stream", "Last-Event-ID": "4"})]
+    calls += [
+        (f"/v1/games/{gid}/events", {"Accept": "text/event-stream"}),
+        (f"/v1/games/{gid}/events", {"Accept": "text/event-stream", "Last-Event-ID": "4"}),
+    ]
     out = {}
     for path, headers in calls:
         resp = client.get(path, headers=headers)
@@ -242,7 +230,7 @@ def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, arch
     before = _snapshot(client, gid, (t0, t1), None)
     assert Archiver(RedisStore(r), archive, retain_s=0).step(gid)[0] == "archived"
     assert Archiver(RedisStore(r), archive, retain_s=0).step(gid)[0] == "deleted"
-    assert keys_of(r, gid) == []
+    assert keys_naming(r, gid) == []
     for fresh in (client, make_app(r, archive, snapshot_every=7).test_client()):
         after = _snapshot(fresh, gid, (t0, t1), None)
         assert after.keys() == before.keys()

@@ -24,6 +24,7 @@ class Procs:
     def __init__(self, env: dict[str, str], logdir: str | Path | None = None):
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
         self.logdir = Path(logdir or tempfile.mkdtemp(prefix="spitlog-workers-"))
+        self.logdir.mkdir(parents=True, exist_ok=True)
         self.procs: dict[str, subprocess.Popen] = {}
         self.rq_names: dict[str, str] = {}  # a worker's name here -> its name in RQ
         self.kills = 0
@@ -71,8 +72,11 @@ class Procs:
     def alive(self) -> dict[str, bool]:
         return {n: p.poll() is None for n, p in self.procs.items()}
 
-    def busy_worker(self, url: str, among: list[str], within_s: float) -> str | None:
-        """One of ``among`` that RQ shows running a job now, watched for ``within_s``."""
+    def busy_worker(
+        self, url: str, among: list[str], within_s: float, slot: str = ""
+    ) -> str | None:
+        """One of ``among`` that RQ shows running a job now (one whose schedule slot
+        begins with ``slot``: ``arc|`` for an archive job), watched for ``within_s``."""
         from rq import Worker
 
         r = redis.Redis.from_url(url)
@@ -80,10 +84,22 @@ class Procs:
         end = time.monotonic() + within_s
         while time.monotonic() < end:
             for w in Worker.all(connection=r):
-                if w.name in wanted and w.get_state() == "busy":
+                busy = w.name in wanted and w.get_state() == "busy"
+                if busy and (not slot or _running(w).startswith(slot)):
                     return wanted[w.name]
             time.sleep(0.002)
         return None
+
+
+def _running(worker) -> str:
+    """The description (the schedule slot) of the job ``worker`` runs, or ''."""
+    from rq.exceptions import NoSuchJobError
+
+    try:
+        job = worker.get_current_job()
+    except NoSuchJobError:  # done and gone meanwhile (result_ttl=0)
+        return ""
+    return (job.description or "") if job is not None else ""
 
 
 def wait_for_workers(url: str, n: int, timeout: float = 30) -> None:

@@ -1,0 +1,213 @@
+"""The archive for real (issue 14): real RQ workers and the scheduler as subprocesses on
+the session's redis-server, archiving to a real S3 server (SeaweedFS); the API in
+process. Finished games go to S3 and, after a short retention, leave Redis entirely;
+an unreachable archive keeps them in Redis and is retried; workers SIGKILLed again and
+again while games finish lose nothing and write no object twice with other bytes."""
+
+import itertools
+import random
+import threading
+import time
+from collections import defaultdict
+
+import pytest
+import redis
+
+from domain.audit import verify
+from domain.export import from_ndjson
+from service import archiving
+from service.archive.s3 import S3Archive
+from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game, play_to_the_end
+from tests.support.keys import keys_naming
+from tests.support.workers_procs import Procs, wait_for_workers
+from workers.schedule import Schedule, Scheduler
+
+pytestmark = pytest.mark.redis
+
+PACE = 0.05
+ENV = {
+    "SPITLOG_BOT_PACE": str(PACE),
+    "SPITLOG_TRACE": "1",
+    "SPITLOG_STALL_S": "1.0",
+    "SPITLOG_SWEEP_S": "0.2",
+    "SPITLOG_WORKER_LOG_LEVEL": "WARNING",
+}
+OVER = ("finished", "aborted")
+_runs = itertools.count()
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            pytest.fail(f"{what}: not in {timeout} s")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def run(redis_url, s3_server, tmp_path):
+    """A fresh Redis, a bucket prefix of its own, and a way to start the processes."""
+    r = redis.Redis.from_url(redis_url)
+    r.flushall()
+    prefix = f"run{next(_runs)}-{time.monotonic_ns()}"
+    url = s3_server.bucket("spitlog") + "/" + prefix
+    procs: list[Procs] = []
+
+    def start(workers=("w0",), slow=False, **env) -> Procs:
+        p = Procs({**ENV, **s3_server.env, "SPITLOG_REDIS_URL": redis_url,
+                   "SPITLOG_ARCHIVE_URL": url, "TEST_PUT_LOG": str(tmp_path / "puts.log"),
+                   **env}, tmp_path / f"procs{len(procs)}")  # fmt: skip
+        procs.append(p)
+        for name in workers:
+            p.start(name, "slow-worker" if slow else "worker")
+        p.start("scheduler", "scheduler")
+        wait_for_workers(redis_url, len(workers))
+        return p
+
+    archive = S3Archive("spitlog", prefix, client=s3_server.client())
+    schedule = Schedule(r)
+    app = create_app(app_settings(redis_url=redis_url), archive=archive,
+                     scheduler=Scheduler(schedule, pace=PACE))  # fmt: skip
+    ns = type("Run", (), {})()
+    ns.r, ns.archive, ns.app, ns.start, ns.tmp = r, archive, app, start, tmp_path
+    ns.redis_url = redis_url
+    ns.client = app.test_client()
+    try:
+        yield ns
+    finally:
+        for p in procs:
+            p.stop()
+
+
+def test_finished_games_go_to_s3_and_leave_redis_after_the_retention(run):
+    run.start(SPITLOG_RETAIN_S="1.5")
+    client = run.client
+    played = []
+    for seed in range(3):
+        gid, t0, t1 = new_game(client, options={"max_rounds": 1}, client_seed=f"c{seed}")
+        play_to_the_end(client, gid, t0, t1, rng_seed=seed)
+        export = client.get(f"/v1/games/{gid}/export").data  # from Redis: it is still there
+        played.append((gid, t0, export))
+    running, r0, _r1 = new_game(client)
+    for gid, _t0, _export in played:
+        wait_until(lambda g=gid: not keys_naming(run.r, g), 30, f"{gid} out of Redis")
+    fresh = create_app(app_settings(redis_url=run.redis_url), archive=run.archive).test_client()
+    for gid, t0, export in played:
+        got = archiving.read(run.archive, gid)
+        assert got is not None and got.record["audit"]["ok"]
+        assert got.record["export"]["key"].startswith("games/20")
+        assert fresh.get(f"/v1/games/{gid}/export").data == export
+        assert fresh.get(f"/v1/games/{gid}", headers=bearer(t0)).status_code == 200
+    keys = sorted(run.archive.keys(""))
+    assert len(keys) == 3 * len(played)  # export, record, pointer: each once
+    # the game that runs on is untouched
+    assert client.get(f"/v1/games/{running}", headers=bearer(r0)).status_code == 200
+    assert archiving.read(run.archive, running) is None
+
+
+def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, s3_server):
+    from tests.support.processes import free_port
+
+    down = run.start(
+        SPITLOG_RETAIN_S="0", SPITLOG_S3_ENDPOINT_URL=f"http://127.0.0.1:{free_port()}"
+    )
+    client = run.client
+    gid, t0, t1 = new_game(client, options={"max_rounds": 1})
+    play_to_the_end(client, gid, t0, t1)
+    before = {k for k in keys_naming(run.r, gid) if k.startswith("spit:")}
+    schedule = Schedule(run.r)
+
+    def failed_runs():
+        return [t for t in schedule.read_trace() if t["kind"] == "arc" and t["game"] == gid]
+
+    wait_until(lambda: len(failed_runs()) >= 2, 20, "two failed archive jobs")
+    runs = failed_runs()
+    assert all(t["outcome"] == "failed" for t in runs)
+    assert [int(t["attempt"]) for t in runs[:2]] == [0, 1]
+    gap = float(runs[1]["start"]) - float(runs[0]["start"])
+    assert 900 <= gap < 5000  # backed off a second (then 2, 4, ... up to 5 minutes)
+    assert {k for k in keys_naming(run.r, gid) if k.startswith("spit:")} == before  # all there
+    assert "archived" not in run.app.extensions["spitlog"].store.meta(gid)
+    down.stop()
+    run.start(workers=("w1",), SPITLOG_RETAIN_S="0")  # the archive is back
+    wait_until(lambda: not keys_naming(run.r, gid), 30, "archived and deleted once it is back")
+    assert archiving.read(run.archive, gid).record["audit"]["ok"]
+
+
+def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run, redis_url):
+    """Chaos: slow workers (tests/support/slow_worker.py: pauses before each object put,
+    before a game is marked archived and before it is deleted) are SIGKILLed 24 times,
+    every 0.2-0.6 s, every other time one running an archive job if there is one, and
+    the scheduler twice, while bot games play and finish and are archived with a
+    retention of 0.3 s. Meanwhile every game answers 200 at every look (in Redis
+    or in the archive, readable either way). Once the kills stop, every game leaves
+    Redis entirely; its archived export is the one the API gave when it first saw the
+    game over, and verifies; no object key was ever written with two contents."""
+    workers = ["c0", "c1", "c2"]
+    procs = run.start(workers=workers, slow=True, SPITLOG_RETAIN_S="0.3")
+    client = run.client
+    games = [client.post("/v1/games", json=body).get_json()["id"] for body in [
+        *({"game": "speed", "seat0": "bot:hard", "opponent": f"bot:{lvl}"}
+          for lvl in ("hard", "medium", "easy", "random")),
+        *({"game": "spit", "seat0": "bot:hard", "opponent": "bot:hard",
+           "options": {"stockpiles": 4, "max_rounds": 2}} for _ in range(2)),
+    ]]  # fmt: skip
+    rng = random.Random(5)
+    stop = threading.Event()
+    kills = [0]
+    hits = defaultdict(int)  # kills that found their kind of job running
+
+    def chaos():  # 24 kills, every other one aimed at an archive job if one runs
+        while kills[0] < 24 and not (stop.is_set() and kills[0] >= 20):
+            time.sleep(rng.uniform(0.2, 0.6))
+            aim = "arc|" if kills[0] % 2 else ""
+            name = procs.busy_worker(redis_url, workers, 0.5, aim)
+            hits[aim] += name is not None
+            name = name or rng.choice(workers)
+            procs.kill(name)
+            procs.start(name, "slow-worker")
+            kills[0] += 1
+            if kills[0] in (6, 14):
+                procs.kill("scheduler")
+                procs.start("scheduler", "scheduler")
+
+    killer = threading.Thread(target=chaos)
+    killer.start()
+    start = time.monotonic()
+    first_export: dict[str, bytes] = {}
+    statuses = defaultdict(set)
+    try:
+        end = time.monotonic() + 150
+        while time.monotonic() < end:
+            for gid in games:
+                resp = client.get(f"/v1/games/{gid}")
+                statuses[gid].add(resp.status_code)
+                if resp.status_code == 200 and resp.get_json()["status"] in OVER:
+                    first_export.setdefault(gid, client.get(f"/v1/games/{gid}/export").data)
+            if len(first_export) == len(games) and all(not keys_naming(run.r, g) for g in games):
+                break
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        killer.join(60)
+    assert kills[0] >= 20
+    assert {g: s for g, s in statuses.items() if s != {200}} == {}  # never lost, never a 5xx
+    for gid in games:  # the sweeper brings back what the kills lost
+        wait_until(lambda g=gid: not keys_naming(run.r, g), 60, f"{gid} out of Redis")
+    fresh = create_app(app_settings(redis_url=redis_url), archive=run.archive).test_client()
+    for gid in games:
+        export = fresh.get(f"/v1/games/{gid}/export").data
+        assert export == first_export[gid]
+        header, events = from_ndjson(export.decode())
+        assert verify(events, bytes.fromhex(header["server_seed"])).ok
+    written = defaultdict(set)
+    for line in (run.tmp / "puts.log").read_text().splitlines():
+        key, digest = line.split()
+        written[key].add(digest)
+    assert {k: d for k, d in written.items() if len(d) > 1} == {}
+    assert sorted(run.archive.keys("")) == sorted(written)
+    assert len(written) == 3 * len(games)
+    assert hits["arc|"] >= 2  # archive jobs were killed mid-way (6-7 of 12 aimed, typically)
+    took = time.monotonic() - start
+    print(f"{kills[0]} kills ({dict(hits)} found a job), all out of Redis in {took:.1f} s")
