@@ -2,6 +2,7 @@
 and on a real redis-server (tests/integration/test_store_real.py), because fakeredis
 runs another Lua than Redis. Each test needs a ``redis_client`` fixture."""
 
+import json
 import threading
 import time
 
@@ -88,6 +89,29 @@ def test_load_starts_from_the_newest_base(store):
     assert store.load("g1", known=60).tail == []
     ahead = store.load("g1", known=99)  # a cache ahead of the store is ignored
     assert (ahead.base, len(ahead.tail)) == (50, 10)
+
+
+def test_a_snapshot_is_stored_compressed_and_a_plain_one_of_older_code_still_loads(
+    store, redis_client
+):
+    state = {"format": 2, "state": {"cards": ["AS", "2H"] * 40}}
+    store.append("g1", 0, ev(50), snapshot=(50, state), meta={"game": "spit"})
+    raw = redis_client.hget("spit:{g:g1}:snap", "50")
+    assert raw[:4] == b"\x28\xb5\x2f\xfd" and len(raw) < len(json.dumps(state))  # zstd
+    assert store.snapshot_at("g1", 50) == state and store.load("g1").snapshot == state
+    redis_client.hset("spit:{g:g1}:snap", "50", json.dumps(state))  # as older code stored it
+    assert store.snapshot_at("g1", 50) == state
+    assert (store.load("g1").base, store.load("g1").snapshot) == (50, state)
+
+
+def test_an_unreadable_snapshot_loads_the_whole_log_instead(store, redis_client):
+    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), meta={"game": "spit"})
+    store.append("g1", 50, ev(2, "y"))
+    for junk in (b"\x28\xb5\x2f\xfd" + b"cut", b"{not json"):
+        redis_client.hset("spit:{g:g1}:snap", "50", junk)
+        loaded = store.load("g1")
+        assert (loaded.base, loaded.snapshot, len(loaded.tail)) == (0, None, 52)
+        assert store.snapshot_at("g1", 50) is None
 
 
 def test_load_without_a_snapshot_replays_from_the_start(store):
