@@ -25,9 +25,9 @@ Redis Cluster slot:
   to ms, each a window in which the service refused a request of that token for its own
   reasons (a 503): RULES T-4 does not count it against the seat. The latest 256, for a day.
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
-  ``domain.state_to_dict``, one zstd frame; older code stored the JSON plain, still
-  read), a cache that ``replay`` of the log can always rebuild: a snapshot that cannot
-  be read is replaced by the whole log.
+  ``domain.state_to_dict``, compressed: ``service.store.snapshots``), a cache that
+  ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced
+  by the whole log.
 
 Once a finished game's archived copy is checked, its meta gets ``archived`` =
 ``<ms>:<version>`` and its token index entries a TTL; after the retention
@@ -52,9 +52,9 @@ import re
 import orjson
 import redis
 import redis.cluster
-import zstandard
 
 from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_status
+from . import snapshots
 
 log = logging.getLogger(__name__)
 
@@ -216,48 +216,6 @@ def _dumps(obj) -> bytes:
     return orjson.dumps(obj)
 
 
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-_SNAP_LEVEL = 3  # zstd level of a snapshot: a state's JSON in half, ~20 us
-_SNAP_MAX = 16 << 20  # the most a snapshot may decompress to
-# zstd contexts, reused: a new one for every call would cost more than the compression.
-# One is not for concurrent use, so each call takes one from its list and puts it back
-# (a greenlet never switches inside one, so under gevent the lists hold one each).
-_cctxs: list = []
-_dctxs: list = []
-
-
-def _snap_dumps(state: dict) -> bytes:
-    """A snapshot as stored: its JSON, zstd-compressed (one frame, its size in the header)."""
-    data = _dumps(state)
-    try:
-        cctx = _cctxs.pop()
-    except IndexError:
-        cctx = zstandard.ZstdCompressor(level=_SNAP_LEVEL)
-    try:
-        return cctx.compress(data)
-    finally:
-        _cctxs.append(cctx)
-
-
-def _snap_loads(raw) -> dict | None:
-    """A stored snapshot: a zstd frame of its JSON, or its JSON as older code stored it;
-    None if it is neither (the caller replays the log)."""
-    try:
-        if raw[:4] == _ZSTD_MAGIC:
-            try:
-                dctx = _dctxs.pop()
-            except IndexError:
-                dctx = zstandard.ZstdDecompressor()
-            try:
-                raw = dctx.decompress(raw, max_output_size=_SNAP_MAX)
-            finally:
-                _dctxs.append(dctx)
-        return json.loads(raw)
-    except (zstandard.ZstdError, ValueError) as e:
-        log.warning("snapshot unreadable (%s): the log will be replayed", e)
-        return None
-
-
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -366,7 +324,7 @@ class RedisStore:
             args += [field, idem[0], value, where, self.idem_ttl_ms]
         else:
             args += ["", "", "", "", 0]
-        args += [snapshot[0], _snap_dumps(snapshot[1])] if snapshot else ["", ""]
+        args += [snapshot[0], snapshots.dumps(snapshot[1])] if snapshot else ["", ""]
         for k, v in (meta or {}).items():
             args += [k, v]
         keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
@@ -415,7 +373,7 @@ class RedisStore:
         if raw is None:
             return None
         m, v, base, snap, tail, i0, i1 = raw
-        snapshot = _snap_loads(snap) if snap else None
+        snapshot = snapshots.loads(snap) if snap else None
         if snap and snapshot is None:  # unreadable: the whole log instead (one more read)
             base, tail = 0, self.r.xrange(keys[1], "-", f"0-{int(v)}")
         return Loaded(
@@ -447,7 +405,7 @@ class RedisStore:
 
     def snapshot_at(self, game_id: str, version: int) -> dict | None:
         raw = self.r.hget(_key(game_id, "snap"), str(version))
-        return _snap_loads(raw) if raw else None
+        return snapshots.loads(raw) if raw else None
 
     def record(self, game_id: str, field: str, record: dict) -> dict | None:
         """Store an idempotency record unless the field has one; return the earlier one."""
