@@ -102,29 +102,33 @@ def play(
     *,
     max_rounds: int | None = None,
     seed: int = 1,
+    stale: float = 0.0,
     sample_every: int = 20,
-    max_actions: int = 20_000,
+    max_steps: int = 50_000,
     **settings,
 ) -> dict:
-    """One Spit game played to its end, every action keyed: its footprint at the end
-    (``parts``, ``bytes``, ``events``, ``per_event``), the largest bytes per event seen
-    from its 100th event on (``max_per_event``), the largest footprint (``max_bytes``),
-    and the idempotency hash's encoding at the end."""
+    """One Spit game played to its end, every action keyed (``stale``: the share of
+    actions picked from the seat's view before, which the rules may refuse): its
+    footprint at the end (``parts``, ``bytes``, ``events``, ``per_event``), the largest
+    bytes per event from its 100th event on (``max_per_event``), the footprint every
+    ``sample_every`` actions (``curve``: (events, bytes)), the idempotency hashes'
+    encodings at the end."""
     app, r, _s = make_app(port, **settings)
     r.flushall()
     client = app.test_client()
     rng = random.Random(seed)
     gid, tokens = new_game(client, max_rounds, rng)
     actions = refused = 0
-    max_per_event, max_bytes, samples = 0.0, 0, 0
+    curve: list[tuple[int, int]] = []
+    before: list[dict | None] = [None, None]  # each seat's view before
     t0 = time.perf_counter()
-    view = None
-    while actions < max_actions:
+    for _step in range(max_steps):
         seat = rng.randrange(2)
         view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
         if view["status"] in ("finished", "aborted"):
             break
-        a = pick(view, rng)
+        old, before[seat] = before[seat], view
+        a = pick(old if stale and old is not None and rng.random() < stale else view, rng)
         if a is None:
             continue
         resp = client.post(
@@ -134,26 +138,22 @@ def play(
         actions += 1
         refused += resp.status_code != 201
         if actions % sample_every == 0:
-            fp = footprint(r, gid)
-            total, version = sum(fp.values()), r.xlen(f"spit:{{g:{gid}}}:log")
-            samples += 1
-            max_bytes = max(max_bytes, total)
-            if version >= 100:
-                max_per_event = max(max_per_event, total / version)
+            curve.append((r.xlen(f"spit:{{g:{gid}}}:log"), sum(footprint(r, gid).values())))
     else:
-        raise RuntimeError(f"the game did not end in {max_actions} actions")
+        raise RuntimeError(f"the game did not end in {max_steps} steps")
     took = time.perf_counter() - t0
     events = view["version"]
     parts = footprint(r, gid)
     total = sum(parts.values())
-    idem_keys = [k for k in r.scan_iter(match=f"spit:{{g:{gid}}}:idem*")]
+    curve.append((events, total))
+    idem_keys = list(r.scan_iter(match=f"spit:{{g:{gid}}}:idem*"))
     encodings = sorted({r.object("encoding", k).decode() for k in idem_keys})
     return {
         "game": gid, "status": view["status"], "events": events, "actions": actions,
         "refused": refused, "parts": parts, "bytes": total, "per_event": total / events,
-        "max_per_event": max(max_per_event, total / events), "max_bytes": max(max_bytes, total),
-        "samples": samples, "idem_encoding": encodings, "idem_keys": len(idem_keys),
-        "seconds": took,
+        "max_per_event": max(b / v for v, b in curve if v >= min(100, events)),
+        "max_bytes": max(b for _v, b in curve), "curve": curve,
+        "idem_encoding": encodings, "idem_keys": len(idem_keys), "seconds": took,
     }  # fmt: skip
 
 
@@ -215,16 +215,38 @@ def retention(port: int, *, max_rounds: int | None = 2, seed: int = 1, **setting
     }  # fmt: skip
 
 
+def run(short_rounds: int = 1, long_rounds: int = 60, seed: int = 1) -> dict:
+    """The figures of ``bench/run_all.py``, on a redis-server of their own: a short and a
+    long game (``play``) and the retention of a finished one (``retention``)."""
+    with tempfile.TemporaryDirectory() as workdir:
+        proc, port = start_redis(workdir)
+        try:
+            return {
+                "short": play(port, max_rounds=short_rounds, seed=seed),
+                "long": play(port, max_rounds=long_rounds, seed=seed),
+                "retention": retention(port, seed=seed),
+            }
+        finally:
+            stop_redis(proc)
+
+
 def report(g: dict, label: str) -> None:
-    p = g["parts"]
+    p, n = g["parts"], g["events"]
     print(
-        f"{label}: {g['events']} events ({g['actions']} keyed actions, {g['refused']} refused, "
-        f"{g['status']}), {g['bytes']:,} bytes: {g['per_event']:.1f} bytes/event at the end, "
-        f"max {g['max_per_event']:.1f} from the 100th event on (max {g['max_bytes']:,} "
-        f"bytes; {g['samples']} samples); idem: {g['idem_keys']} key(s), "
-        f"{'/'.join(g['idem_encoding'])}; {g['seconds']:.1f} s"
+        f"{label}: {n} events ({g['actions']} keyed actions, {g['refused']} refused, "
+        f"{g['status']}): {g['bytes']:,} bytes, {g['per_event']:.1f} bytes/event at the end, "
+        f"max {g['max_per_event']:.1f} from the 100th event on; idem: {g['idem_keys']} "
+        f"key(s), {'/'.join(g['idem_encoding'])}; played in {g['seconds']:.1f} s"
     )
-    print("    " + "  ".join(f"{k} {v:,} ({v / g['events']:.1f})" for k, v in p.items()))
+    print("    by key: " + ", ".join(f"{k} {v:,} ({v / n:.1f})" for k, v in p.items()))
+    marks, shown = [100, 200, 400, 800, 1600, 3200], []
+    for v, b in g["curve"]:
+        if marks and v >= marks[0]:
+            shown.append(f"{v}: {b / v:.0f}")
+            while marks and v >= marks[0]:
+                marks.pop(0)
+    if shown:
+        print("    live, events: bytes/event: " + ", ".join(shown))
 
 
 def main() -> None:
@@ -232,6 +254,8 @@ def main() -> None:
     ap.add_argument("--rounds", default="1,60", help="max_rounds of the games, comma-separated")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", type=int, default=1, help="games of each length (seeds on)")
+    ap.add_argument("--stale", type=float, default=0.0,
+                    help="share of actions picked from the seat's view before")  # fmt: skip
     ap.add_argument("--snapshot-every", type=int, default=None)
     ap.add_argument("--no-retention", action="store_true")
     args = ap.parse_args()
@@ -243,7 +267,8 @@ def main() -> None:
         try:
             for rounds in map(int, args.rounds.split(",")):
                 for i in range(args.games):
-                    g = play(port, max_rounds=rounds, seed=args.seed + i, **settings)
+                    g = play(port, max_rounds=rounds, seed=args.seed + i, stale=args.stale,
+                             **settings)  # fmt: skip
                     report(g, f"max_rounds {rounds}, seed {args.seed + i}")
             if not args.no_retention:
                 ret = retention(port, seed=args.seed, **settings)
