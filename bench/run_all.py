@@ -8,8 +8,9 @@ Every figure comes from the suite's own modules, imported, in one run on one mac
 against the floor, a bare Flask endpoint doing one EVALSHA; cost by game length; SSE
 delivery with 1,000 streams), ``bench_domain`` (replay and simulation speed),
 ``bench_workers`` (bot due-time precision, when that module is there), ``flood`` (a
-flood of one game against the others' latency) and ``fault_durability`` (kill -9 of
-Redis while clients play). Everything runs on loopback with its own redis-server;
+flood of one game against the others' latency), ``fault_durability`` (kill -9 of
+Redis while clients play) and ``memory`` (Redis bytes per event of a game, the keys a
+finished game leaves after its retention). Everything runs on loopback with its own redis-server;
 every loop is bounded in time or count. Absolute figures are this machine's; the
 ratios and the targets are what carries over.
 """
@@ -37,6 +38,7 @@ import bench_domain  # noqa: E402
 import bench_service as bs  # noqa: E402
 import fault_durability  # noqa: E402
 import flood  # noqa: E402
+import memory  # noqa: E402
 
 from domain import event_from_dict, event_to_dict, replay  # noqa: E402
 
@@ -215,6 +217,26 @@ def durability(kills: int) -> None:
             "0" if mode == "strict" else "")  # fmt: skip
 
 
+# ---------------------------------------------------------------- memory
+
+
+def memory_figures() -> None:
+    """bench/memory.py: one short and one long game, one retention (the same in quick and
+    full runs: about 2 s)."""
+    m = memory.run()
+    for name, target in (("short", ""), ("long", "<= 160")):
+        g = m[name]
+        p, n = g["parts"], g["events"]
+        row(f"Redis bytes/event of a live Spit game, every action keyed ({name}, {n} events)",
+            f"{g['per_event']:.0f} bytes/event",
+            f"log {p['log'] / n:.0f}, idem {p['idem'] / n:.0f}, snap {p['snap'] / n:.0f}",
+            f"max {g['max_per_event']:.0f} live", target)  # fmt: skip
+    r = m["retention"]
+    row("keys that mention a finished game after its retention",
+        f"{len(r['after'])} keys", f"before: {len(r['before'])} keys, "
+        f"{r['before_bytes']:,} bytes", "", "0")  # fmt: skip
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -239,8 +261,8 @@ def table() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
-    ap.add_argument("--skip", default="", help="comma-separated parts to leave out: "
-                    "throughput,latency,cost,sse,domain,workers,flood,durability")  # fmt: skip
+    ap.add_argument("--skip", default="", help="comma-separated parts to leave out: throughput,"
+                    "latency,cost,sse,domain,workers,flood,durability,memory")  # fmt: skip
     args = ap.parse_args()
     quick, skip = args.quick, set(filter(None, args.skip.split(",")))
     started, load0 = time.time(), os.getloadavg()[0]
@@ -270,6 +292,8 @@ def main() -> None:
         bot_precision(quick)
     if "durability" not in skip:
         durability(kills=3 if quick else 6)
+    if "memory" not in skip:
+        memory_figures()
     print(f"\nspitlog benchmarks, {time.strftime('%Y-%m-%d')}: {machine()}; absolute figures "
           f"are this machine's; load average {load0:.2f} at start, "
           f"{os.getloadavg()[0]:.2f} at the end; {time.time() - started:.0f} s\n")  # fmt: skip

@@ -9,15 +9,25 @@ Redis Cluster slot:
 - ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
   ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
   tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot).
-- ``spit:{g:<id>}:idem`` a hash: ``<seat>:<Idempotency-Key>`` -> the record of the
-  key's first answer (``Record``): the body's fingerprint, the status, and the versions
-  the action appended (the answer is rebuilt from the log) or the refusal's rule and
-  text. The hash expires ``idempotency_ttl_s`` after its latest record.
+- ``spit:{g:<id>}:idem:<0-7>`` hashes, the records of the keys' first answers
+  (``service.idempotency``), in small encodings (listpacks) however long the game: a
+  record's bucket is the key's (its SHA-256's last byte mod 8), its field is the seat
+  and 96 bits of the key's SHA-256 in base64 (17 characters: a key of any length), and
+  an appended action's record is ``<fingerprint, 64 bits in base64>:<first>[:<last>]``,
+  the versions it appended (the answer is rebuilt from the log).
+- ``spit:{g:<id>}:idem:r`` a hash: the same fields -> any other record (a refusal: its
+  rule and text), as JSON.
+- ``spit:{g:<id>}:idem`` a hash of older code: ``<seat>:<Idempotency-Key>`` -> a record
+  as JSON; read, never written, until it expires.
+
+  Each of these hashes expires ``idempotency_ttl_s`` after its latest record.
 - ``spit:{g:<id>}:refused`` a sorted set: ``<token hash, 16 hex>:<from ms>:<to ms>`` ->
   to ms, each a window in which the service refused a request of that token for its own
   reasons (a 503): RULES T-4 does not count it against the seat. The latest 256, for a day.
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
-  ``domain.state_to_dict``), a cache that ``replay`` of the log can always rebuild.
+  ``domain.state_to_dict``, compressed: ``service.store.snapshots``), a cache that
+  ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced
+  by the whole log.
 
 Once a finished game's archived copy is checked, its meta gets ``archived`` =
 ``<ms>:<version>`` and its token index entries a TTL; after the retention
@@ -33,29 +43,45 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
   from an unknown one (401).
 """
 
+import base64
+import hashlib
 import json
 import logging
+import re
 
 import orjson
 import redis
 import redis.cluster
 
 from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_status
+from . import snapshots
 
 log = logging.getLogger(__name__)
 
 
-# KEYS: meta, log, idem, snap
-# ARGV: expected version, n, event_1 .. event_n, idem field, idem record, idem ttl (ms),
-#       snapshot version, snapshot json, then meta field/value pairs.
+# The idempotency records' lookup, shared by the scripts: the record of a field in the
+# key's bucket, else in ``idem:r``, else (by its raw field) in the hash of older code.
+_FIND = """
+local function find(kb, kr, kold, field, raw)
+  return redis.call('HGET', kb, field) or redis.call('HGET', kr, field)
+         or redis.call('HGET', kold, raw)
+end
+"""
+
+# KEYS: meta, log, idem bucket, snap, idem:r, idem (older code's)
+# ARGV: expected version, n, event_1 .. event_n, idem field, its raw field, idem record,
+#       its hash ('b': the bucket, 'r': idem:r), idem ttl (ms), snapshot version,
+#       snapshot, then meta field/value pairs.
 # A Redis script has no rollback; it writes only after every check has passed, and a
 # script that has written once is never stopped by maxmemory, so it is all or nothing.
-_APPEND = """
+_APPEND = (
+    _FIND
+    + """
 local n = tonumber(ARGV[2])
 local i = n + 3
 local ifield = ARGV[i]
 if ifield ~= '' then
-  local prior = redis.call('HGET', KEYS[3], ifield)
+  local prior = find(KEYS[3], KEYS[5], KEYS[6], ifield, ARGV[i + 1])
   if prior then return {'replay', prior} end
 end
 local v = redis.call('XLEN', KEYS[2])
@@ -71,24 +97,30 @@ for j = 1, n do
   redis.call('XADD', KEYS[2], '0-' .. (v + j), 'e', ARGV[2 + j])
 end
 if ifield ~= '' then
-  redis.call('HSET', KEYS[3], ifield, ARGV[i + 1])
-  redis.call('PEXPIRE', KEYS[3], ARGV[i + 2])
+  local h = KEYS[3]
+  if ARGV[i + 3] == 'r' then h = KEYS[5] end
+  redis.call('HSET', h, ifield, ARGV[i + 2])
+  redis.call('PEXPIRE', h, ARGV[i + 4])
 end
-if ARGV[i + 3] ~= '' then
-  redis.call('HSET', KEYS[4], ARGV[i + 3], ARGV[i + 4])
-  redis.call('HSET', KEYS[1], 'sv', ARGV[i + 3])
+if ARGV[i + 5] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[i + 5], ARGV[i + 6])
+  redis.call('HSET', KEYS[1], 'sv', ARGV[i + 5])
 end
-if #ARGV >= i + 5 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, i + 5, #ARGV))
+if #ARGV >= i + 7 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, i + 7, #ARGV))
 end
 return {'ok', v + n}
 """
+)
 
-# KEYS: meta, log, snap, idem
-# ARGV: the version of the state the caller holds (-1: none), an Idempotency-Key or ''.
+# KEYS: meta, log, snap, idem bucket, idem:r, idem (older code's)
+# ARGV: the version of the state the caller holds (-1: none), then for an Idempotency-Key
+#       the fields of seats 0 and 1 and their raw fields ('' four times: none).
 # One round trip: the meta, the version, the newest useful base (the caller's state or
 # the latest snapshot), the events after it, and the idempotency records of both seats.
-_LOAD = """
+_LOAD = (
+    _FIND
+    + """
 local m = redis.call('HGETALL', KEYS[1])
 if #m == 0 then return false end
 local v = redis.call('XLEN', KEYS[2])
@@ -106,24 +138,47 @@ local tail = {}
 if base < v then tail = redis.call('XRANGE', KEYS[2], '0-' .. (base + 1), '+') end
 local i0, i1 = '', ''
 if ARGV[2] ~= '' then
-  i0 = redis.call('HGET', KEYS[4], '0:' .. ARGV[2]) or ''
-  i1 = redis.call('HGET', KEYS[4], '1:' .. ARGV[2]) or ''
+  i0 = find(KEYS[4], KEYS[5], KEYS[6], ARGV[2], ARGV[4]) or ''
+  i1 = find(KEYS[4], KEYS[5], KEYS[6], ARGV[3], ARGV[5]) or ''
 end
 return {m, v, base, snap, tail, i0, i1}
 """
+)
 
-# KEYS: meta, log, idem, snap, refused. ARGV: the version archived.
-# Deletes the game's keys if it was archived at that version (and has not moved since).
+# KEYS: idem bucket, idem:r, idem (older code's)
+# ARGV: field, its raw field, record, its hash ('b' or 'r'), ttl (ms).
+# Stores the record unless the field has one; answers the earlier one (or nil).
+_RECORD = (
+    _FIND
+    + """
+local prior = find(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])
+if prior then return prior end
+local h = KEYS[1]
+if ARGV[4] == 'r' then h = KEYS[2] end
+redis.call('HSET', h, ARGV[1], ARGV[3])
+redis.call('PEXPIRE', h, ARGV[5])
+return false
+"""
+)
+
+# KEYS: meta, log, then every other key of the game (``_PARTS``). ARGV: the version
+# archived. Deletes the game's keys if it was archived at that version (and has not
+# moved since).
 _DELETE = """
 local archived = redis.call('HGET', KEYS[1], 'archived')
 if not archived then return 0 end
 local v = tonumber(string.match(archived, ':(%d+)$'))
 if v ~= tonumber(ARGV[1]) or redis.call('XLEN', KEYS[2]) ~= v then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', unpack(KEYS))
 return 1
 """
 
-_PARTS = ("meta", "log", "idem", "snap", "refused")  # every key of a game
+IDEM_BUCKETS = 8  # a game's hashes of appended actions' records
+
+# every key of a game (``idem``: older code's records, read until they expire)
+_PARTS = ("meta", "log", "snap", "refused", "idem", "idem:r") + tuple(
+    f"idem:{n}" for n in range(IDEM_BUCKETS)
+)
 
 __all__ = ["Appended", "Clash", "Loaded", "RedisStore", "Replayed", "StoreError"]
 
@@ -161,6 +216,55 @@ def _dumps(obj) -> bytes:
     return orjson.dumps(obj)
 
 
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _idem_place(field: str) -> tuple[str, str]:
+    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``) is kept: the part name
+    of the key's bucket and the field there, the seat and 96 bits of the key's SHA-256."""
+    seat, _sep, key = field.partition(":")
+    digest = hashlib.sha256(key.encode()).digest()
+    return f"idem:{digest[-1] % IDEM_BUCKETS}", seat + _b64(digest[:12])
+
+
+_HEX64 = re.compile(r"[0-9a-f]{16}")
+
+
+def _record_dumps(record: dict) -> tuple[bytes, str]:
+    """An idempotency record as stored, and its hash: an appended action's record
+    (``{fp: 16 hex, s: 201, v: [first, last]}``) as ``<fp, base64>:<first>[:<last>]`` in
+    the key's bucket ('b'), any other (a refusal) as JSON in ``idem:r`` ('r')."""
+    fp, v = record.get("fp"), record.get("v")
+    if (
+        record.keys() == {"fp", "s", "v"}
+        and record["s"] == 201
+        and isinstance(fp, str)
+        and _HEX64.fullmatch(fp)
+        and isinstance(v, list)
+        and len(v) == 2
+        and all(type(x) is int and x >= 0 for x in v)
+    ):
+        first, last = v
+        tail = f":{first}" if first == last else f":{first}:{last}"
+        return (_b64(bytes.fromhex(fp)) + tail).encode(), "b"
+    return _dumps(record), "r"
+
+
+def _record_loads(raw) -> dict:
+    """A stored idempotency record (``_record_dumps``; JSON, as older code stored them all)."""
+    text = _s(raw)
+    if text.startswith("{"):
+        return json.loads(text)
+    fp, first, *last = text.split(":")
+    first = int(first)
+    return {
+        "fp": base64.urlsafe_b64decode(fp + "=").hex(),
+        "s": 201,
+        "v": [first, int(last[0]) if last else first],
+    }
+
+
 class RedisStore:
     """Games as Redis Streams. Thread- and greenlet-safe (redis-py pools connections)."""
 
@@ -180,6 +284,7 @@ class RedisStore:
         self._append = client.register_script(_APPEND)
         self._load = client.register_script(_LOAD)
         self._delete = client.register_script(_DELETE)
+        self._record = client.register_script(_RECORD)
         self._waitaof: bool | None = None  # unknown until the first strict append
 
     def _script(self, script, keys: list, args: list):
@@ -211,12 +316,18 @@ class RedisStore:
         fields are set. Expected 0 creates a game.
         """
         args: list = [expected, len(events), *(_dumps(e) for e in events)]
-        args += [idem[0], _dumps(idem[1]), self.idem_ttl_ms] if idem else ["", "", 0]
-        args += [snapshot[0], _dumps(snapshot[1])] if snapshot else ["", ""]
+        tag = _key(game_id, "")
+        bucket = "idem:0"
+        if idem:
+            bucket, field = _idem_place(idem[0])
+            value, where = _record_dumps(idem[1])
+            args += [field, idem[0], value, where, self.idem_ttl_ms]
+        else:
+            args += ["", "", "", "", 0]
+        args += [snapshot[0], snapshots.dumps(snapshot[1])] if snapshot else ["", ""]
         for k, v in (meta or {}).items():
             args += [k, v]
-        tag = _key(game_id, "")
-        keys = [tag + "meta", tag + "log", tag + "idem", tag + "snap"]
+        keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
         reply = self._script(self._append, keys, args)
         kind, value = _s(reply[0]), reply[1]
         if kind == "ok":
@@ -228,7 +339,7 @@ class RedisStore:
                 return Clash(int(value), _flat(reply[2]), _entries(reply[3]))
             return Clash(int(value))
         if kind == "replay":
-            return Replayed(json.loads(value))
+            return Replayed(_record_loads(value))
         raise StoreError(f"unexpected append reply {kind!r}")
 
     def _fsync(self) -> None:
@@ -251,18 +362,27 @@ class RedisStore:
 
     def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> Loaded | None:
         """The game's meta and events after the best base (see ``Loaded``); None if no game."""
-        keys = [_key(game_id, p) for p in ("meta", "log", "snap", "idem")]
-        raw = self._script(self._load, keys, [known, idem_key or ""])
+        bucket, args = "idem:0", [known, "", "", "", ""]
+        if idem_key:
+            raws = [f"{seat}:{idem_key}" for seat in (0, 1)]
+            places = [_idem_place(f) for f in raws]
+            bucket = places[0][0]  # the key's, whatever the seat
+            args = [known, places[0][1], places[1][1], *raws]
+        keys = [_key(game_id, p) for p in ("meta", "log", "snap", bucket, "idem:r", "idem")]
+        raw = self._script(self._load, keys, args)
         if raw is None:
             return None
         m, v, base, snap, tail, i0, i1 = raw
+        snapshot = snapshots.loads(snap) if snap else None
+        if snap and snapshot is None:  # unreadable: the whole log instead (one more read)
+            base, tail = 0, self.r.xrange(keys[1], "-", f"0-{int(v)}")
         return Loaded(
             meta=_flat(m),
             version=int(v),
             base=int(base),
-            snapshot=json.loads(snap) if snap else None,
+            snapshot=snapshot,
             tail=_entries(tail),
-            idem=tuple(json.loads(x) if x else None for x in (i0, i1)),
+            idem=tuple(_record_loads(x) if x else None for x in (i0, i1)),
         )
 
     def version(self, game_id: str) -> int:
@@ -285,17 +405,15 @@ class RedisStore:
 
     def snapshot_at(self, game_id: str, version: int) -> dict | None:
         raw = self.r.hget(_key(game_id, "snap"), str(version))
-        return json.loads(raw) if raw else None
+        return snapshots.loads(raw) if raw else None
 
     def record(self, game_id: str, field: str, record: dict) -> dict | None:
         """Store an idempotency record unless the field has one; return the earlier one."""
-        key = _key(game_id, "idem")
-        pipe = self.r.pipeline(transaction=True)
-        pipe.hsetnx(key, field, _dumps(record))
-        pipe.pexpire(key, self.idem_ttl_ms)
-        pipe.hget(key, field)
-        created, _ttl, prior = pipe.execute()
-        return None if created else (json.loads(prior) if prior else None)
+        bucket, stored = _idem_place(field)
+        value, where = _record_dumps(record)
+        keys = [_key(game_id, p) for p in (bucket, "idem:r", "idem")]
+        prior = self._script(self._record, keys, [stored, field, value, where, self.idem_ttl_ms])
+        return _record_loads(prior) if prior else None
 
     # ---------------------------------------------------------------- archived games
 

@@ -193,8 +193,10 @@ def test_a_snapshot_of_an_older_format_is_replaced_by_the_log(redis_client):
     key = f"spit:{{g:{gid}}}:snap"
     import json
 
+    from service.store import snapshots
+
     for field, raw in redis_client.hgetall(key).items():  # every snapshot: an older format
-        snap = json.loads(raw)
+        snap = snapshots.loads(raw)
         snap["format"] = 1
         redis_client.hset(key, field, json.dumps(snap))
     fresh = create_app(app_settings(snapshot_every=3), redis_client=redis_client).test_client()

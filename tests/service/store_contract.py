@@ -2,6 +2,7 @@
 and on a real redis-server (tests/integration/test_store_real.py), because fakeredis
 runs another Lua than Redis. Each test needs a ``redis_client`` fixture."""
 
+import json
 import threading
 import time
 
@@ -90,6 +91,29 @@ def test_load_starts_from_the_newest_base(store):
     assert (ahead.base, len(ahead.tail)) == (50, 10)
 
 
+def test_a_snapshot_is_stored_compressed_and_a_plain_one_of_older_code_still_loads(
+    store, redis_client
+):
+    state = {"format": 2, "state": {"cards": ["AS", "2H"] * 40}}
+    store.append("g1", 0, ev(50), snapshot=(50, state), meta={"game": "spit"})
+    raw = redis_client.hget("spit:{g:g1}:snap", "50")
+    assert raw[:5] == b"\x01\x28\xb5\x2f\xfd" and len(raw) < len(json.dumps(state)) / 4
+    assert store.snapshot_at("g1", 50) == state and store.load("g1").snapshot == state
+    redis_client.hset("spit:{g:g1}:snap", "50", json.dumps(state))  # as older code stored it
+    assert store.snapshot_at("g1", 50) == state
+    assert (store.load("g1").base, store.load("g1").snapshot) == (50, state)
+
+
+def test_an_unreadable_snapshot_loads_the_whole_log_instead(store, redis_client):
+    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), meta={"game": "spit"})
+    store.append("g1", 50, ev(2, "y"))
+    for junk in (b"\x01\x28\xb5\x2f\xfd" + b"cut", b"{not json", b"\x28\xb5\x2f\xfd"):
+        redis_client.hset("spit:{g:g1}:snap", "50", junk)
+        loaded = store.load("g1")
+        assert (loaded.base, loaded.snapshot, len(loaded.tail)) == (0, None, 52)
+        assert store.snapshot_at("g1", 50) is None
+
+
 def test_load_without_a_snapshot_replays_from_the_start(store):
     store.append("g1", 0, ev(3), meta={"game": "spit"})
     loaded = store.load("g1")
@@ -104,6 +128,50 @@ def test_load_probes_an_idempotency_key_for_both_seats(store):
     store.append("g1", 0, ev(1), idem=("1:k", {"fp": "a"}), meta={"game": "spit"})
     assert store.load("g1", idem_key="k").idem == (None, {"fp": "a"})
     assert store.load("g1", idem_key="other").idem == (None, None)
+
+
+def test_an_appended_actions_record_is_small_and_found_where_it_was_put(store, redis_client):
+    rec = {"fp": "0123456789abcdef", "s": 201, "v": [7, 9]}
+    store.append("g1", 0, ev(1), meta={"game": "spit"})
+    assert store.append("g1", 1, ev(3), idem=("1:key-a", rec)) == Appended(4)
+    stored = {f: v for k in redis_client.keys("spit:{g:g1}:idem:*")
+              for f, v in redis_client.hgetall(k).items()}  # fmt: skip
+    assert list(stored.values()) == [b"ASNFZ4mrze8:7:9"]  # 64 bits in base64, the versions
+    assert len(next(iter(stored))) == 17  # the seat and 96 bits of the key's SHA-256
+    assert store.load("g1", idem_key="key-a").idem == (None, rec)
+    assert store.append("g1", 4, ev(1), idem=("1:key-a", {"fp": "x"})) == Replayed(rec)
+    assert store.record("g1", "1:key-a", {"fp": "y", "s": 422}) == rec
+    one = {"fp": "0123456789abcdef", "s": 201, "v": [12, 12]}
+    store.append("g1", 4, ev(1), idem=("0:key-b", one))
+    assert store.load("g1", idem_key="key-b").idem == (one, None)
+
+
+def test_records_of_older_code_are_still_found(store, redis_client):
+    old = {"fp": "0123456789abcdef0123456789abcdef", "s": 201, "v": [1, 1]}
+    store.append("g1", 0, ev(1), meta={"game": "spit"})
+    redis_client.hset("spit:{g:g1}:idem", "0:old-key", json.dumps(old))  # one hash, raw fields
+    assert store.load("g1", idem_key="old-key").idem == (old, None)
+    assert store.append("g1", 1, ev(1), idem=("0:old-key", {"fp": "z"})) == Replayed(old)
+    assert store.record("g1", "0:old-key", {"fp": "z", "s": 422}) == old
+    assert store.version("g1") == 1
+
+
+def test_delete_game_removes_every_key_of_the_game(store, redis_client):
+    rec = {"fp": "0123456789abcdef", "s": 201, "v": [2, 2]}
+    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}),
+                 meta={"game": "spit", "created": "5", "tok0": "ab" * 32})  # fmt: skip
+    store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
+    for i in range(40):
+        store.append("g1", 50 + i, ev(1), idem=(f"{i % 2}:k{i}", rec))
+    store.record("g1", "0:refused", {"fp": "0123456789abcdef", "s": 422, "v": 3, "d": "no"})
+    store.refused("g1", "cd" * 32, 1.0, 2.0)
+    redis_client.hset("spit:{g:g1}:idem", "0:old", "{}")
+    assert len(redis_client.keys("spit:{g:g1}:idem:*")) == 9  # the 8 buckets and idem:r
+    assert not store.delete_game("g1", 90)  # not archived
+    store.mark_archived("g1", 90, 1000, 0)
+    assert store.delete_game("g1", 90)
+    assert redis_client.keys("spit:{g:g1}*") == [] and redis_client.keys("spit:token:*") == []
+    assert redis_client.zcard("spit:lobby:finished") == 0
 
 
 def test_wait_after_wakes_on_an_append(store):
