@@ -3,39 +3,62 @@
 virtual time).
 
 They read an NDJSON log or a notation file (docs/export.md), or the URL of a finished
-game on a spitlog server (its audit document holds the full log and the seed).
+game on a spitlog server (they fetch its export, ``GET /v1/games/{id}/export``).
 """
 
 import json
+import re
 import sys
+import urllib.error
 import urllib.request
 
 import click
 
 from domain import RULES, evolve, full_state
 from domain.audit import verify
-from domain.events import event_from_dict, event_to_dict
+from domain.events import event_to_dict
 from domain.export import ExportError, from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.state import State
 
 SOURCE = click.argument("source", metavar="FILE|URL")
+NDJSON = "application/x-ndjson"
+
+
+GAME_URL = re.compile(r"^(https?://[^?#]+?/v1/games/[^/?#]+)(/[^?#]*)?$")
+
+
+def export_url(source: str) -> str:
+    """The export's URL of a game, from its URL or the URL of any of its resources
+    (``.../v1/games/g_x``, ``.../v1/games/g_x/audit``, ...)."""
+    m = GAME_URL.match(source.strip())
+    if m is None:
+        raise ValueError("not the URL of a game: http(s)://HOST/v1/games/ID")
+    return m.group(1) + "/export"
+
+
+def fetch_export(source: str) -> str:
+    """A finished game's NDJSON export from a spitlog server (``GET .../export``)."""
+    request = urllib.request.Request(
+        export_url(source), headers={"Accept": NDJSON, "User-Agent": "spitlog-cli"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:  # noqa: S310 - the user's URL
+            return r.read().decode("utf-8")
+    except urllib.error.HTTPError as e:
+        try:
+            detail = json.loads(e.read()).get("detail", "")
+        except ValueError:
+            detail = ""
+        raise OSError(f"{e.code} {e.reason}" + (f": {detail}" if detail else "")) from None
 
 
 def load(source: str) -> tuple[list, bytes | None]:
     """The events of a game and its revealed server seed (None if not revealed)."""
     if source.startswith(("http://", "https://")):
-        url = source.rstrip("/")
-        if not url.endswith("/audit"):
-            url += "/audit"
-        with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 - the user's URL
-            doc = json.load(r)
-        events = [
-            event_from_dict({k: v for k, v in e.items() if k != "version"}) for e in doc["events"]
-        ]
-        seed = doc.get("server_seed")
-        return events, bytes.fromhex(seed) if seed else None
-    with open(source, encoding="utf-8") as f:
-        text = f.read()
+        text = fetch_export(source)
+    else:
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
     if text.lstrip().startswith("["):
         tags, events = parse_notation(text)
         seed = tags.get("Seed")
