@@ -3,11 +3,12 @@ against the real process tree of `spitlog dev` (API, worker, scheduler, embedded
 with the bots sped up (SPITLOG_BOT_PACE).
 
 Whole games against the random bot are played through the page alone, by clicking (Spit,
-desktop) and by keyboard (Speed, phone), to the end screen; bots are watched live and a
-finished game is replayed step by step. Each bug of issue 18's "Broken today" list has its
-test here. Every page is watched all along by a checker (``WATCH``) that records any
-"undefined", "null", "NaN" or rule ID (``P-1``) the table, the end screen or the log ever
-shows, and any script error; each test asserts both lists are empty at its end.
+desktop) and by keyboard (Speed, phone), to the end screen; bots are watched live (with
+reduced motion asked for: no card animation) and a finished game is replayed step by step.
+Each bug of issue 18's "Broken today" list has its test here. Every page is watched all
+along by a checker (``WATCH``) that records any "undefined", "null", "NaN" or rule ID
+(``P-1``) the table, the end screen or the log ever shows, and any script error; each test
+asserts both lists are empty at its end.
 
 axe-core (tests/e2e/node_modules, `npm ci --prefix tests/e2e`) scans the home, game, end
 and replay screens; it is served to the page by the test itself (a route on the page's own
@@ -16,6 +17,7 @@ test-artifacts/ (kept by CI as the run's artefacts); with SPITLOG_SCREENSHOTS_DI
 are also written there.
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -63,6 +65,12 @@ function scan() {
       window.__bad.push("spectator told to press Spit");
   }
 }
+window.__animated = 0;  // card animations started (Element.animate)
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animated += 1;
+  return animate.apply(this, args);
+};
 new MutationObserver(scan).observe(document,
   {subtree: true, childList: true, characterData: true, attributes: true});
 """
@@ -196,61 +204,64 @@ def new_game(page, game: str, *, opponent="bot:random", rounds=None, grace=None,
 
 
 ENABLED = ":not([aria-disabled=true])"
+# What the player can do, read in one go: the end screen, the table's version, and the
+# first enabled button (Ready, Spit!, Draw), highlighted pile or space, and own card.
+SNAPSHOT = """() => {
+  const q = (sel) => document.querySelector(sel)?.dataset.testid ?? null;
+  return {end: Boolean(document.querySelector("[data-testid=end]")),
+    version: +(document.querySelector("[data-testid=table]")?.dataset.version ?? -1),
+    button: q("[data-testid^=btn-]:not([aria-disabled=true])"),
+    target: q("[data-testid=table] .card.target:not([aria-disabled=true])"),
+    mine: q("[data-testid=table] .area-me .card.legal:not([aria-disabled=true])"),
+    selected: q("[data-testid=table] .card.selected")};
+}"""
 
 
 def play_to_the_end(page, *, keys: bool, limit_s: float = 75) -> int:
     """Plays the page's seat until the end screen: Ready, Spit! and Draw when offered, else a
-    highlighted card then a highlighted pile (or space); nothing to do: waits for the table
-    to change. With keys, by keyboard only (1-5, a, b, r, s, d). Returns the moves made."""
+    highlighted pile or space for the selected card, else a highlighted card of its own,
+    else a pile to slap or choose; nothing to do: waits for the table to change. With keys,
+    by keyboard only (1-5, a, b, r, s, d), else by clicking. Returns the moves made."""
     end = time.monotonic() + limit_s
     moves = 0
     while time.monotonic() < end:
-        if page.locator("[data-testid=end]").count():
+        now = page.evaluate(SNAPSHOT)
+        if now["end"]:
             return moves
-        now = version(page)
+        pick = now["button"] or (now["target"] if now["selected"] else now["mine"])
+        pick = pick or now["target"]  # a pile to slap or choose
+        if pick is None:
+            with contextlib.suppress(playwright.TimeoutError):
+                wait_for_change(page, now["version"])
+            continue
         try:
-            button = page.locator(f"[data-testid^=btn-]{ENABLED}").first
-            target = page.locator(f"[data-testid=table] .card.target{ENABLED}").first
-            mine = page.locator(f"[data-testid=table] .area-me .card.legal{ENABLED}").first
-            if button.count():
-                kind = button.get_attribute("data-testid").removeprefix("btn-")
-                page.keyboard.press(kind[0]) if keys else button.click(timeout=1000)
-            elif target.count():
-                _pick(page, target, keys)
-            elif mine.count():
-                _pick(page, mine, keys)
-                if page.locator("[data-testid=table] .card.selected").count():  # not a turn-up
-                    target.wait_for(timeout=1500)
-                    _pick(page, target, keys)
-            else:
-                wait_for_change(page, now)
-                continue
-            moves += 1
+            _pick(page, pick, keys)
         except playwright.Error:  # redrawn under the move (the bot was quicker): look again
             continue
+        moves += 1
     shot(page, "timed-out")
     pytest.fail(f"the game did not end within {limit_s} s ({moves} moves)")
 
 
-def _pick(page, card, keys: bool) -> None:
+def _pick(page, testid: str, keys: bool) -> None:
     if not keys:
-        card.click(timeout=1000)
-        return
-    testid = card.get_attribute("data-testid", timeout=1000)
-    if testid.startswith("pile-"):
+        page.click(f"[data-testid={testid}]", timeout=1000)
+    elif testid.startswith("btn-"):
+        page.keyboard.press(testid.removeprefix("btn-")[0])  # r, s, d
+    elif testid.startswith("pile-"):
         page.keyboard.press("ab"[int(testid[-1])])
-    elif testid.startswith("hand-"):
-        page.keyboard.press(str(int(testid.rsplit("-", 1)[1]) + 1))
-    else:  # stock-<seat>-<j>
+    else:  # hand-<j>, stock-<seat>-<j>
         page.keyboard.press(str(int(testid.rsplit("-", 1)[1]) + 1))
 
 
-def check_end_screen(page, server, gid: str, screen: str) -> None:
+def check_end_screen(page, server, gid: str, *, focused: bool) -> None:
     """The end screen says who won and why in words, and offers a new game, the replay
-    and the export (GET /v1/games/{id}/export, Accept: application/x-ndjson)."""
+    and the export (GET /v1/games/{id}/export, Accept: application/x-ndjson). With
+    `focused` (a game played by keyboard: no click moved the focus), its title has it."""
     title = page.locator("[data-testid=end-title]")
     expect(title).to_have_text(re.compile(r"^(You won!|You lost|A draw)$"))
-    expect(title).to_be_focused()
+    if focused:
+        expect(title).to_be_focused()
     reason = page.inner_text("[data-testid=end-reason]")
     assert len(reason) > 15 and not RULE_ID.search(reason), reason
     expect(page.locator("[data-testid=new-game]")).to_be_visible()
@@ -285,7 +296,8 @@ def test_a_whole_spit_game_against_the_random_bot_by_clicking_to_the_end_screen(
     shot(page, "spit-in-play")
     moves = play_to_the_end(page, keys=False)
     assert moves >= 5
-    check_end_screen(page, server, gid, "spit")
+    assert page.evaluate("window.__animated") > 0  # cards landing on the piles
+    check_end_screen(page, server, gid, focused=False)
     axe["end"] = axe_scan(page, server, "end")
     shot(page, "spit-end")
     (ARTIFACTS / "axe-summary-spit.txt").write_text(repr(axe) + "\n")
@@ -301,7 +313,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     page.keyboard.press("r")
     moves = play_to_the_end(page, keys=True)
     assert moves >= 10
-    check_end_screen(page, server, gid, "speed")
+    check_end_screen(page, server, gid, focused=True)
     expect(page.locator("[data-testid=score]")).to_have_text(
         re.compile(r"^Score: you \d+ — the bot \d+$")
     )
@@ -336,7 +348,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
 
 @pytest.mark.timeout(120)
 def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
-    page = open_page(DESKTOP)
+    page = open_page(DESKTOP, reduced_motion="reduce")
     page.goto(server + "/")
     page.select_option("select[name=game]", "spit")
     page.select_option("select[name=opponent]", "bot:random")
@@ -363,6 +375,7 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     )
     reason = page.inner_text("[data-testid=end-reason]")
     assert "limit (1 round) was reached" in reason, reason
+    assert page.evaluate("window.__animated") == 0  # the person asked for less motion
 
     # The replay: narrated steps, the audit's verdict; the last Spit frame counts every card.
     page.click("[data-testid=replay]")
@@ -402,6 +415,20 @@ def _started_spit_game(page, server):
     page.click("[data-testid=btn-ready]")
     page.locator("[data-testid=table][data-phase=playing]").wait_for()
     return gid
+
+
+def _moved_elsewhere(page, server, gid: str) -> None:
+    """The game moves on without the page doing anything: the page's seat acts through the
+    API (as from another tab) when it can, else the bot or the clock moves it. Waits until
+    the page shows the new version."""
+    before = version(page)
+    token = page.evaluate(f"JSON.parse(localStorage['spitlog.tokens'])['{gid}'].token")
+    auth = {"Authorization": f"Bearer {token}"}
+    view = requests.get(f"{server}/v1/games/{gid}", headers=auth, timeout=5).json()
+    acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
+    if acts:
+        requests.post(f"{server}/v1/games/{gid}/actions", json=acts[0], headers=auth, timeout=5)
+    wait_for_change(page, before)
 
 
 @pytest.mark.timeout(90)
@@ -446,9 +473,8 @@ def test_a_refused_move_is_said_in_words_and_outlives_the_redraws(open_page, ser
     text = notice.inner_text()
     assert not RULE_ID.search(text), text
     expect(page.locator("#log p").filter(has_text=said)).not_to_have_count(0)
-    v = version(page)
-    wait_for_change(page, v)
-    wait_for_change(page, version(page))  # two redraws later, still there
+    _moved_elsewhere(page, server, gid)
+    _moved_elsewhere(page, server, gid)  # two redraws later, still there
     expect(notice).to_have_text(text)
     shot(page, "refused")
 
@@ -457,7 +483,7 @@ def test_a_refused_move_is_said_in_words_and_outlives_the_redraws(open_page, ser
 def test_keyboard_focus_stays_put_and_tab_reaches_your_cards_before_resign(open_page, server):
     """Broken: focus was lost on every update, and Tab reached Resign before your cards."""
     page = open_page(DESKTOP)
-    _started_spit_game(page, server)
+    gid = _started_spit_game(page, server)
     page.focus("[data-testid=game-title]")
     order = []
     for _ in range(20):
@@ -472,11 +498,17 @@ def test_keyboard_focus_stays_put_and_tab_reaches_your_cards_before_resign(open_
 
     page.focus("[data-testid=stock-0-3]")
     page.evaluate("document.activeElement.__marked = true")
-    for _ in range(3):  # the bot plays, the table is redrawn
-        wait_for_change(page, version(page))
-    if page.locator("[data-testid=end]").count() == 0:
-        assert page.evaluate("document.activeElement.__marked === true")
-        expect(page.locator("[data-testid=stock-0-3]")).to_be_focused()
+    for _ in range(3):  # the game moves on, the table is redrawn
+        _moved_elsewhere(page, server, gid)
+    assert page.evaluate("document.activeElement.__marked === true")
+    expect(page.locator("[data-testid=stock-0-3]")).to_be_focused()
+
+    # Resigning asks first; the end screen says why in words.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.focus("[data-testid=resign]")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid=end-title]")).to_have_text("You lost")
+    expect(page.locator("[data-testid=end-reason]")).to_have_text("You resigned.")
 
 
 @pytest.mark.timeout(60)
