@@ -41,6 +41,7 @@ export async function open(id, mode) {
   if (G !== g) return;
   g.kinds = g.view.players.map((p) => p.kind);
   const title = h("h1", { tabindex: "-1", "data-testid": "game-title" }, gameTitle(g.view));
+  g.title = title;
   g.box = h("div", { class: "table-box" });
   g.meta = h("div", { class: "meta-box" });
   screen([title, g.box, g.meta, learnFold(g.view.game)], { inGame: true });
@@ -218,6 +219,7 @@ function draw(g) {
   const v = normalize(g.view);
   if (g.sel !== null && !cardCmds(g)[v.game === "spit" ? "stock" : "hand"](g.sel)) g.sel = null;
   if (over(v)) return drawEnd(g, v);
+  if (g.title.textContent !== gameTitle(v)) g.title.textContent = gameTitle(v);  // a friend joined
   const playing = Boolean(g.token) && v.you !== null && v.you !== undefined;
   const status = h("div", { class: "status", role: "group", "aria-label": "Game status" },
     h("span", { class: "phase", "data-testid": "phase" }, phaseText(v)),

@@ -106,7 +106,7 @@ export function hintText(v, selected) {
   }
   const me = v.players[you];
   const speed = v.game === "speed";
-  if (selected !== null && selected !== undefined) return "Now pick a pile: click it, or press a or b (Escape to cancel).";
+  if (selected !== null && selected !== undefined) return "Now pick where it goes: a highlighted pile (a or b) or space; Escape cancels.";
   switch (v.phase) {
     case "ready": return has(v, "ready") ? "Press Ready (r) when you are set; the round starts when both are ready." : "You are ready: waiting for the other player.";
     case "stalemate":
