@@ -265,6 +265,13 @@ def check_end_screen(page, server, gid: str, *, focused: bool) -> None:
     reason = page.inner_text("[data-testid=end-reason]")
     assert len(reason) > 15 and not RULE_ID.search(reason), reason
     expect(page.locator("[data-testid=new-game]")).to_be_visible()
+    # Rematch: offered once the API's own document lists it (the page reads it there).
+    spec = requests.get(f"{server}/openapi.yaml", timeout=5).text
+    rematch = page.locator("[data-testid=rematch]")
+    if "\n  /v1/games/{game_id}/rematch:" in spec:
+        expect(rematch).to_be_visible()
+    else:
+        expect(rematch).to_be_hidden()
     expect(page.locator("[data-testid=replay]")).to_have_attribute("href", f"#/replay/{gid}")
     export = page.locator("[data-testid=export]")
     expect(export).to_have_attribute("data-href", f"/v1/games/{gid}/export")
@@ -365,6 +372,7 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     # Live: one line per event in the log, nothing to press for a spectator.
     log = page.locator("#log")
     expect(log).to_have_attribute("aria-live", "polite")
+    assert page.get_attribute("#app", "aria-live") is None  # not the whole board
     expect(log.locator("p")).not_to_have_count(0)
     assert page.locator("[data-testid^=btn-], [data-testid=resign]").count() == 0
     assert page.locator("[data-testid=table] button").count() == 0

@@ -105,7 +105,7 @@ function ago(iso) {
   return new Date(iso).toLocaleDateString();
 }
 
-const kindText = (k) => (!k ? "free seat" : k.startsWith("bot:") ? `bot (${k.slice(4)})` : "a person");
+const kindText = (k) => (!k ? "a free seat" : k.startsWith("bot:") ? `bot (${k.slice(4)})` : "a person");
 
 async function loadLobby(tabs, list, status) {
   for (const t of tabs.children) t.setAttribute("aria-selected", String(t.id === `tab-${status}`));
@@ -123,7 +123,9 @@ async function loadLobby(tabs, list, status) {
 
 function gameItem(g, status, reload) {
   const game = g.game === "speed" ? "Speed" : "Spit";
-  const players = g.players.map((p) => kindText(p.kind)).join(" vs ");
+  const players = g.players.some((p) => !p.kind)
+    ? `${kindText(g.players.find((p) => p.kind).kind)}, waiting for an opponent`
+    : g.players.map((p) => kindText(p.kind)).join(" vs ");
   const mine = seatOf(g.id);
   const what = h("span", { class: "what" }, h("strong", {}, game), ` · ${players} · ${ago(g.created_at)}`, mine ? " · your game" : "",
     h("br"), h("span", { class: "mono muted" }, g.id));

@@ -1,6 +1,6 @@
 // The page's screens, chosen by the URL's fragment: #/ (home), #/learn/spit, #/play/{id},
 // #/watch/{id}, #/join/{id}, #/replay/{id}.
-import { h, screen } from "./dom.js";
+import { clearLog, h, screen } from "./dom.js";
 import { home } from "./home.js";
 import { learnPanel } from "./learn.js";
 import { command, join, key, leave, open } from "./table.js";
@@ -9,6 +9,7 @@ import { leaveReplay, replay } from "./replay.js";
 function route() {
   leave();
   leaveReplay();
+  clearLog();
   const [, what, id] = location.hash.split("/");
   const arg = decodeURIComponent(id || "");
   let shown;
