@@ -2,7 +2,7 @@
 // it. A full state (after the game: every card) is first brought to the live view's shape.
 import { h } from "./dom.js";
 import { cardEl, cardName as cardNameOf } from "./cards.js";
-import { kindWords, pileName, stockName, Who } from "./words.js";
+import { kindWords, pileName, stockName, who, Who } from "./words.js";
 
 /** A view in the live shape, whatever shape it came in. After a game the API answers the
  * full state (stockpiles and piles as lists of cards, spit cards and draw piles as lists,
@@ -57,7 +57,10 @@ function seatEl(v, i, o, area) {
   const spit = v.game === "spit";
   const mine = Boolean(o.cmds) && i === v.you;
   const spectator = v.you === null || v.you === undefined;
-  const title = spectator ? `Seat ${i}: ${kindWords(p.kind)}` : `${Who(i, v.you, v.players)}${i === v.you ? "" : ` — ${kindWords(p.kind)}`}`;
+  const bot = p.kind && p.kind.startsWith("bot:") ? p.kind.slice(4) : null;
+  let title = Who(i, v.you, v.players);  // "You", "The bot", "Your opponent"
+  if (spectator) title = `Seat ${i}: ${kindWords(p.kind)}`;
+  else if (i !== v.you && bot) title = `The bot (${bot})`;
   const flags = [];
   if (v.status === "running" && v.phase === "ready" && p.ready) flags.push("ready");
   if (v.status === "running" && v.phase === "stalemate" && p.called) flags.push("called spit");
@@ -73,7 +76,7 @@ function seatEl(v, i, o, area) {
     const handSize = Array.isArray(p.hand) ? p.hand.length : (p.hand_size || 0);
     counts = `${plural(p.cards, "card")}: ${handSize} in hand, ${p.draw_pile || 0} in the draw pile`;
     if (Array.isArray(p.hand)) p.hand.forEach((c, j) => row.append(handSlot(v, i, j, c, mine ? o : null)));
-    else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${Who(i, v.you, v.players)}'s hand` })));
+    else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${who(i, v.you, v.players)}'s hand` })));
     row.append(h("div", { class: "slot", "data-key": `draw-${i}` },
       cardEl(p.draw_pile ? null : undefined, { testid: `draw-${i}`, label: `draw pile: ${plural(p.draw_pile || 0, "card")}`, emptyText: "none" }),
       h("span", { class: "under", "aria-hidden": "true" }, `draw ${p.draw_pile || 0}`)));
