@@ -292,6 +292,7 @@ def check_end_screen(page, server, gid: str, *, focused: bool) -> None:
 def test_a_whole_spit_game_against_the_random_bot_by_clicking_to_the_end_screen(open_page, server):
     page = open_page(DESKTOP)
     page.goto(server + "/")
+    page.locator("[data-testid=lobby][aria-busy=false]").wait_for()  # drawn, games listed
     axe = {"home": axe_scan(page, server, "home")}
     shot(page, "home")
     gid = new_game(page, "spit", stockpiles="4", rounds=1, grace=0.5)
