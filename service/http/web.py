@@ -1,35 +1,53 @@
-"""The web page (issue 7): one static page and its script, no build step, nothing fetched
-from other sites (the Content-Security-Policy says so to the browser, and allows no
-inline script). It talks to the public REST API and its SSE stream only. Not part of
-the API's OpenAPI document."""
+"""The web page (issues 7 and 18): one static page, its stylesheet and its scripts, no
+build step, nothing fetched from other sites (the Content-Security-Policy says so to the
+browser, and allows no inline script and no inline style). It talks to the public REST
+API and its SSE stream only. Not part of the API's OpenAPI document (every route here has
+``doc=None``)."""
 
 from importlib.resources import files
+
+from werkzeug.exceptions import NotFound
 
 from .pipeline import Answer, Call, Route
 
 _STATIC = files("service.http").joinpath("static")
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
     "form-action 'none'"
 )
 _CACHE = ("Cache-Control", "no-cache")
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+# The files /static/ serves: the scripts and stylesheets of the static folder, named once
+# at start-up (a name not listed here is a 404, so no path reaches outside the folder).
+ASSETS = {
+    f.name: _TYPES[ext]
+    for f in _STATIC.iterdir()
+    for ext in _TYPES
+    if f.is_file() and f.name.endswith(ext)
+}
 
 
 def page(call: Call) -> Answer:
+    """The page itself (every screen is drawn by its script from the URL's fragment)."""
     body = _STATIC.joinpath("index.html").read_bytes()
     headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", CSP),
                _CACHE]  # fmt: skip
     return Answer(200, headers, body)
 
 
-def script(call: Call) -> Answer:
-    body = _STATIC.joinpath("app.js").read_bytes()
-    return Answer(200, [("Content-Type", "text/javascript; charset=utf-8"), _CACHE], body)
+def asset(call: Call) -> Answer:
+    """One script or stylesheet of the page, by its file name; 404 for any other name."""
+    name = call.args["name"]
+    ctype = ASSETS.get(name)
+    if ctype is None:
+        raise NotFound(f"no file {name}")
+    body = _STATIC.joinpath(name).read_bytes()
+    return Answer(200, [("Content-Type", ctype), _CACHE], body)
 
 
 ROUTES = (
     Route("page", "GET", "/", page),
     Route("play", "GET", "/play", page),
-    Route("script", "GET", "/static/app.js", script),
+    Route("asset", "GET", "/static/<name>", asset),
 )

@@ -1,0 +1,129 @@
+// The replay of a finished game: every version of its table, step by step, each step told
+// in words ("Seat 1 played 7♥ from stockpile 3 on pile b").
+import { allEvents, api, GAME_ID } from "./api.js";
+import { h, morph, screen } from "./dom.js";
+import { boardEl, normalize } from "./board.js";
+import { endReason, kindWords, narrate } from "./words.js";
+import { exportButton } from "./table.js";
+
+let R = null;  // the replay on screen: {id, n, version, states, timer}
+
+export function leaveReplay() {
+  if (R && R.timer) clearInterval(R.timer);
+  R = null;
+}
+
+export async function replay(id) {
+  leaveReplay();
+  if (!GAME_ID.test(id)) {
+    screen([h("h1", { tabindex: "-1" }, "No such game"), h("p", { "data-testid": "error" }, `“${id}” is not a game id: a game id is g_ followed by 16 letters and digits (0–9, a–f).`)]);
+    return;
+  }
+  const r = { id, states: new Map(), timer: null };
+  R = r;
+  screen(h("p", {}, "Loading the replay…"));
+  let last, events, audit;
+  try {
+    last = await api("GET", `/v1/games/${id}`);
+    if (last.status !== "finished" && last.status !== "aborted") {
+      screen([h("h1", { tabindex: "-1" }, "Not over yet"), h("p", { "data-testid": "error" }, "This game is still running: its replay opens once it is over."), h("p", {}, h("a", { href: `#/watch/${id}` }, "Watch it live"))]);
+      return;
+    }
+    [events, audit] = await Promise.all([allEvents(id), api("GET", `/v1/games/${id}/audit`).catch((e) => ({ error: e.message }))]);
+  } catch (e) {
+    screen([h("h1", { tabindex: "-1" }, "Replay not available"), h("p", { "data-testid": "error" }, e.status === 404 ? `There is no game ${id}.` : `The replay could not be loaded: ${e.message}.`)]);
+    return;
+  }
+  if (R !== r) return;
+  r.n = last.version;
+  r.events = events;
+  r.players = last.players.map((p) => ({ kind: p.kind }));
+  const game = last.game === "speed" ? "Speed" : "Spit";
+  const spectatorEnd = { ...normalize(last), you: null };
+  const slider = h("input", { type: "range", id: "replay-slider", min: 1, max: r.n, value: r.n, "data-testid": "slider" });
+  slider.addEventListener("input", () => show(r, +slider.value));
+  const button = (text, testid, f) => h("button", { type: "button", "data-testid": testid, onclick: f }, text);
+  r.playBtn = button("▶ Play", "play-pause", () => togglePlay(r));
+  r.slider = slider;
+  r.pos = h("span", { "data-testid": "replay-version" });
+  r.narration = h("p", { class: "narration", "data-testid": "narration", "aria-live": "polite" });
+  r.box = h("div", { class: "table-box" });
+  screen([
+    h("h1", { tabindex: "-1", "data-testid": "replay-title" }, `Replay: ${game}, seat 0 (${kindWords(last.players[0].kind)}) against seat 1 (${kindWords(last.players[1].kind)})`),
+    h("p", { "data-testid": "replay-result" }, `${last.status === "aborted" ? "Cancelled" : last.winner === null ? "A draw" : `Seat ${last.winner} won`}: ${endReason(spectatorEnd)}`),
+    h("p", { class: `verdict ${audit && audit.verified ? "ok" : "bad"}`, "data-testid": "verdict" }, auditText(audit)),
+    h("div", { class: "buttons" },
+      button("◀ Back", "step-back", () => show(r, r.version - 1)), r.playBtn, button("Forward ▶", "step-forward", () => show(r, r.version + 1)),
+      r.pos),
+    h("label", { for: "replay-slider" }, "Move to a step"), slider,
+    r.narration,
+    r.box,
+    h("div", { class: "buttons" }, h("a", { class: "button", href: "#/" }, "New game"), last.status === "finished" ? exportButton(id) : null,
+      h("span", { role: "status", "data-testid": "replay-status" })),
+  ]);
+  await show(r, r.n);
+}
+
+async function stateAt(r, version) {
+  if (!r.states.has(version)) r.states.set(version, api("GET", `/v1/games/${r.id}/states/${version}`));
+  return r.states.get(version);
+}
+
+/** Shows the table after `version` events and says what that event was. */
+async function show(r, version) {
+  const ver = Math.min(r.n, Math.max(1, version));
+  r.version = ver;
+  r.slider.value = ver;
+  r.pos.textContent = `step ${ver} of ${r.n}`;
+  const event = r.events[ver - 1];
+  r.narration.textContent = event ? `Step ${ver}: ${narrate(event, { you: null, players: r.players })}` : "";
+  let s;
+  try {
+    s = await stateAt(r, ver);
+  } catch (e) {
+    r.narration.textContent = `Step ${ver} could not be loaded: ${e.message}.`;
+    return;
+  }
+  if (R !== r || r.version !== ver) return;
+  const v = { ...normalize(s), you: null };
+  morph(r.box, h("div", { class: "table-box" }, boardEl(v, {
+    status: h("div", { class: "status" }, h("span", { class: "phase", "data-testid": "phase" }, phaseWords(v))),
+  })));
+}
+
+function phaseWords(v) {
+  if (v.status === "waiting") return "Waiting for a second player";
+  if (v.status === "finished") return "Game over";
+  if (v.status === "aborted") return "Cancelled";
+  return { ready: "Getting ready", playing: "Playing", stalemate: "Stalemate", slap: "Slapping", choose: "Choosing a pile", dealing: "Dealing" }[v.phase] || v.phase;
+}
+
+function togglePlay(r) {
+  if (r.timer) {
+    clearInterval(r.timer);
+    r.timer = null;
+    r.playBtn.textContent = "▶ Play";
+    return;
+  }
+  if (r.version >= r.n) show(r, 1);
+  r.playBtn.textContent = "❚❚ Pause";
+  r.timer = setInterval(() => {
+    if (R !== r || r.version >= r.n) {
+      clearInterval(r.timer);
+      r.timer = null;
+      r.playBtn.textContent = "▶ Play";
+      return;
+    }
+    show(r, r.version + 1);
+  }, 600);
+}
+
+function auditText(a) {
+  if (!a || a.error) return `Audit not available: ${a ? a.error : "no answer"}.`;
+  if (a.verified) {
+    const deals = (a.deals || []).length;
+    const checked = a.rules ? a.rules.checked : 0;
+    return `Audit verified: ${deals} ${deals === 1 ? "deal" : "deals"} re-derived from the revealed seed, ${checked} events checked against the rules.`;
+  }
+  return `Audit FAILED: ${(a.rules && a.rules.reason) || "a deal does not match its seed"}.`;
+}

@@ -1,0 +1,364 @@
+// A game on screen, live: playing a seat this browser holds, or watching; and its end.
+import { ApiError, api, follow, GAME_ID, keepSeat, offers, seatOf } from "./api.js";
+import { announce, clearLog, h, land, morph, screen } from "./dom.js";
+import { boardEl, normalize } from "./board.js";
+import { learnFold } from "./learn.js";
+import {
+  clockOwner, endReason, endTitle, hintText, kindWords, narrate, phaseText, refusalText, timerWords, who,
+} from "./words.js";
+
+let G = null;  // the game on screen: see open()
+
+/** Leaves the game on screen: its stream and its clock stop. */
+export function leave() {
+  if (!G) return;
+  G.ctl.abort();
+  clearInterval(G.timer);
+  G = null;
+}
+
+const over = (v) => v.status === "finished" || v.status === "aborted";
+const legal = (g) => (g.view && g.view.legal_actions) || [];
+const find = (g, f) => legal(g).find(f) || null;
+
+/** The screen of a game that an id names: the page plays the seat it holds there
+ * ("play", with the seat's token), or watches. A finished game shows its end. */
+export async function open(id, mode) {
+  leave();
+  if (!GAME_ID.test(id)) return noGame(id);
+  const held = seatOf(id);
+  const token = mode === "play" && held ? held.token : null;
+  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], refreshing: null, again: false, seen: Date.now() };
+  G = g;
+  screen(h("p", {}, "Loading the game…"), { inGame: true });
+  clearLog();
+  try {
+    g.view = await api("GET", `/v1/games/${id}`, { token });
+  } catch (e) {
+    if (G === g) failed(e, id);
+    return;
+  }
+  if (G !== g) return;
+  g.kinds = g.view.players.map((p) => p.kind);
+  const title = h("h1", { tabindex: "-1", "data-testid": "game-title" }, gameTitle(g.view));
+  g.title = title;
+  g.box = h("div", { class: "table-box" });
+  g.meta = h("div", { class: "meta-box" });
+  screen([title, g.box, g.meta, learnFold(g.view.game)], { inGame: true });
+  draw(g);
+  if (over(g.view)) return;
+  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal).then(() => G === g && refresh(g));
+  g.timer = setInterval(() => tick(g), 250);
+}
+
+function gameTitle(v) {
+  const game = v.game === "speed" ? "Speed" : "Spit";
+  if (v.you === null || v.you === undefined) return `${game}: watching seat 0 (${kindWords(v.players[0].kind)}) and seat 1 (${kindWords(v.players[1].kind)})`;
+  const other = v.players[1 - v.you].kind;
+  return `${game} against ${other ? kindWords(other) : "a friend (not here yet)"}`;
+}
+
+function noGame(id) {
+  screen([
+    h("h1", { tabindex: "-1" }, "No such game"),
+    h("p", { "data-testid": "error" }, `“${id}” is not a game id: a game id is g_ followed by 16 letters and digits (0–9, a–f), as in g_0123456789abcdef.`),
+    h("p", {}, h("a", { href: "#/" }, "Back to the games")),
+  ]);
+}
+
+function failed(e, id) {
+  const text = e instanceof ApiError && e.status === 404
+    ? `There is no game ${id}. It may have been mistyped, or it is gone.`
+    : `The game could not be loaded: ${e.message}.`;
+  screen([h("h1", { tabindex: "-1" }, "Game not available"), h("p", { "data-testid": "error" }, text), h("p", {}, h("a", { href: "#/" }, "Back to the games"))]);
+}
+
+// ------------------------------------------------------------------ the live loop
+function onEvent(g, e) {
+  if (G !== g) return;
+  if (e.type === "seat_taken") g.kinds[e.seat] = e.kind;
+  announce(narrate(e, { you: g.view.you, players: g.kinds.map((kind) => ({ kind })), game: g.view.game }));
+  if (e.version > g.view.version) refresh(g);
+}
+
+/** Reads the view again; calls that come while one is on its way are folded into one more. */
+function refresh(g) {
+  if (g.refreshing) {
+    g.again = true;
+    return g.refreshing;
+  }
+  g.refreshing = (async () => {
+    do {
+      g.again = false;
+      g.seen = Date.now();
+      try {
+        const v = await api("GET", `/v1/games/${g.id}`, { token: g.token });
+        if (G === g && v.version >= g.view.version) {
+          g.view = v;
+          draw(g);
+        }
+      } catch (e) { /* the next event or the clock's check reads it again */ }
+    } while (g.again && G === g);
+    g.refreshing = null;
+  })();
+  return g.refreshing;
+}
+
+function tick(g) {
+  if (G !== g) return;
+  if (Date.now() - g.seen > 5000) refresh(g);  // a safety net under the stream
+  const el = g.box.querySelector("[data-testid=countdown]");
+  if (el) el.textContent = timerLine(g.view);
+}
+
+function timerLine(v) {
+  const words = timerWords(v);
+  return words ? `${words} (${clockOwner(v)})` : "";
+}
+
+// ------------------------------------------------------------------ acting
+async function act(g, action) {
+  if (!action) return;
+  g.sel = null;
+  try {
+    const r = await api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
+    if (G !== g) return;
+    g.notice = "";
+    if (r.state.version >= g.view.version) g.view = r.state;
+    draw(g);
+  } catch (e) {
+    if (G !== g) return;
+    g.notice = refusalText(action, e);  // stays until the player's next action
+    announce(g.notice);
+    draw(g);
+    refresh(g);
+  }
+}
+
+/** What clicking pile k does now: play the selected card, slap, choose, or spit there. */
+function pileAction(g, k) {
+  const v = g.view;
+  if (v.phase === "slap") return find(g, (a) => a.type === "slap" && a.pile === k);
+  if (v.phase === "choose") return find(g, (a) => a.type === "choose" && a.pile === k);
+  if (v.phase === "stalemate") return find(g, (a) => a.type === "spit" && a.pile === k);
+  if (g.sel === null) return null;
+  if (v.game === "spit") return find(g, (a) => a.type === "play" && a.from === g.sel && a.to === k);
+  return find(g, (a) => a.type === "play" && a.card === g.sel && a.to === k);
+}
+
+/** The commands of the player's own cards (data-cmd of their buttons; "" when none). */
+function cardCmds(g) {
+  return {
+    stock(j) {
+      if (find(g, (a) => a.type === "turn_up" && a.stockpile === j)) return `turn:${j}`;
+      if (g.sel !== null && find(g, (a) => a.type === "move" && a.from === g.sel && a.to === j)) return `move:${j}`;
+      if (find(g, (a) => (a.type === "play" || a.type === "move") && a.from === j)) return `sel:${j}`;
+      return "";
+    },
+    hand(card) {
+      return find(g, (a) => a.type === "play" && a.card === card) ? `card:${card}` : "";
+    },
+  };
+}
+
+/** Does a command of the table (a button's data-cmd, or a key's). */
+export function command(cmd) {
+  const g = G;
+  if (!g || !g.token || !cmd) return;
+  const [op, arg] = cmd.split(":");
+  switch (op) {
+    case "sel": g.sel = g.sel === +arg ? null : +arg; return draw(g);
+    case "card": g.sel = g.sel === arg ? null : arg; return draw(g);
+    case "turn": return act(g, find(g, (a) => a.type === "turn_up" && a.stockpile === +arg));
+    case "move": return act(g, find(g, (a) => a.type === "move" && a.from === g.sel && a.to === +arg));
+    case "pile": return act(g, pileAction(g, +arg));
+    case "do": return act(g, find(g, (a) => a.type === arg && (a.pile === undefined || a.pile === null)) || find(g, (a) => a.type === arg));
+    case "resign": if (window.confirm("Resign this game? The other player wins.")) act(g, { type: "resign" }); return;
+    case "cancel": return act(g, { type: "resign" });
+    case "copy": return copyLink(g);
+    case "escape": g.sel = null; return draw(g);
+    default:
+  }
+}
+
+/** The keys of keyboard play: 1–5 a card, a/b a pile, r ready, s spit, d draw, Escape. */
+export function key(e) {
+  const g = G;
+  if (!g || !g.token || !g.view || over(g.view)) return false;
+  const v = g.view;
+  if (/^[1-5]$/.test(e.key)) {
+    const j = +e.key - 1;
+    if (v.game === "spit") {
+      const cmd = cardCmds(g).stock(j);
+      if (cmd) command(cmd);
+    } else {
+      const card = (v.players[v.you].hand || [])[j];
+      if (card && cardCmds(g).hand(card)) command(`card:${card}`);
+    }
+    return true;
+  }
+  const byKey = { a: "pile:0", b: "pile:1", r: "do:ready", s: "do:spit", d: "do:draw", Escape: "escape" }[e.key];
+  if (byKey) command(byKey);
+  return Boolean(byKey);
+}
+
+async function copyLink(g) {
+  const input = g.meta.querySelector("[data-testid=share-link]");
+  const said = g.meta.querySelector("[data-testid=copy-status]");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    said.textContent = "Link copied: send it to a friend.";
+  } catch (e) {
+    input.select();
+    said.textContent = "Select the link and copy it (Ctrl+C).";
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+function draw(g) {
+  const v = normalize(g.view);
+  if (g.sel !== null && !cardCmds(g)[v.game === "spit" ? "stock" : "hand"](g.sel)) g.sel = null;
+  if (over(v)) return drawEnd(g, v);
+  if (g.title.textContent !== gameTitle(v)) g.title.textContent = gameTitle(v);  // a friend joined
+  const playing = Boolean(g.token) && v.you !== null && v.you !== undefined;
+  const status = h("div", { class: "status", role: "group", "aria-label": "Game status" },
+    h("span", { class: "phase", "data-testid": "phase" }, phaseText(v)),
+    h("span", { class: "hint", "data-testid": "hint" }, hintText(v, g.sel)),
+    h("span", { class: "timer", role: "timer", "data-testid": "countdown" }, timerLine(v)));
+  let controls = null;
+  if (playing && v.status === "running") {
+    const names = v.game === "spit" ? [["ready", "Ready (r)"], ["spit", "Spit! (s)"]] : [["ready", "Ready (r)"], ["spit", "Spit! (s)"], ["draw", "Draw (d)"]];
+    controls = h("div", { class: "controls" }, names.map(([type, text]) => {
+      const ok = Boolean(find(g, (a) => a.type === type));
+      return h("button", { type: "button", class: ok ? "primary" : null, "data-cmd": ok ? `do:${type}` : null, "aria-disabled": ok ? null : "true", "data-testid": `btn-${type}`, "data-key": `btn-${type}` }, text);
+    }));
+  }
+  const board = boardEl(v, {
+    cmds: playing ? cardCmds(g) : null,
+    pileCmd: playing ? (k) => (pileAction(g, k) ? `pile:${k}` : "") : null,
+    sel: g.sel, status, controls, notice: g.notice,
+  });
+  morph(g.box, h("div", { class: "table-box" }, board));
+  animatePlays(g, v);
+  morph(g.meta, h("div", { class: "meta-box" }, metaEl(g, v, playing)));
+}
+
+function animatePlays(g, v) {
+  const piles = (v.game === "spit" ? v.spit_piles : v.centre_piles) || [];
+  piles.forEach((p, k) => {
+    const top = p.size ? p.top : null;
+    if (g.tops.length && top && top !== g.tops[k]) land(g.box.querySelector(`[data-testid=pile-${k}]`));
+    g.tops[k] = top;
+  });
+}
+
+function metaEl(g, v, playing) {
+  const parts = [];
+  if (playing && v.status === "waiting") {
+    const link = `${location.origin}${location.pathname}#/join/${v.id}`;
+    parts.push(h("div", { class: "share" },
+      h("label", { for: "share-link" }, "Invite a friend:"),
+      h("input", { id: "share-link", readonly: true, value: link, "data-testid": "share-link" }),
+      h("button", { type: "button", "data-cmd": "copy", "data-testid": "copy-link" }, "Copy link"),
+      h("button", { type: "button", class: "danger", "data-cmd": "cancel", "data-testid": "cancel" }, "Cancel the game"),
+      h("span", { role: "status", "data-testid": "copy-status" })));
+  }
+  if (playing && v.status === "running") parts.push(h("button", { type: "button", class: "danger", "data-cmd": "resign", "data-testid": "resign" }, "Resign"));
+  parts.push(h("span", { class: "muted" }, `Game ${v.id} · round ${v.round}`, playing ? "" : " · you are watching"));
+  if (!playing) parts.push(h("a", { href: `#/replay/${v.id}` }, "Replay from the start"));
+  return h("div", { class: "game-meta" }, parts);
+}
+
+// ------------------------------------------------------------------ the end
+function drawEnd(g, v) {
+  const first = !g.ended;
+  g.ended = true;
+  leaveStream(g);
+  if (!first) return;
+  const title = endTitle(v);
+  const why = endReason(v);
+  const score = v.game === "speed" && Array.isArray(v.scores)
+    ? h("p", { "data-testid": "score" }, `Score: ${v.scores.map((s, i) => `${who(i, v.you, v.players)} ${s}`).join(" — ")}`)
+    : null;
+  const rematch = h("button", { type: "button", hidden: true, "data-testid": "rematch" }, "Rematch");
+  const exportBtn = exportButton(v.id);
+  const end = h("section", { class: "end", "data-testid": "end", "aria-labelledby": "end-title" },
+    h("h1", { id: "end-title", tabindex: "-1", "data-testid": "end-title" }, title),
+    h("p", { class: "why", "data-testid": "end-reason" }, why),
+    score,
+    h("div", { class: "buttons" },
+      h("a", { class: "button primary", href: "#/", "data-testid": "new-game" }, "New game"),
+      rematch,
+      v.status === "finished" ? h("a", { class: "button", href: `#/replay/${v.id}`, "data-testid": "replay" }, "Watch the replay") : null,
+      v.status === "finished" ? exportBtn : null),
+    h("p", { role: "status", "data-testid": "end-status" }));
+  const board = boardEl(v, { notice: "" });
+  screen([end, h("h2", {}, "The table at the end"), h("div", { class: "table-box" }, board), learnFold(v.game)], { inGame: true });
+  announce(`${title} ${why}`);
+  document.getElementById("end-title").focus();
+  if (g.token && v.status === "finished") offerRematch(g, rematch);
+}
+
+function leaveStream(g) {
+  g.ctl.abort();
+  clearInterval(g.timer);
+}
+
+async function offerRematch(g, button) {
+  if (!(await offers("/v1/games/{game_id}/rematch")) || G !== g) return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    const said = document.querySelector("[data-testid=end-status]");
+    try {
+      const r = await api("POST", `/v1/games/${g.id}/rematch`, { body: {}, token: g.token });
+      if (r && r.id && r.token) {
+        keepSeat(r.id, r.seat, r.token);
+        location.hash = `#/play/${r.id}`;
+      } else {
+        said.textContent = "Rematch asked: it starts when the other player asks too.";
+      }
+    } catch (e) {
+      if (e.status === 404 || e.status === 405) button.hidden = true;
+      said.textContent = `No rematch: ${e.message}.`;
+    }
+  });
+}
+
+/** The button that downloads a finished game's log as NDJSON (GET /v1/games/{id}/export
+ * with Accept: application/x-ndjson), to check it with `spitlog audit`. */
+export function exportButton(id) {
+  const url = `/v1/games/${id}/export`;
+  const b = h("button", { type: "button", "data-testid": "export", "data-href": url }, "Download the log (NDJSON)");
+  b.addEventListener("click", async () => {
+    const said = document.querySelector("[data-testid=end-status], [data-testid=replay-status]");
+    try {
+      const r = await fetch(url, { headers: { Accept: "application/x-ndjson" } });
+      if (!r.ok) throw new Error(r.status === 404 ? "this server has no export yet" : `the server answered ${r.status}`);
+      const blob = await r.blob();
+      const a = h("a", { href: URL.createObjectURL(blob), download: `${id}.ndjson` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      if (said) said.textContent = "Log downloaded.";
+    } catch (e) {
+      if (said) said.textContent = `The log could not be downloaded: ${e.message}.`;
+    }
+  });
+  return b;
+}
+
+/** Takes the free seat of a game and plays it. */
+export async function join(id) {
+  leave();
+  if (!GAME_ID.test(id)) return noGame(id);
+  try {
+    const r = await api("POST", `/v1/games/${id}/seats`, { body: {} });
+    keepSeat(id, r.seat, r.token);
+    location.replace(`#/play/${id}`);
+  } catch (e) {
+    const why = e.status === 409 ? "it already has two players, or it is over" : e.status === 404 ? "there is no such game" : e.message;
+    screen([h("h1", { tabindex: "-1" }, "Cannot join"), h("p", { "data-testid": "error" }, `You cannot join this game: ${why}.`),
+      h("p", {}, h("a", { href: `#/watch/${id}` }, "Watch it instead"), " · ", h("a", { href: "#/" }, "Back to the games"))]);
+  }
+}
