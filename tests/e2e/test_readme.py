@@ -1,0 +1,168 @@
+"""Every command README.md shows runs here, the way a user types it: in a shell, with the
+`spitlog` the package installs, against `spitlog dev` (its embedded Redis, its worker and
+scheduler, its default archive `./spitlog-archive`) or the session's redis-server.
+
+Only the URL's host and the game id of the examples are replaced (by the running
+server's and a finished game's). A README command with no test here fails
+``test_every_command_of_the_readme_runs_here``."""
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.support.processes import free_port, wait_ready
+from tests.support.workers_procs import wait_for_workers
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent  # where pip put `spitlog`
+EXAMPLE_BASE, EXAMPLE_ID = "http://127.0.0.1:8000", "g_x"
+
+
+def readme_commands(section: str | None = None) -> list[str]:
+    """The commands of README.md's ``sh`` blocks (of one ``## section``), comments off."""
+    text = (ROOT / "README.md").read_text()
+    if section is not None:
+        text = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            command = re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
+            if command:
+                out.append(command)
+    return out
+
+
+def shell(command: str, cwd: Path, env: dict | None = None, stdin: str = "", timeout=120):
+    """Run ``command`` with bash as a user would (the venv's bin first on PATH)."""
+    full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **(env or {})}
+    full.pop("PYTHONPATH", None)  # the installed package, not the checkout's path hack
+    return subprocess.run(["bash", "-c", command], cwd=cwd, env=full, input=stdin, text=True,
+                          capture_output=True, timeout=timeout)  # fmt: skip
+
+
+# Where each README command runs (a test of this module), or why CI runs it already.
+RUNS = {
+    "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
+    "pip install -e '.[dev]' && python -m pytest -q": "CI: .ci/run runs exactly this",
+    "spitlog simulate --game spit --games 200": "test_simulate",
+    "spitlog worker": "test_worker_and_scheduler",
+    "spitlog scheduler": "test_worker_and_scheduler",
+}
+REPLAY_AND_AUDIT = "test_spitlog_dev_then_replay_audit_and_archive"
+
+
+def test_every_command_of_the_readme_runs_here():
+    commands = readme_commands()
+    replay = set(readme_commands("Replay and audit"))
+    missing = [c for c in commands if c not in RUNS and c not in replay]
+    assert missing == [], f"README commands no test runs: {missing}"
+    for how in RUNS.values():
+        assert how.startswith("CI: ") or callable(globals().get(how)), how
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert ci[-1] == "python -m pytest -q" and "pip install --quiet -e '.[dev]'" in ci
+    assert len(replay) >= 6 and REPLAY_AND_AUDIT in globals()
+
+
+def test_simulate(tmp_path):
+    (command,) = [c for c in RUNS if c.startswith("spitlog simulate")]
+    r = shell(command, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "200 games" in r.stdout and "games/s" in r.stdout
+
+
+def test_worker_and_scheduler(tmp_path, redis_url):
+    import redis
+
+    redis.Redis.from_url(redis_url).flushall()
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+           "SPITLOG_REDIS_URL": redis_url}  # fmt: skip
+    procs = [subprocess.Popen(["bash", "-c", f"exec {c}"], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for c in ("spitlog worker", "spitlog scheduler")]  # fmt: skip
+    try:
+        wait_for_workers(redis_url, 1)
+        time.sleep(1.0)
+        assert [p.poll() for p in procs] == [None, None]  # both still running
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        codes = [p.wait(20) for p in procs]
+    assert codes == [0, 0], [p.stdout.read() for p in procs]
+
+
+def _finish(base: str) -> str:
+    """A Spit game of two humans over HTTP, random legal moves to its end: its id."""
+    g = requests.post(f"{base}/v1/games", json={"game": "spit", "options": {"max_rounds": 1}},
+                      timeout=10).json()  # fmt: skip
+    gid = g["id"]
+    t1 = requests.post(f"{base}/v1/games/{gid}/seats", json={}, timeout=10).json()["token"]
+    tokens, rng = (g["token"], t1), random.Random(3)
+    for step in range(5000):
+        h = {"Authorization": f"Bearer {tokens[step % 2]}"}
+        view = requests.get(f"{base}/v1/games/{gid}", headers=h, timeout=10).json()
+        if view["status"] in ("finished", "aborted"):
+            return gid
+        acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
+        if acts:
+            requests.post(f"{base}/v1/games/{gid}/actions", json=rng.choice(acts), headers=h,
+                          timeout=10)  # fmt: skip
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.timeout(240)
+def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
+    """`spitlog dev` as the README's first line runs it (from a fresh directory: its
+    archive goes to ./spitlog-archive), a game played to its end over HTTP, then every
+    command of *Replay and audit* on it."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {"SPITLOG_BIND": f"127.0.0.1:{port}", "SPITLOG_RETAIN_S": "1",
+           "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0"}  # fmt: skip
+    full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **env}
+    for name in ("SPITLOG_REDIS_URL", "SPITLOG_ARCHIVE_URL", "PYTHONPATH"):
+        full.pop(name, None)  # the defaults, as on a fresh machine
+    (command,) = [c for c in readme_commands() if c.endswith("spitlog dev")]
+    dev = subprocess.Popen(["bash", "-c", command.replace("pip install -e '.[dev]' && ", "exec ")],
+                           cwd=tmp_path, env=full, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
+    try:
+        wait_ready(base, dev, timeout=60)
+        gid = _finish(base)
+        for command in readme_commands("Replay and audit"):
+            line = command.replace(EXAMPLE_BASE, base).replace(EXAMPLE_ID, gid)
+            r = shell(line, tmp_path, stdin="e\nq\n")
+            assert r.returncode == 0, (line, r.stdout, r.stderr)
+            if line.startswith("spitlog audit"):
+                assert r.stdout.startswith("OK: "), (line, r.stdout)
+            if line.startswith("spitlog replay"):
+                assert "result: winner" in r.stdout and "version 1/" in r.stdout, line
+        assert (tmp_path / "g.ndjson").read_text().startswith('{"format":"spitlog-log/1"')
+        assert (tmp_path / "g.txt").read_text().startswith('[Format "spitlog-notation/1"]')
+
+        # the finished game goes to ./spitlog-archive and leaves Redis a second later (its
+        # lobby entry goes with it); then it is read from the archive, the same bytes
+        def finished():
+            page = requests.get(f"{base}/v1/games?status=finished", timeout=10).json()
+            return [g["id"] for g in page["games"]]
+
+        end = time.monotonic() + 30
+        while gid in finished() and time.monotonic() < end:
+            time.sleep(0.2)
+        assert gid not in finished(), "still in Redis"
+        assert (tmp_path / "spitlog-archive" / "ids" / gid).exists()
+        export = requests.get(f"{base}/v1/games/{gid}/export", timeout=10)
+        assert export.status_code == 200 and export.text == (tmp_path / "g.ndjson").read_text()
+    finally:
+        dev.send_signal(signal.SIGINT)
+        try:
+            dev.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(dev.pid, signal.SIGKILL)
