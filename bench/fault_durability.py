@@ -96,12 +96,12 @@ def run(mode: str, kills: int, clients: int = 4, every: float = 0.35, seed: int 
             while not stop.is_set():
                 try:
                     if gid is None:
-                        r = games.create("spit" if k % 2 == 0 else "speed", {}, "human", "")
+                        r = games.create("spit" if k % 2 == 0 else "speed", {}, "human", "").body
                         with lock:  # the creation is acknowledged: it must survive
                             acked[r["id"]] = r["state"]["version"]
                         # a join whose answer is lost (Redis killed) abandons the game:
                         # it may have landed, with a token this player never got
-                        j = games.join(r["id"], "")
+                        j = games.join(r["id"], "").body
                         gid, tokens = r["id"], [r["token"], j["token"]]
                         with lock:
                             acked[gid] = max(acked[gid], j["state"]["version"])

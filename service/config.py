@@ -7,10 +7,11 @@ it); a ``SPITLOG_*`` variable that no setting reads is warned about.
 """
 
 import os
+import re
 import sys
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PREFIX = "SPITLOG_"
@@ -107,6 +108,10 @@ class Settings(BaseSettings):
         15.0, "a comment line this often keeps proxies from closing idle streams", gt=0
     )
     lobby_page_max: int = _f(100, "the largest lobby page", ge=1, le=100)
+    cors_origins: str = _f(
+        "", "origins whose browser apps may call the API (CORS), comma-separated, each "
+        "`scheme://host[:port]`; `*`: any origin. Unset: none (same-origin only)",
+    )  # fmt: skip
     # ---------------------------------------------------------------- limits
     rate_actions: float = _f(
         20.0, "actions per second per seat token, sustained; beyond: `429` with `Retry-After`. "
@@ -172,6 +177,19 @@ class Settings(BaseSettings):
         None, "set by `spitlog dev` for its worker and scheduler: they stop when it does"
     )
 
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins(cls, v: str) -> str:
+        for origin in (o.strip() for o in v.split(",") if o.strip()):
+            if origin != "*" and not re.fullmatch(r"https?://[^/\s:]+(:\d{1,5})?", origin):
+                raise ValueError(f"{origin!r} is not an origin: scheme://host[:port], no path")
+        return v
+
+    @property
+    def origins(self) -> frozenset[str]:
+        """``cors_origins`` as a set, lower case."""
+        return frozenset(o.strip().lower() for o in self.cors_origins.split(",") if o.strip())
+
     @property
     def queue(self) -> str:
         """The queue Redis: ``queue_url``, else the game store's."""
@@ -208,11 +226,10 @@ SERVICE = (
     "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
     "worker_connections", "access_log", "log_level", "snapshot_every", "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
-    "max_content_length", "body_timeout_s",
-    "longpoll_max_s", "sse_max_s", "sse_keepalive_s", "lobby_page_max", "rate_actions",
-    "rate_actions_burst", "rate_requests", "rate_requests_burst", "rate_games",
-    "rate_games_burst", "streams_per_client", "streams_per_address", "game_concurrency",
-    "game_gate_wait_s", "trusted_proxies",
+    "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
+    "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
+    "rate_requests_burst", "rate_games", "rate_games_burst", "streams_per_client",
+    "streams_per_address", "game_concurrency", "game_gate_wait_s", "trusted_proxies",
 )  # fmt: skip
 WORKERS = ("queue_name", "bot_pace", "tick_s", "lead_ms", "sweep_s", "stall_s", "metrics_port",
            "worker_log_level", "trace", "parent_pid")  # fmt: skip

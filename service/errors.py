@@ -65,6 +65,10 @@ class SeatTaken(ServiceError):
     status, slug, title = 409, "seat-unavailable", "Seat unavailable"
 
 
+class KeyInUse(ServiceError):
+    status, slug, title = 409, "idempotency-key-in-use", "Idempotency-Key in use"
+
+
 class PreconditionFailed(ServiceError):
     status, slug, title = 412, "precondition-failed", "The game is at another version"
 

@@ -7,6 +7,7 @@ caller's seat (RULES H-1..H-5). Errors are the service's (``service.errors``) an
 domain's; the adapters say how they look on the wire.
 """
 
+import base64
 import hashlib
 import hmac
 import logging
@@ -28,6 +29,7 @@ from .errors import (
     Busy,
     Forbidden,
     GameRunning,
+    KeyInUse,
     NoSuchGame,
     NoSuchVersion,
     PreconditionFailed,
@@ -59,6 +61,14 @@ def ms_now() -> float:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _derived(secret: str, seat: int, idem_key: str) -> str:
+    """The token of a seat taken with an Idempotency-Key: an HMAC of the key under the
+    game's secret (meta ``ik``, never shown), so that a retry gets the same token while
+    neither the token nor the key is stored (the records keep a hash of the key)."""
+    mac = hmac.new(bytes.fromhex(secret), f"{seat}:{idem_key}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
 _hashes: dict[str, str] = {}  # the tokens seen lately and their hashes (every action hashes one)
@@ -267,14 +277,34 @@ class Games:
 
     def create(
         self, game: str, options: dict | None, opponent: str, client_seed: str,
-        seat0: str = "human",
-    ) -> dict:  # fmt: skip
+        seat0: str = "human", *, idem_key: str | None = None, body=None,
+    ) -> Acted:  # fmt: skip
         """A new game with the caller at seat 0: ``{id, seat, token, commitment, state}``.
         With a bot at seat 0 (``seat0``, e.g. bot against bot) the caller only watches:
-        seat and token are None, the state is the spectator's."""
+        seat and token are None, the state is the spectator's.
+
+        With ``idem_key``, the same key and ``body`` again answer the same game and token
+        (``replayed``), another body is a 422, and a key whose first request is still in
+        flight a 409. The key is a secret as much as the token it gives back: the seat's
+        token is derived from it (``_derived``), never stored."""
         if seat0 not in domain.KINDS:
             raise domain.MalformedAction({"seat0": [f"must be one of {', '.join(domain.KINDS)}"]})
         game_id = "g_" + secrets.token_hex(8)
+        key_hash = fp = None
+        if idem_key is not None:
+            key_hash, fp = token_hash(idem_key)[:32], idempotency.fingerprint(body)
+            prior = self.store.claim_create(key_hash, game_id, fp, int(self.clock() * 1000))
+            if prior is not None:
+                return self._created_again(prior, fp, idem_key)
+        try:
+            return Acted(self._create(game_id, game, options, opponent, client_seed, seat0,
+                                      idem_key, key_hash))  # fmt: skip
+        except BaseException:
+            if key_hash is not None:  # nothing was made: the key is free again
+                self.store.release_create(key_hash, game_id)
+            raise
+
+    def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash):
         seed = secrets.token_bytes(32)  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
@@ -283,11 +313,17 @@ class Games:
             options=options, opponent=opponent, client_seed=client_seed, kind=seat0,
         )  # fmt: skip
         state = domain.replay(events)
-        token = secrets.token_urlsafe(32) if seat0 == "human" else None
+        secret = secrets.token_hex(16)  # derives the tokens of keyed requests (``_derived``)
+        token = None
+        if seat0 == "human":
+            token = _derived(secret, 0, idem_key) if idem_key else secrets.token_urlsafe(32)
         meta = {
             "game": game, "seed": seed.hex(), "commitment": commitment,
-            "created": str(int(now * 1000)), "kind0": seat0,
+            "created": str(int(now * 1000)), "kind0": seat0, "ik": secret,
+            "cv": str(state.version),
         }  # fmt: skip
+        if key_hash is not None:
+            meta["ck"] = key_hash
         if token is not None:
             meta["tok0"] = token_hash(token)
         if opponent != "human":
@@ -296,6 +332,10 @@ class Games:
         if not isinstance(self._append(empty, events, state, meta=meta), Appended):
             raise Busy("could not create the game: retry")  # a 64-bit id collided
         self.metrics.games_created.labels(game).inc()
+        return self._created(game_id, commitment, state, token)
+
+    @staticmethod
+    def _created(game_id: str, commitment: str, state: State, token: str | None) -> dict:
         seat = 0 if token is not None else None
         return {
             "id": game_id,
@@ -305,8 +345,39 @@ class Games:
             "state": domain.view(state, seat),
         }
 
-    def join(self, game_id: str, client_seed: str, token: str | None = None) -> dict:
-        """Take the free seat: ``{seat, token, state}``; 409 when there is none."""
+    def _created_again(self, prior: tuple[str, str, int], fp: str, idem_key: str) -> Acted:
+        """The first answer of a create's Idempotency-Key, made again from the game."""
+        game_id, first_fp, _at = prior
+        idempotency.check({"fp": first_fp}, fp)
+        try:
+            game = self.load(game_id)
+        except NoSuchGame:
+            raise KeyInUse(
+                "a request with this Idempotency-Key is still in progress: retry",
+                headers={"Retry-After": "1"},
+            ) from None
+        made = int(game.meta.get("cv", "1"))
+        token = None
+        if game.meta.get("kind0", "human") == "human":
+            token = _derived(game.meta["ik"], 0, idem_key)
+        return Acted(
+            self._created(game_id, game.meta["commitment"], self._state_at(game, made), token),
+            replayed=True,
+        )
+
+    def join(
+        self, game_id: str, client_seed: str, token: str | None = None, *,
+        idem_key: str | None = None, body=None,
+    ) -> Acted:  # fmt: skip
+        """Take the free seat: ``{seat, token, state}``; 409 when there is none. With
+        ``idem_key``, as ``create``: the same key and body answer the same seat and token."""
+        field = fp = None
+        if idem_key is not None:
+            field, fp = f"j:{idem_key}", idempotency.fingerprint(body)
+            game = self.load(game_id)
+            prior = self.store.find_record(game_id, field)
+            if prior is not None:
+                return self._joined_again(game, prior, fp, idem_key)
         for _attempt in range(self.retries + 1):
             game = self.load(game_id)
             if token is not None:
@@ -320,12 +391,31 @@ class Games:
                 raise SeatTaken("both seats are taken", version=game.version)
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
             events, state = domain.run(game.state, domain.Join("human", client_seed), ctx)
-            new_token = secrets.token_urlsafe(32)
-            meta = {"tok1": token_hash(new_token), "kind1": "human"}
-            if isinstance(self._append(game, events, state, meta=meta), Appended):
-                return {"seat": 1, "token": new_token, "state": domain.view(state, 1)}
+            meta = {"kind1": "human"}
+            if field is not None:
+                secret = game.meta.get("ik") or secrets.token_hex(16)  # (older games: none)
+                meta["ik"] = secret
+                new_token = _derived(secret, 1, idem_key)
+                idem = (field, idempotency.appended(fp, game.version + 1, state.version))
+            else:
+                new_token, idem = secrets.token_urlsafe(32), None
+            meta["tok1"] = token_hash(new_token)
+            result = self._append(game, events, state, meta=meta, idem=idem)
+            if isinstance(result, Appended):
+                return Acted({"seat": 1, "token": new_token, "state": domain.view(state, 1)})
+            if isinstance(result, Replayed):
+                return self._joined_again(self.load(game_id), result.record, fp, idem_key)
             self.metrics.append_retries.inc()
         raise Busy("the game changed too fast to join: retry", headers={"Retry-After": "1"})
+
+    def _joined_again(self, game: Game, record: dict, fp: str, idem_key: str) -> Acted:
+        idempotency.check(record, fp)
+        _first, last = record["v"]
+        if last > game.version:
+            game = self.load(game.id)
+        state = self._state_at(game, last)
+        token = _derived(game.meta["ik"], 1, idem_key)
+        return Acted({"seat": 1, "token": token, "state": domain.view(state, 1)}, replayed=True)
 
     def act(
         self,

@@ -27,7 +27,8 @@ from ..store.connect import clients
 from ..store.live import Hub
 from ..store.redis import RedisStore
 from . import docs, openapi, routes, web
-from .pipeline import Pipeline, Route, json_answer
+from .cors import Cors
+from .pipeline import Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
 
 
@@ -48,6 +49,7 @@ class Services:
     gate: GameGate
     metrics: Metrics
     routes: tuple[Route, ...]
+    cors: Cors
     _made: dict = field(default_factory=dict)
 
     def spec(self) -> dict:
@@ -158,6 +160,7 @@ def create_app(
         settings=s, games=games, audits=Audits(games), store=store, hub=Hub(store),
         limits=limits, gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
+        cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)
@@ -178,7 +181,9 @@ def create_app(
 
     def bug(exc: Exception):
         status, body, headers = problem(exc)
-        answer = json_answer(body, status, headers.items(), PROBLEM_JSON)
+        rid = request_id(request.headers.get("X-Request-Id"))
+        body["request_id"] = rid
+        answer = json_answer(body, status, [*headers.items(), ("X-Request-Id", rid)], PROBLEM_JSON)
         return app.response_class(answer.body, status=status, headers=answer.headers)
 
     app.register_error_handler(HTTPException, unmatched)

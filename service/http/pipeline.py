@@ -7,8 +7,11 @@
 4. **limits**: the route's rate buckets for the client's address and token (429);
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
-7. **answer**: errors become problem+json (``problems``); a 503 of a seat's request is
-   remembered so that RULES T-4 does not count it against the seat;
+7. **answer**: errors become problem+json (``problems``, with the request's id); a 503 of
+   a seat's request is remembered so that RULES T-4 does not count it against the seat;
+   every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
+   rate-limit fields of the buckets it was charged to, and the CORS fields
+   (``cors``: a preflight of an allowed origin is answered first, before any stage);
 8. **metrics**: every answer counted and timed.
 
 A ``Route`` says which stages apply to it. Flask dispatches most requests and calls
@@ -20,6 +23,8 @@ machinery (contexts, signals), which no stage needs.
 
 import contextlib
 import http
+import re
+import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -36,6 +41,7 @@ from .credentials import bearer
 from .problems import PROBLEM_JSON, problem
 
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 STATUS = {s.value: f"{s.value} {s.phrase}" for s in http.HTTPStatus}
@@ -62,7 +68,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate")  # fmt: skip
+                 "gate", "request_id")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -74,6 +80,7 @@ class Call:
         self.address: str | None = None  # the client's address, if a limit needed it
         self.started = time.time()
         self.gate = None  # (the gate, the game) while the call holds a place in it
+        self.request_id = request_id(environ.get("HTTP_X_REQUEST_ID"))
 
     def leave_gate(self) -> None:
         """Give the game's gate back (the pipeline does at the end; a handler that is about
@@ -110,6 +117,20 @@ class Route:
     doc: dict | None = None  # its OpenAPI operation (None: not in the document)
 
 
+def request_id(given: str | None) -> str:
+    """The request's id: the client's ``X-Request-Id`` if it is 1-128 of
+    ``[A-Za-z0-9._:-]`` (a UUID, a ULID, a trace id), else a new one.
+
+    >>> request_id("8b1a9953-c461-4d2b-8bd1-6a6b5b0e2f7e")
+    '8b1a9953-c461-4d2b-8bd1-6a6b5b0e2f7e'
+    >>> request_id("two words").startswith("req_")
+    True
+    """
+    if given and REQUEST_ID.fullmatch(given):
+        return given
+    return "req_" + secrets.token_hex(12)
+
+
 class Pipeline:
     """The stages above, over the app's services (``app.Services``)."""
 
@@ -121,11 +142,17 @@ class Pipeline:
         self.limits = services.limits if services.limits and services.limits.rate_limited else None
         self.gate = services.gate
         self.metrics = services.metrics
+        self.cors = services.cors
 
     def run(self, route: Route, environ: dict, args: dict) -> Answer:
         t0 = time.perf_counter()
         call = Call(environ, args, self.services)
+        rated: list | tuple = ()
         try:
+            preflight = self.cors.preflight(environ)
+            if preflight is not None:  # a browser asks before a cross-origin call
+                answer = Answer(204, preflight, b"")
+                return self._done(route, answer, call, t0, cors=False)
             method = environ["REQUEST_METHOD"]
             data = b""
             if method in _WITH_BODY:
@@ -135,10 +162,12 @@ class Pipeline:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
             if self.limits is not None and route.limits:
                 call.address = self.limits.address(environ)
-                wait = self.limits.charge(route.limits, call.address, call.token)
-                if wait:
+                charged = self.limits.charge(route.limits, call.address, call.token)
+                rated = charged.headers()
+                if charged.wait:
                     raise RateLimited(
-                        "over the rate limit", headers={"Retry-After": str(int(wait + 0.999))}
+                        "over the rate limit",
+                        headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
                     )
             if data or (method in _WITH_BODY and route.body == "required"):
                 call.body = parse_json(data, media_ok=is_json(environ))
@@ -151,10 +180,21 @@ class Pipeline:
             answer = route.handler(call)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem
             answer = self.refusal(exc, call)
+            rated = () if answer.status == 429 else rated  # a 429 has them already
         finally:
             call.leave_gate()
+        answer.headers.extend(rated)
+        return self._done(route, answer, call, t0)
+
+    def _done(self, route: Route, answer: Answer, call: Call, t0: float, cors=True) -> Answer:
+        """The fields every answer carries; the answer counted and timed."""
         answer.headers.append(NOSNIFF)
-        method = environ["REQUEST_METHOD"]
+        answer.headers.append(("X-Request-Id", call.request_id))
+        if cors:
+            extra = self.cors.headers(call.environ)
+            if extra:
+                answer.headers = _merge_vary([*answer.headers, *extra])
+        method = call.environ["REQUEST_METHOD"]
         self.metrics.answered(method if method in _METHODS else "OTHER", route.path,
                               answer.status, time.perf_counter() - t0)  # fmt: skip
         return answer
@@ -164,6 +204,7 @@ class Pipeline:
         remembered (``Games.refused``): T-4 does not count against a seat the time the
         service kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
+        body["request_id"] = call.request_id
         if status == 503 and call.token is not None and "game_id" in call.args:
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
@@ -198,6 +239,15 @@ class Pipeline:
 
         view.__name__ = route.name
         return view
+
+
+def _merge_vary(headers: list) -> list:
+    """``headers`` with their ``Vary`` fields made one."""
+    vary = [v for k, v in headers if k == "Vary"]
+    if len(vary) < 2:
+        return headers
+    names = list(dict.fromkeys(n.strip() for v in vary for n in v.split(",")))
+    return [(k, v) for k, v in headers if k != "Vary"] + [("Vary", ", ".join(names))]
 
 
 MAX_PARAMETERS = 16  # more in one query string is a 400 (ours take at most three)

@@ -38,6 +38,8 @@ PROBLEM_TYPES = {
     "seat-unavailable": (409, "both seats are taken, or you already hold one"),
     "game-over": (409, "the game is finished or aborted"),
     "game-running": (409, "the audit or the export of a game that is not over"),
+    "idempotency-key-in-use": (409, "the first request with this `Idempotency-Key` is "
+                               "still in progress: retry after `Retry-After`"),
     "precondition-failed": (412, "`If-Match` names another version than the current one"),
     "too-large": (413, "the request body is too large"),
     "unsupported-media-type": (415, "the request body is not `application/json`"),

@@ -66,17 +66,36 @@ def list_games(call: Call) -> Answer:
     return json_answer({"games": games, "next": nxt})
 
 
+def _idem_key(call: Call, least: int = 1) -> str | None:
+    key = call.header("Idempotency-Key")
+    if key is not None and not least <= len(key) <= 255:
+        raise BadRequest({"Idempotency-Key": [f"Length must be between {least} and 255."]})
+    return key
+
+
+# A create's or a join's key gives back a seat's token: it must be hard to guess
+SECRET_KEY_LENGTH = 16
+
+
+def _replayed(acted: Acted) -> list:
+    return [("Idempotent-Replayed", "true")] if acted.replayed else []
+
+
 def create_game(call: Call) -> Answer:
     body = schemas.load(schemas.CreateGameSchema, call.body)
+    key = _idem_key(call, SECRET_KEY_LENGTH)
     try:
-        out = call.services.games.create(
+        acted = call.services.games.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
-            body.get("client_seed", ""), seat0=body.get("seat0", "human"),
+            body.get("client_seed", ""), seat0=body.get("seat0", "human"), idem_key=key,
+            body=call.body,
         )  # fmt: skip
     except domain.InvalidOptions as e:
         raise BadRequest({f"options.{k}": v for k, v in e.errors.items()}) from None
+    out = acted.body
     location = ("Location", "/v1/games/" + out["id"])
-    return _state(out, out["state"]["version"], 201, [location, *NO_STORE])
+    headers = [location, *NO_STORE, *_replayed(acted)]
+    return _state(out, out["state"]["version"], 201, headers)
 
 
 def get_game(call: Call) -> Answer:
@@ -86,19 +105,21 @@ def get_game(call: Call) -> Answer:
 
 def join(call: Call) -> Answer:
     body = schemas.load(schemas.JoinSchema, call.body or {})
-    out = call.services.games.join(call.args["game_id"], body.get("client_seed", ""), call.token)
-    return _state(out, out["state"]["version"], 201, NO_STORE)
+    key = _idem_key(call, SECRET_KEY_LENGTH)
+    acted = call.services.games.join(
+        call.args["game_id"], body.get("client_seed", ""), call.token, idem_key=key,
+        body=call.body or {},
+    )  # fmt: skip
+    out = acted.body
+    return _state(out, out["state"]["version"], 201, [*NO_STORE, *_replayed(acted)])
 
 
 def act(call: Call) -> Answer:
-    key = call.header("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 255:
-        raise BadRequest({"Idempotency-Key": ["Length must be between 1 and 255."]})
     acted: Acted = call.services.games.act(
-        call.args["game_id"], call.token, call.body, idem_key=key, if_match=_if_match(call)
-    )
-    extra = [("Idempotent-Replayed", "true")] if acted.replayed else []
-    return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *extra])
+        call.args["game_id"], call.token, call.body, idem_key=_idem_key(call),
+        if_match=_if_match(call),
+    )  # fmt: skip
+    return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *_replayed(acted)])
 
 
 def _if_match(call: Call) -> frozenset[int] | None:
@@ -278,7 +299,18 @@ ROUTES: tuple[Route, ...] = (
             "Create a game; you take seat 0",
             "Answers your seat's token (shown once) and the commitment to the secret server "
             "seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot "
-            "against bot), you watch: `seat` and `token` are null.",
+            "against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` "
+            "(16-255 characters, random: it gives the token back), a retry with the same "
+            "body answers the same game and token (`Idempotent-Replayed: true`); another body "
+            "is a 422; a retry while the first is in flight, a 409.",
+            parameters=[
+                _header(
+                    "Idempotency-Key",
+                    "a retry answers the same game and token",
+                    minLength=16,
+                    maxLength=255,
+                )
+            ],
             requestBody={
                 "required": True,
                 "content": {"application/json": {"schema": schemas.CreateGameSchema}},
@@ -290,7 +322,7 @@ ROUTES: tuple[Route, ...] = (
                     links=links.CREATED,
                     headers={"Location": {"schema": {"type": "string"}}, **ETAG},
                 ),
-                **_problems(400, 408, 413, 415, 429),
+                **_problems(400, 408, 409, 413, 415, 422, 429),
             },
         ),
     ),  # fmt: skip
@@ -324,13 +356,23 @@ ROUTES: tuple[Route, ...] = (
         gated=True,
         doc=_op(
             "Take the free seat (409 when there is none)",
+            "With `Idempotency-Key` (16-255 characters), a retry with the same body answers "
+            "the same seat and token (`Idempotent-Replayed: true`).",
+            parameters=[
+                _header(
+                    "Idempotency-Key",
+                    "a retry answers the same seat and token",
+                    minLength=16,
+                    maxLength=255,
+                )
+            ],
             requestBody={
                 "required": False,
                 "content": {"application/json": {"schema": schemas.JoinSchema}},
             },
             responses={
                 **_ok(201, schemas.SeatedSchema, headers=ETAG, links=links.SEATED),
-                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 429),
+                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 422, 429),
             },
         ),
     ),  # fmt: skip

@@ -12,7 +12,9 @@ hold across API processes and hosts:
   game is stored for good: its log is the product), far below the request rate.
 
 Over a limit the request is refused before it does anything: ``429`` problem+json with
-``Retry-After`` (whole seconds until the bucket admits one more). A refused request
+``Retry-After`` (whole seconds until the bucket admits one more). Every answer a rate
+applies to says where its client stands (``Charged.headers``: ``RateLimit-Policy`` and
+``RateLimit``, the IETF httpapi draft's fields). A refused request
 does not use up the bucket, so a client that waits ``Retry-After`` gets in.
 
 And caps on the **open streams** (SSE and long-polls): per seat token, and per client
@@ -35,6 +37,7 @@ give a ``clock`` instead. Rates of 0 turn a limit off (``service.config``).
 import contextlib
 import hashlib
 import ipaddress
+import math
 import secrets
 from collections.abc import Callable, Iterable
 
@@ -46,9 +49,10 @@ from ..errors import RateLimited
 
 # GCRA over one or more buckets, all or nothing. KEYS: the buckets. ARGV[1]: now (ms; ''
 # for the server's clock), then for each bucket its emission interval (ms per request)
-# and its burst (requests admitted at once). Returns an empty list when the request is
-# admitted (every bucket charged), else for each bucket the ms until it would admit it
-# (0 for those that would now); then nothing is charged.
+# and its burst (requests admitted at once). Returns {admitted (1 or 0), now (ms), then
+# for each bucket: the ms until it would admit the request (0: now), its theoretical
+# arrival time (ms) after this request (when admitted: every bucket charged) or as it
+# stands (when refused: nothing charged)}.
 _GCRA = """
 local now = tonumber(ARGV[1])
 if now == nil then
@@ -66,16 +70,21 @@ for i, key in ipairs(KEYS) do
   if wait > 0 then
     waits[i] = math.ceil(wait)
     refused = true
+    tats[i] = tat
   else
     waits[i] = 0
   end
 end
-if refused then return waits end
+local out = {refused and 0 or 1, string.format('%.3f', now)}
 for i, key in ipairs(KEYS) do
-  local ttl = math.max(1, math.ceil(tats[i] - now))
-  redis.call('SET', key, string.format('%.3f', tats[i]), 'PX', ttl)
+  if not refused then
+    local ttl = math.max(1, math.ceil(tats[i] - now))
+    redis.call('SET', key, string.format('%.3f', tats[i]), 'PX', ttl)
+  end
+  out[#out + 1] = waits[i]
+  out[#out + 1] = string.format('%.3f', tats[i])
 end
-return {}
+return out
 """
 
 # A stream slot. KEYS[1]: the client's sorted set. ARGV: cap, member, how long the stream
@@ -187,10 +196,10 @@ class Limits:
 
     # ---------------------------------------------------------------- rates
 
-    def charge(self, names: Iterable[str], address: str, token: str | None) -> float | None:
+    def charge(self, names: Iterable[str], address: str, token: str | None) -> "Charged":
         """Charge the buckets ``names`` ("requests", "actions", "games") of this client, all
-        or nothing: None when admitted, else the seconds to wait. "actions" counts only
-        with a token (without one the request is refused for that)."""
+        or nothing (on a Cluster, one by one): what came of it (``Charged``). "actions"
+        counts only with a token (without one the request is refused for that)."""
         buckets = []
         for name in names:
             bucket = getattr(self, name)
@@ -204,19 +213,28 @@ class Limits:
             else:
                 buckets.append((name, f"spit:rl:g:{address}", bucket))
         if not buckets:
-            return None
+            return Charged(None, ())
         now = self._now()
         if len(buckets) == 1 or not self.cluster:  # one round trip, all or nothing
             args = [now, *(x for _n, _k, b in buckets for x in b)]
-            waits = self._gcra(keys=[k for _n, k, _b in buckets], args=args) or []
+            reply = self._gcra(keys=[k for _n, k, _b in buckets], args=args)
+            at = float(reply[1])
+            states = [(int(reply[2 + 2 * i]), float(reply[3 + 2 * i]), at)
+                      for i in range(len(buckets))]  # fmt: skip
         else:  # a Cluster: the buckets live in different slots, one call each
-            waits = [(self._gcra(keys=[k], args=[now, *b]) or [0])[0] for _n, k, b in buckets]
+            states = []
+            for _n, k, b in buckets:
+                reply = self._gcra(keys=[k], args=[now, *b])
+                states.append((int(reply[2]), float(reply[3]), float(reply[1])))
         worst = 0
-        for (name, _key, _b), wait in zip(buckets, waits):  # noqa: B905 - [] when admitted
-            if int(wait) > 0:
+        seen = []
+        for (name, _key, (interval, burst)), (wait, tat, at) in zip(buckets, states, strict=True):
+            if wait > 0:
                 self.refused.labels(name).inc()
-                worst = max(worst, int(wait))
-        return worst / 1000 if worst else None
+                worst = max(worst, wait)
+            left = max(0, int((at + interval * burst - tat) // interval))
+            seen.append((name, interval, burst, left, max(0.0, tat - at) / 1000))
+        return Charged(worst / 1000 if worst else None, tuple(seen))
 
     # ---------------------------------------------------------------- streams
 
@@ -249,6 +267,34 @@ class Limits:
                 )
             taken.append((key, member))
         return release
+
+
+class Charged:
+    """What charging a request's buckets came to: ``wait`` (None: admitted; else the
+    seconds until it would be) and, per bucket, (name, ms between two requests, burst,
+    requests left now, seconds until the bucket is full again). ``headers`` says it as
+    the IETF httpapi draft's ``RateLimit-Policy`` and ``RateLimit`` fields
+    (draft-ietf-httpapi-ratelimit-headers-10): a policy's quota ``q`` is the bucket's
+    burst and its window ``w`` the seconds the bucket takes to fill from empty; ``r``
+    the requests left, ``t`` the seconds until it is full again.
+
+    >>> Charged(None, (("requests", 10.0, 200, 57, 1.43),)).headers()
+    [('RateLimit-Policy', '"requests";q=200;w=2'), ('RateLimit', '"requests";r=57;t=2')]
+    """
+
+    __slots__ = ("wait", "buckets")
+
+    def __init__(self, wait: float | None, buckets: tuple):
+        self.wait = wait
+        self.buckets = buckets
+
+    def headers(self) -> list[tuple[str, str]]:
+        if not self.buckets:
+            return []
+        policy = ", ".join(f'"{n}";q={b};w={math.ceil(i * b / 1000)}'
+                           for n, i, b, _l, _t in self.buckets)  # fmt: skip
+        now = ", ".join(f'"{n}";r={left};t={math.ceil(t)}' for n, _i, _b, left, t in self.buckets)
+        return [("RateLimit-Policy", policy), ("RateLimit", now)]
 
 
 def _bucket(per_s: float, burst: int) -> tuple[float, int] | None:

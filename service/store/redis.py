@@ -40,7 +40,11 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
 - ``spit:lobby:<open|running|finished>`` sorted sets (all scores 0, members
   ``<created ms, 13 digits>:<id>`` so that lexicographic order is creation order);
 - ``spit:token:<sha256>`` -> ``<id>:<seat>``, to tell a token of another game (403)
-  from an unknown one (401).
+  from an unknown one (401);
+- ``spit:new:<128 bits of the SHA-256 of an Idempotency-Key>`` -> ``<id>:<fingerprint of
+  the body>:<ms>``, the game a create with that key made (or is making), for
+  ``idempotency_ttl_s``; the game's meta names it (``ck``) so that its retention
+  deletes it too.
 """
 
 import base64
@@ -160,6 +164,13 @@ redis.call('PEXPIRE', h, ARGV[5])
 return false
 """
 )
+
+# KEYS: a key. ARGV: the value it must hold, the value to set, ttl (ms). Compare and set.
+_SWAP = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+"""
 
 # KEYS: meta, log, then every other key of the game (``_PARTS``). ARGV: the version
 # archived. Deletes the game's keys if it was archived at that version (and has not
@@ -285,6 +296,7 @@ class RedisStore:
         self._load = client.register_script(_LOAD)
         self._delete = client.register_script(_DELETE)
         self._record = client.register_script(_RECORD)
+        self._swap = client.register_script(_SWAP)
         self._waitaof: bool | None = None  # unknown until the first strict append
 
     def _script(self, script, keys: list, args: list):
@@ -415,6 +427,50 @@ class RedisStore:
         prior = self._script(self._record, keys, [stored, field, value, where, self.idem_ttl_ms])
         return _record_loads(prior) if prior else None
 
+    def find_record(self, game_id: str, field: str) -> dict | None:
+        """The idempotency record of ``field`` (``<seat or kind>:<Idempotency-Key>``), if any."""
+        bucket, stored = _idem_place(field)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hget(_key(game_id, bucket), stored)
+        pipe.hget(_key(game_id, "idem:r"), stored)
+        pipe.hget(_key(game_id, "idem"), field)
+        found = next((x for x in pipe.execute() if x), None)
+        return _record_loads(found) if found else None
+
+    # ---------------------------------------------------------------- keyed creates
+
+    CLAIM_STALE_MS = 30_000  # a claim whose game did not come in this long is taken over
+
+    def claim_create(
+        self, key_hash: str, game_id: str, fp: str, now_ms: int
+    ) -> tuple[str, str, int] | None:
+        """Bind a create's Idempotency-Key (``key_hash``) to the game ``game_id`` about to
+        be made: None once it is bound, else the (game, fingerprint, ms) it was bound to
+        first (a game that exists, or a claim younger than ``CLAIM_STALE_MS``: one whose
+        game never came, its process gone, is taken over). One key a command: it runs
+        unchanged on a Cluster."""
+        key = f"spit:new:{key_hash}"
+        value = f"{game_id}:{fp}:{now_ms}"
+        for _try in range(3):
+            if self.r.set(key, value, nx=True, px=self.idem_ttl_ms):
+                return None
+            raw = self.r.get(key)
+            if raw is None:
+                continue  # expired meanwhile
+            gid, first_fp, at = _s(raw).split(":")
+            if int(at) > now_ms - self.CLAIM_STALE_MS or self.r.exists(_key(gid, "meta")):
+                return gid, first_fp, int(at)
+            if int(self._script(self._swap, [key], [raw, value, self.idem_ttl_ms])):
+                return None
+        raise StoreError(f"could not bind the Idempotency-Key {key_hash}")
+
+    def release_create(self, key_hash: str, game_id: str) -> None:
+        """Unbind a create's key from ``game_id``, which was not made after all."""
+        key = f"spit:new:{key_hash}"
+        held = self.r.get(key)
+        if held and _s(held).startswith(game_id + ":"):
+            self.r.delete(key)
+
     # ---------------------------------------------------------------- archived games
 
     def meta(self, game_id: str) -> dict[str, str] | None:
@@ -456,6 +512,8 @@ class RedisStore:
         for key, owner in zip(tokens, owners, strict=True):
             if owner and _s(owner).startswith(game_id + ":"):
                 pipe.delete(key)
+        if "ck" in meta:
+            pipe.delete(f"spit:new:{meta['ck']}")
         pipe.execute()
         keys = [_key(game_id, p) for p in _PARTS]
         return bool(int(self._script(self._delete, keys, [version])))

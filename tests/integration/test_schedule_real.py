@@ -90,7 +90,7 @@ def test_a_due_decision_is_claimed_by_one_ticker_only(rt):
 
 def test_after_each_append_the_bots_and_deadlines_are_armed(rt):
     t0 = time.time()
-    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy")
+    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy").body
     state = rt.games.load(g["id"]).state
     status = dict(zip(all_slots(g["id"]), rt.schedule.status(all_slots(g["id"])), strict=True))
     assert all(due is not None and plan[0] == state.version for due, plan in status.values())
@@ -109,9 +109,9 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
     action of a game of humans costs no round trip to the schedule."""
     # (T-1 after T-2 too, should the deal begin with a stalemate)
     options = {"ready_grace_s": 5, "idle_forfeit_s": 60, "spit_grace_s": 30}
-    g = rt.games.create("spit", options, "human", "")
+    g = rt.games.create("spit", options, "human", "").body
     gid, t0 = g["id"], g["token"]
-    t1 = rt.games.join(gid, "")["token"]
+    t1 = rt.games.join(gid, "").body["token"]
     state = rt.games.load(gid).state
     assert state.phase == "ready"
     slot = deadline_slot(gid)
@@ -139,7 +139,7 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
 
 def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
     sch = Scheduler(rt.schedule)
-    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "")
+    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "").body
     gid = g["id"]
     waiting = rt.games.load(gid).state
     slot = deadline_slot(gid)
@@ -166,7 +166,7 @@ def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
 def test_a_game_with_a_bot_keeps_its_deadline_slot_exact(rt):
     """A bot's game arms at every append: the deadline slot follows the soonest deadline
     exactly, so a deadline met (T-2, once both are ready) leaves no early job behind."""
-    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy")
+    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy").body
     gid, slot = g["id"], deadline_slot(g["id"])
     state = rt.games.load(gid).state
     t2 = rt.schedule.status([slot])[0][0]
@@ -192,7 +192,7 @@ class Clock:
 def test_the_sweeper_rearms_what_a_crash_lost_and_nothing_else(rt):
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard")
+    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard").body
     gid = g["id"]
     version = rt.games.load(gid).state.version
     sweeper.sweep()  # first sight of the game
@@ -212,7 +212,7 @@ def test_the_sweeper_rearms_what_a_crash_lost_and_nothing_else(rt):
 def test_the_sweeper_rearms_a_game_whose_hook_never_ran(rt):
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("spit", None, "bot:medium", "", seat0="bot:medium")
+    g = rt.games.create("spit", None, "bot:medium", "", seat0="bot:medium").body
     rt.schedule.r.delete(DUE, PLAN)  # as if the queue Redis lost it, or a crash before the hook
     assert sweeper.sweep() == 1  # the deadline slot, gone: at once, stalled or not
     clock.t += 2.5
@@ -231,7 +231,7 @@ def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
     STALL_S old."""
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("speed", None, "human", "")
+    g = rt.games.create("speed", None, "human", "").body
     gid, slot = g["id"], deadline_slot(g["id"])
     rt.games.join(gid, "")
     got, _ = rt.schedule.claim(time.time() * 1000 + 10**9, 10)  # claimed, then lost
@@ -254,7 +254,7 @@ def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
 def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "")
+    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "").body
     gid = g["id"]
     due = (rt.games.load(gid).state.created_at + 30) * 1000
     rt.schedule.r.zadd(DUE, {deadline_slot(gid): due + 60_000})  # a lost hook's trace
@@ -271,7 +271,7 @@ def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
 
 def test_a_deadline_job_fires_once_and_a_duplicate_finds_nothing(rt):
     rt.games.clock = lambda: time.time() - 1  # created a second ago: its T-5 is due
-    g = rt.games.create("spit", {"join_timeout_s": 0.05}, "human", "")
+    g = rt.games.create("spit", {"join_timeout_s": 0.05}, "human", "").body
     rt.games.clock = ms_now
     assert _fire(rt, g["id"], 0)[:2] == ("fired", "T-5")
     assert rt.games.load(g["id"]).state.status == "aborted"
@@ -283,7 +283,7 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     """Claimed at the deadline's time by the ticker's clock, and not yet due by the
     worker's (a skew beyond MAX_EARLY_S): back off, doubling up to 5 s, instead of
     being claimed again a few milliseconds later, over and over."""
-    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "")
+    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "").body
     gid, slot = g["id"], deadline_slot(g["id"])
     at = domain.deadlines(rt.games.load(gid).state)[0].at
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)

@@ -215,7 +215,7 @@ def _snapshot(client, gid, tokens, other_token) -> dict:
     ]
     out = {}
     for path, headers in calls:
-        resp = client.get(path, headers=headers)
+        resp = client.get(path, headers={**headers, "X-Request-Id": "same-id"})
         kept = {k: resp.headers.get(k) for k in ("Content-Type", "ETag", "Cache-Control",
                                                  "Vary", "Content-Disposition")}  # fmt: skip
         out[(path, json.dumps(headers, sort_keys=True))] = (resp.status_code, kept, resp.data)

@@ -57,13 +57,13 @@ def flask_client(app):
 
 def same(a, b, ids=()):
     """Two answers alike: status, headers (the server's Date aside) and body, with the
-    games' ids (``ids``: pairs) read as one."""
+    games' ids (``ids``: pairs) and the requests' ids read as one."""
 
     def norm(r):
-        text = r.get_data(as_text=True)
+        text = r.get_data(as_text=True).replace(r.headers["X-Request-Id"], "RID")
         for x, y in ids:
             text = text.replace(y, x)
-        headers = sorted((k, v) for k, v in r.headers.items() if k != "Date")
+        headers = sorted((k, v) for k, v in r.headers.items() if k not in ("Date", "X-Request-Id"))
         return r.status_code, headers, text
 
     assert norm(a) == norm(b)
