@@ -239,17 +239,23 @@ class Archiver:
     check it, and after ``retain_s`` delete it from Redis (RULES: nothing is deleted
     before it is safely stored elsewhere)."""
 
-    def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time):
+    HOLD_S = 30.0  # a game held by undelivered notifications is looked at again this often
+
+    def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time,
+                 hold=None):  # fmt: skip
         self.store = store
         self.archive = archive
         self.retain_s = retain_s
         self.clock = clock
+        self.hold = hold  # (game id, meta, version) -> whether something keeps it in Redis
 
     def step(self, game_id: str) -> tuple[str, float | None]:
         """Do the next step for ``game_id``: (outcome, when to run again or None).
 
         - ``archived``: written, read back, checked; again when retention ends;
         - ``retained``: archived, retention not over yet; again when it is;
+        - ``held``: retention over, but ``hold`` keeps it (webhook notifications left to
+          deliver, for their retry window at most); again a little later;
         - ``deleted``: the archived copy checked once more against Redis, then every
           Redis key of the game deleted; done;
         - ``gone``: not in Redis (deleted already); ``running``: not over (nothing to do).
@@ -275,6 +281,8 @@ class Archiver:
         at = int(archived.split(":")[0]) / 1000
         if now < at + self.retain_s:
             return "retained", at + self.retain_s
+        if self.hold is not None and self.hold(game_id, meta, version):
+            return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
         self._check(game_id, packed)  # once more, right before the delete
         if not self.store.delete_game(game_id, version):
             raise ValueError(f"game {game_id} changed since it was archived: not deleted")

@@ -11,7 +11,7 @@ import re
 import sys
 from typing import Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PREFIX = "SPITLOG_"
@@ -82,6 +82,29 @@ class Settings(BaseSettings):
     retain_s: float = _f(
         3600, "how long a finished game stays in Redis once its archived copy is checked; "
         "then every key of it is deleted and the API reads it from the archive", ge=0,
+    )  # fmt: skip
+    # ---------------------------------------------------------------- webhooks
+    webhook_url: str | None = _f(
+        None, "every game's notifications also go here (docs/webhooks.md); needs "
+        "`SPITLOG_WEBHOOK_SECRET`",
+    )  # fmt: skip
+    webhook_secret: str | None = _f(
+        None, "signs the notifications to `SPITLOG_WEBHOOK_URL` (`Spitlog-Signature`)"
+    )
+    webhook_events: Literal["lifecycle", "all"] = _f(
+        "lifecycle", "what `SPITLOG_WEBHOOK_URL` gets: `lifecycle` (seat.joined, game.started, "
+        "game.finished) or `all` (every event too, as a spectator sees it)",
+    )  # fmt: skip
+    webhook_allow_private: bool = _f(
+        False, "`1`: webhook targets may be http:// and on loopback, private or link-local "
+        "addresses (a test, a private network); by default only https:// to public addresses",
+    )  # fmt: skip
+    webhook_timeout_s: float = _f(
+        5.0, "a target that has not answered a notification in this long failed it", gt=0
+    )
+    webhook_retry_s: float = _f(
+        86_400, "how long a failing notification is retried (backoff from 1 s, doubling, at "
+        "most hourly) before it is given up and the next one goes", gt=0,
     )  # fmt: skip
     # ---------------------------------------------------------------- HTTP
     bind: str = _f(
@@ -185,6 +208,12 @@ class Settings(BaseSettings):
                 raise ValueError(f"{origin!r} is not an origin: scheme://host[:port], no path")
         return v
 
+    @model_validator(mode="after")
+    def _webhook_secret(self):
+        if self.webhook_url and not self.webhook_secret:
+            raise ValueError("SPITLOG_WEBHOOK_URL needs SPITLOG_WEBHOOK_SECRET")
+        return self
+
     @property
     def origins(self) -> frozenset[str]:
         """``cors_origins`` as a set, lower case."""
@@ -213,7 +242,9 @@ def load(warn=sys.stderr, **overrides) -> Settings:
         return Settings(**overrides)
     except ValidationError as e:
         first = e.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else "?"
+        if not first["loc"]:  # a check of several settings: its message names them
+            raise SettingsError(first["msg"].removeprefix("Value error, ")) from None
+        field = str(first["loc"][0])
         if field in overrides:
             raise SettingsError(f"{field}={overrides[field]!r}: {first['msg']}") from None
         name = env_name(field)
@@ -226,6 +257,8 @@ SERVICE = (
     "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
     "worker_connections", "access_log", "log_level", "snapshot_every", "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
+    "webhook_url", "webhook_secret", "webhook_events", "webhook_allow_private",
+    "webhook_timeout_s", "webhook_retry_s",
     "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
     "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
     "rate_requests_burst", "rate_games", "rate_games_burst", "streams_per_client",

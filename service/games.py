@@ -23,9 +23,11 @@ from domain import Ctx, State
 from domain import export as export_formats
 
 from . import archiving, idempotency
+from . import webhooks as webhooks_module
 from .cache import Game, GameCache
 from .errors import (
     ArchiveUnreadable,
+    BadRequest,
     Busy,
     Forbidden,
     GameRunning,
@@ -106,9 +108,11 @@ class Games:
         cache_size: int = 2048,
         retries: int = 8,
         archive: Archive | None = None,
+        webhooks: "webhooks_module.Settings | None" = None,
     ):
         self.store = store
         self.archive = archive  # where finished games go once out of Redis (None: nowhere)
+        self.webhooks = webhooks or webhooks_module.Settings()
         self.scheduler = scheduler or NoScheduler()
         self.metrics = metrics or Metrics()
         self.clock = clock
@@ -240,6 +244,27 @@ class Games:
             return domain.full_state(state, seat)
         return domain.view(state, seat)
 
+    def deliveries(self, game: Game, token: str | None) -> dict:
+        """The webhook of a game and its latest deliveries, for its creator (seat 0's token)."""
+        if self.seat(game, token, required=True) != 0:
+            raise Forbidden("only the game's creator (seat 0) reads its webhook deliveries",
+                            version=game.version)  # fmt: skip
+        if not game.meta.get("wh"):
+            return {"webhook": None, "deliveries": []}
+        cursor = self.store.hooks(game.id, "g") if game.log is None else None
+        done = cursor is None or cursor["v"] > game.version
+        return {
+            "webhook": {"url": game.meta["wh"],
+                        "events": "all" if game.meta.get("wha") == "1" else "lifecycle"},
+            "pending": not done,
+            "deliveries": [d for d in (self.store.deliveries(game.id, 100) if cursor else [])
+                           if d.get("target") == "g"],
+        }  # fmt: skip
+
+    def state_of(self, game: Game, version: int) -> State:
+        """The game's state after ``version`` events (0: before the first)."""
+        return self._state_at(game, version) if version > 0 else State()
+
     def _state_at(self, game: Game, version: int) -> State:
         if version == game.version:
             return game.state
@@ -278,6 +303,7 @@ class Games:
     def create(
         self, game: str, options: dict | None, opponent: str, client_seed: str,
         seat0: str = "human", *, idem_key: str | None = None, body=None,
+        webhook: dict | None = None,
     ) -> Acted:  # fmt: skip
         """A new game with the caller at seat 0: ``{id, seat, token, commitment, state}``.
         With a bot at seat 0 (``seat0``, e.g. bot against bot) the caller only watches:
@@ -289,6 +315,11 @@ class Games:
         token is derived from it (``_derived``), never stored."""
         if seat0 not in domain.KINDS:
             raise domain.MalformedAction({"seat0": [f"must be one of {', '.join(domain.KINDS)}"]})
+        if webhook is not None:
+            try:
+                webhooks_module.resolve(webhook["url"], self.webhooks.allow_private)
+            except webhooks_module.WebhookRefused as e:
+                raise BadRequest({"webhook.url": [str(e)]}) from None
         game_id = "g_" + secrets.token_hex(8)
         key_hash = fp = None
         if idem_key is not None:
@@ -298,13 +329,14 @@ class Games:
                 return self._created_again(prior, fp, idem_key)
         try:
             return Acted(self._create(game_id, game, options, opponent, client_seed, seat0,
-                                      idem_key, key_hash))  # fmt: skip
+                                      idem_key, key_hash, webhook))  # fmt: skip
         except BaseException:
             if key_hash is not None:  # nothing was made: the key is free again
                 self.store.release_create(key_hash, game_id)
             raise
 
-    def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash):
+    def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash,
+                webhook):  # fmt: skip
         seed = secrets.token_bytes(32)  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
@@ -324,6 +356,9 @@ class Games:
         }  # fmt: skip
         if key_hash is not None:
             meta["ck"] = key_hash
+        if webhook is not None:
+            meta.update(wh=webhook["url"], whs=webhooks_module.new_secret(),
+                        wha="1" if webhook.get("events") == "all" else "0")  # fmt: skip
         if token is not None:
             meta["tok0"] = token_hash(token)
         if opponent != "human":
@@ -332,18 +367,23 @@ class Games:
         if not isinstance(self._append(empty, events, state, meta=meta), Appended):
             raise Busy("could not create the game: retry")  # a 64-bit id collided
         self.metrics.games_created.labels(game).inc()
-        return self._created(game_id, commitment, state, token)
+        return self._created(game_id, commitment, state, token, meta)
 
     @staticmethod
-    def _created(game_id: str, commitment: str, state: State, token: str | None) -> dict:
+    def _created(game_id: str, commitment: str, state: State, token: str | None,
+                 meta: dict) -> dict:  # fmt: skip
         seat = 0 if token is not None else None
-        return {
+        out = {
             "id": game_id,
             "seat": seat,
             "token": token,
             "commitment": commitment,
             "state": domain.view(state, seat),
         }
+        if meta.get("wh"):  # the signing secret, shown here only
+            events = "all" if meta.get("wha") == "1" else "lifecycle"
+            out["webhook"] = {"url": meta["wh"], "secret": meta["whs"], "events": events}
+        return out
 
     def _created_again(self, prior: tuple[str, str, int], fp: str, idem_key: str) -> Acted:
         """The first answer of a create's Idempotency-Key, made again from the game."""
@@ -360,8 +400,9 @@ class Games:
         token = None
         if game.meta.get("kind0", "human") == "human":
             token = _derived(game.meta["ik"], 0, idem_key)
+        state = self._state_at(game, made)
         return Acted(
-            self._created(game_id, game.meta["commitment"], self._state_at(game, made), token),
+            self._created(game_id, game.meta["commitment"], state, token, game.meta),
             replayed=True,
         )
 
@@ -560,8 +601,11 @@ class Games:
                     created_ms=int(new.meta["created"]),
                     tokens=tokens,
                 )
+            before = game.state if game.version else None
             try:
-                self.scheduler.on_appended(game.id, state, game.state if game.version else None)
+                self.scheduler.on_appended(game.id, state, before)
+                if self.webhooks.notifies(new.meta, before, state):
+                    self.scheduler.arm_webhooks(game.id)
             except Exception:  # the action is in the log: answer it; the sweeper re-arms
                 log.exception("the scheduler failed after an append to %s", game.id)
         return result

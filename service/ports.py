@@ -125,9 +125,15 @@ class Scheduler(Protocol):
         """Called once per successful append, after it, with the state it produced and
         the state it was decided on (None for a new game)."""
 
+    def arm_webhooks(self, game_id: str) -> None:
+        """Called after an append that has something to notify (``service.webhooks``)."""
+
 
 class NoScheduler:
-    """The default: no bots play and no timeouts fire."""
+    """The default: no bots play, no timeouts fire, no webhook is delivered."""
 
     def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
+        return None
+
+    def arm_webhooks(self, game_id: str) -> None:
         return None

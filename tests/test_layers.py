@@ -3,10 +3,11 @@
 Layers, from the inside out (a module may import its own layer and those inside it):
 
 0. ``domain``: the rules, pure;
-1. the use cases: ``service`` and its modules ``games``, ``audit``, ``cache``,
-   ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``;
-2. the adapters: ``service.store``, ``service.limits``, ``service.http``, ``workers``
-   (and the workers never import the HTTP adapter);
+1. the use cases: ``service`` and its modules ``games``, ``audit``, ``archiving``,
+   ``webhooks``, ``cache``, ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``;
+2. the adapters: ``service.store``, ``service.limits``, ``service.http``,
+   ``service.archive`` (the archive's object stores), ``service.outbound`` (webhook
+   deliveries), ``workers`` (and the workers never import the HTTP adapter);
 3. the entry points: ``service.cli`` (nothing outside it imports it).
 
 The graph is read from the source, every ``import`` (a function's too), as
@@ -19,7 +20,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("domain", "service", "workers")
-ADAPTERS = ("service.store", "service.limits", "service.http", "workers")
+ADAPTERS = (
+    "service.store",
+    "service.limits",
+    "service.http",
+    "service.archive",
+    "service.outbound",
+    "workers",
+)
 
 
 def modules() -> dict[str, Path]:

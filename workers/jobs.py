@@ -35,7 +35,7 @@ from service.errors import ArchiveUnavailable, NoSuchGame
 
 from .metrics import BOT_ACTIONS, JOBS, LAG, TIMEOUTS
 from .runtime import Runtime
-from .schedule import bot_level, bot_slot, ms, plan_rng
+from .schedule import bot_level, bot_slot, ms, plan_rng, webhook_slot
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +185,8 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
                     game_id, attempt, wait, e)  # fmt: skip
         rt.schedule.arm_archive(game_id, (time.time() + wait) * 1000, attempt + 1)
     else:
+        if outcome == "held":  # notifications still to deliver: see that they go
+            rt.scheduler.arm_webhooks(game_id)
         if again is not None:
             rt.schedule.arm_archive(game_id, again * 1000)
         else:
@@ -192,6 +194,29 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
     JOBS.labels("archive_game", outcome).inc()
     if rt.trace:
         _trace(rt, "arc", game_id, None, None, None, attempt, due_ms, start, outcome, None)
+    return outcome
+
+
+def deliver_webhooks(game_id: str, attempt: int = 0, due_ms=None) -> str:
+    """Deliver the game's webhook notifications that are due, in order
+    (``service.webhooks.Deliverer.step``); arm the slot again at the next retry if a
+    target failed. Its own errors (Redis away) leave the slot claimed: the sweeper arms
+    it again."""
+    rt = runtime()
+    start = time.time()
+    if due_ms is not None:
+        LAG.labels("deliver_webhooks").observe(abs(start * 1000 - due_ms) / 1000)
+    try:
+        outcome, again = rt.deliverer.step(game_id)
+    except NoSuchGame:
+        outcome, again = "gone", None
+    if again is not None:
+        rt.schedule.arm_webhooks(game_id, again * 1000)
+    else:
+        rt.schedule.done(webhook_slot(game_id))
+    JOBS.labels("deliver_webhooks", outcome).inc()
+    if rt.trace:
+        _trace(rt, "wh", game_id, None, None, None, attempt, due_ms, start, outcome, None)
     return outcome
 
 

@@ -4,11 +4,13 @@ the queue Redis."""
 
 import redis
 
+from service import webhooks
 from service.archive import open_archive
 from service.archiving import Archiver
 from service.config import Settings
 from service.games import Games
 from service.metrics import Metrics
+from service.outbound.webhooks import UrllibSender
 from service.store.redis import RedisStore
 
 from .schedule import Schedule, Scheduler
@@ -24,7 +26,7 @@ class Runtime:
             client, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
         )
         self.archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
-        self.archiver = Archiver(self.store, self.archive, s.retain_s)
+        hooks = webhooks.Settings.from_settings(s)
         self.scheduler = Scheduler.from_settings(s)
         self.schedule: Schedule = self.scheduler.schedule
         self.games = Games(
@@ -35,5 +37,12 @@ class Runtime:
             cache_size=s.state_cache,
             retries=s.append_retries,
             archive=self.archive,
+            webhooks=hooks,
         )
+        self.deliverer = webhooks.Deliverer(
+            self.games, UrllibSender(), deployment=hooks.deployment,
+            allow_private=hooks.allow_private, timeout_s=s.webhook_timeout_s,
+            retry_s=s.webhook_retry_s,
+        )  # fmt: skip
+        self.archiver = Archiver(self.store, self.archive, s.retain_s, hold=self.deliverer.pending)
         self.trace = s.trace

@@ -31,6 +31,9 @@ the pace of play (and a finished game one, until it has left Redis):
   costs no round trip to the schedule. A slot left due too early (a deadline met, in
   such a game) costs one job that arms it again at the right time or finds nothing to
   do. A game with a bot arms at every append anyway, and sets the slot exactly.
+- ``wh|<game>``: the game's webhook notifications (``workers.jobs.deliver_webhooks``),
+  armed by an append that has something to notify, again by its job while a target
+  fails (its backoff);
 - ``arc|<game>``: a finished game's way out of Redis (``workers.jobs.archive_game``),
   armed by the append that ends it: archive it now, delete it once the retention is
   over; its plan's version is 0, its attempt counts the failures in a row.
@@ -148,6 +151,13 @@ def archive_slot(game_id: str) -> str:
     return f"arc|{game_id}"
 
 
+def webhook_slot(game_id: str) -> str:
+    return f"wh|{game_id}"
+
+
+_ONCE = {"arc": archive_slot, "wh": webhook_slot}  # slots a job re-arms itself, version 0
+
+
 def all_slots(game_id: str) -> list[str]:
     """Every slot a running game can have (a finished one has its archive slot only)."""
     return [bot_slot(game_id, 0), bot_slot(game_id, 1), deadline_slot(game_id)]
@@ -170,7 +180,7 @@ def ms(t: float) -> int:
 class Decision:
     """A claimed slot: what a job must decide, at which version, due when."""
 
-    kind: str  # "bot", "dl" or "arc"
+    kind: str  # "bot", "dl", "arc" or "wh"
     game_id: str
     seat: int | None  # bot: its seat
     version: int  # bot: the version it decides at; dl: the version that armed it
@@ -181,8 +191,8 @@ class Decision:
     def slot(self) -> str:
         if self.kind == "bot":
             return bot_slot(self.game_id, self.seat)
-        if self.kind == "arc":
-            return archive_slot(self.game_id)
+        if self.kind in _ONCE:
+            return _ONCE[self.kind](self.game_id)
         return deadline_slot(self.game_id)
 
 
@@ -191,7 +201,7 @@ def parse_slot(slot: str) -> tuple[str, str, int | None]:
     parts = slot.split("|")
     if parts[0] == "bot":
         return "bot", parts[1], int(parts[2])
-    return ("arc" if parts[0] == "arc" else "dl"), parts[1], None
+    return (parts[0] if parts[0] in _ONCE else "dl"), parts[1], None
 
 
 def parse_plan(plan: str) -> tuple[int, int, int]:
@@ -287,10 +297,24 @@ class Schedule:
     def arm_archive(self, game_id: str, due_ms: float, attempt: int = 0) -> None:
         """Arm the finished game's archive slot at ``due_ms`` (its plan's version is 0:
         nothing moves a finished game)."""
-        slot = archive_slot(game_id)
+        self.arm_once(archive_slot(game_id), due_ms, attempt)
+
+    def arm_webhooks(self, game_id: str, due_ms: float, attempt: int = 0, sooner=False) -> None:
+        """Arm the game's webhook slot at ``due_ms`` (``sooner``: unless it is due sooner)."""
+        self.arm_once(webhook_slot(game_id), due_ms, attempt, sooner=sooner)
+
+    def arm_once(self, slot: str, due_ms: float, attempt: int = 0, sooner=False) -> None:
+        """Arm a slot its job re-arms itself (``_ONCE``) at ``due_ms``."""
         pipe = self.r.pipeline(transaction=True)
-        pipe.zadd(DUE, {slot: float(due_ms)})
+        pipe.zadd(DUE, {slot: float(due_ms)}, lt=sooner)
         pipe.hset(PLAN, slot, f"0|{attempt}|0")
+        pipe.execute()
+
+    def done(self, slot: str) -> None:
+        """A job of a ``_ONCE`` slot has nothing left to do."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(DUE, slot)
+        pipe.hdel(PLAN, slot)
         pipe.execute()
 
     def forget(self, game_id: str) -> None:
@@ -302,9 +326,9 @@ class Schedule:
         pipe.delete(_hw_key(game_id))
         pipe.execute()
 
-    def archive_plans(self) -> list[str]:
-        """The games with an archive slot planned (waiting, or claimed and not done)."""
-        return [_s(f).split("|", 1)[1] for f, _p in self.r.hscan_iter(PLAN, match="arc|*")]
+    def archive_plans(self, kind: str = "arc") -> list[str]:
+        """The games with a ``kind`` slot planned (waiting, or claimed and not done)."""
+        return [_s(f).split("|", 1)[1] for f, _p in self.r.hscan_iter(PLAN, match=f"{kind}|*")]
 
     def depth(self) -> int:
         return int(self.r.zcard(DUE))
@@ -400,6 +424,10 @@ class Scheduler:
         """Arm a bot's decision again at ``version`` (it passed, or a crash lost it);
         refused once the game has moved past ``version``."""
         return self.schedule.arm(game_id, version, [(slot, due_ms, attempt)])
+
+    def arm_webhooks(self, game_id: str) -> None:
+        """Deliver the game's webhook notifications now (or when already planned sooner)."""
+        self.schedule.arm_webhooks(game_id, self.clock() * 1000, sooner=True)
 
     def arm_deadline(self, game_id: str, version: int, due_ms: float, attempt: int = 0) -> None:
         """Arm the game's deadline slot at ``due_ms`` unless it is armed sooner."""

@@ -13,7 +13,14 @@ from service.errors import NoSuchGame
 from .metrics import DEPTH, REARMED, STALLED
 from .process import prepare, stop_on_signals
 from .runtime import Runtime
-from .schedule import Schedule, Scheduler, archive_slot, deadline_slot, soonest_ms
+from .schedule import (
+    Schedule,
+    Scheduler,
+    archive_slot,
+    deadline_slot,
+    soonest_ms,
+    webhook_slot,
+)
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +126,7 @@ class Sweeper:
         that never ran: a crash); answers how many. The games: those of the finished
         lobby, and those with an archive plan (a job that died after it removed the game
         from the lobby, before it was done)."""
+        self._sweep_webhooks(now)
         games = sorted(set(self.finished_games()) | set(self.schedule.archive_plans()))
         if not games:
             return 0
@@ -140,6 +148,21 @@ class Sweeper:
         if rearmed:
             log.warning("re-armed the archiving of %d finished games", rearmed)
         return rearmed
+
+    def _sweep_webhooks(self, now: float) -> None:
+        """Arm again each webhook slot whose job was claimed long ago and never finished
+        (killed): its plan is still there, not waiting."""
+        games = self.schedule.archive_plans("wh")
+        slots = [webhook_slot(g) for g in games]
+        for gid, (waiting, plan) in zip(games, self.schedule.status(slots), strict=True):
+            if (
+                waiting is None
+                and plan is not None
+                and plan[2]
+                and now * 1000 - plan[2] >= (ARCHIVE_STALLS * self.stall_s * 1000)
+            ):
+                REARMED.labels("wh").inc()
+                self.schedule.arm_webhooks(gid, now * 1000, plan[1])
 
     def check_deadline(self, game_id: str, now: float) -> int:
         """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""

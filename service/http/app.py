@@ -16,7 +16,7 @@ from flask.sessions import NullSession, SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from .. import config
+from .. import config, webhooks
 from ..archive import open_archive
 from ..audit import Audits
 from ..games import Games, ms_now
@@ -153,6 +153,7 @@ def create_app(
         snapshot_every=s.snapshot_every, cache_size=s.state_cache, retries=s.append_retries,
         archive=archive if archive is not None else open_archive(
             s.archive_url, s3_endpoint_url=s.s3_endpoint_url),
+        webhooks=webhooks.Settings.from_settings(s),
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     all_routes = routes.ROUTES + web.ROUTES

@@ -88,7 +88,7 @@ def create_game(call: Call) -> Answer:
         acted = call.services.games.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
             body.get("client_seed", ""), seat0=body.get("seat0", "human"), idem_key=key,
-            body=call.body,
+            body=call.body, webhook=body.get("webhook"),
         )  # fmt: skip
     except domain.InvalidOptions as e:
         raise BadRequest({f"options.{k}": v for k, v in e.errors.items()}) from None
@@ -204,6 +204,12 @@ def export(call: Call) -> Answer:
         return Answer(304, headers, b"")
     charset = "; charset=utf-8"
     return Answer(200, [("Content-Type", ctype + charset), *headers], body)
+
+
+def webhooks(call: Call) -> Answer:
+    games = call.services.games
+    game = games.load(call.args["game_id"])
+    return json_answer(games.deliveries(game, call.token), headers=PRIVATE)
 
 
 def health(call: Call) -> Answer:
@@ -514,6 +520,22 @@ ROUTES: tuple[Route, ...] = (
                 "304": {"description": "Not modified"},
                 **_problems(401, 403, 404, 406, 409, 429, 502),
             },
+        ),
+    ),  # fmt: skip
+    Route(
+        "webhooks",
+        "GET",
+        GAME + "/webhooks",
+        webhooks,
+        auth=True,
+        gated=True,
+        doc=_op(
+            "The game's webhook and its latest deliveries (the creator's, seat 0's token)",
+            "Each try of each notification: its id, type, when, the target's status or the "
+            "error, how long it took; `pending` while a notification waits to be delivered "
+            "(docs/webhooks.md).",
+            security=SEAT_REQUIRED,
+            responses={**_ok(200, schemas.DeliveriesSchema), **_problems(401, 403, 404, 429)},
         ),
     ),  # fmt: skip
     Route(

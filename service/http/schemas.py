@@ -85,6 +85,18 @@ def _doc(text: str, **kw) -> dict:
 # ---------------------------------------------------------------- requests
 
 
+class WebhookSchema(Schema):
+    url = fields.String(
+        required=True, validate=validate.Length(min=1, max=2048),
+        **_doc("an HTTPS URL resolving to public addresses only (docs/webhooks.md)"),
+    )  # fmt: skip
+    events = fields.String(
+        validate=validate.OneOf(("lifecycle", "all")),
+        **_doc("`lifecycle` (the default): seat.joined, game.started, game.finished; `all`: "
+               "every event of the log too, as a spectator sees it"),
+    )  # fmt: skip
+
+
 class CreateGameSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(GAMES))
     options = fields.Dict(**_doc("table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options"))
@@ -98,6 +110,10 @@ class CreateGameSchema(Schema):
     client_seed = fields.String(
         validate=validate.Length(max=128),
         **_doc("your contribution to every shuffle of the game (RULES H-6)"),
+    )
+    webhook = fields.Nested(
+        WebhookSchema,
+        **_doc("where the game's notifications go, signed with a secret the answer shows once"),
     )
 
 
@@ -206,6 +222,16 @@ class CreatedSchema(Schema):
     )
     commitment = fields.String(required=True)
     state = fields.Nested(StateSchema, required=True)
+    webhook = fields.Nested(
+        "CreatedWebhookSchema",
+        **_doc("with a `webhook` asked for: its URL, events and signing secret (shown once)"),
+    )
+
+
+class CreatedWebhookSchema(Schema):
+    url = fields.String(required=True)
+    events = fields.String(required=True)
+    secret = fields.String(required=True, **_doc("signs `Spitlog-Signature`: keep it secret"))
 
 
 class SeatedSchema(Schema):
@@ -289,6 +315,28 @@ class LobbySchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String(required=True)
+
+
+class DeliverySchema(Schema):
+    id = fields.String(required=True, **_doc("the notification's id, the same at every try"))
+    type = fields.String(**_doc("seat.joined, game.started, game.finished or game.event"))
+    target = fields.String()
+    at = fields.Float(**_doc("when it was tried, seconds since the epoch"))
+    status = fields.Integer(**_doc("the target's HTTP status"))
+    ms = fields.Integer(**_doc("how long the try took"))
+    error = fields.String(**_doc("what went wrong, if it did"))
+    outcome = fields.String(**_doc("`given up`: retried for SPITLOG_WEBHOOK_RETRY_S in vain"))
+
+
+class WebhookInfoSchema(Schema):
+    url = fields.String(required=True)
+    events = fields.String(required=True)
+
+
+class DeliveriesSchema(Schema):
+    webhook = fields.Nested(WebhookInfoSchema, allow_none=True, required=True)
+    pending = fields.Boolean()
+    deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
 
 
 class ProblemSchema(Open):

@@ -29,6 +29,11 @@ Redis Cluster slot:
   ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced
   by the whole log.
 
+- ``spit:{g:<id>}:hooks`` a hash: webhook target (``g``: the game's, ``d``: the
+  deployment's) -> its delivery cursor ``<v>:<n>:<tries>:<first failed>:<next try>``
+  (``service.webhooks``);
+- ``spit:{g:<id>}:deliveries`` a Stream: the latest webhook deliveries tried, as JSON.
+
 Once a finished game's archived copy is checked, its meta gets ``archived`` =
 ``<ms>:<version>`` and its token index entries a TTL; after the retention
 (``service.archiving``) ``delete_game`` removes every key of it: its index entries,
@@ -187,7 +192,7 @@ return 1
 IDEM_BUCKETS = 8  # a game's hashes of appended actions' records
 
 # every key of a game (``idem``: older code's records, read until they expire)
-_PARTS = ("meta", "log", "snap", "refused", "idem", "idem:r") + tuple(
+_PARTS = ("meta", "log", "snap", "refused", "idem", "idem:r", "hooks", "deliveries") + tuple(
     f"idem:{n}" for n in range(IDEM_BUCKETS)
 )
 
@@ -436,6 +441,29 @@ class RedisStore:
         pipe.hget(_key(game_id, "idem"), field)
         found = next((x for x in pipe.execute() if x), None)
         return _record_loads(found) if found else None
+
+    # ---------------------------------------------------------------- webhooks
+
+    def hooks(self, game_id: str, target: str) -> dict:
+        """The delivery cursor of a webhook target (``service.webhooks.Deliverer``)."""
+        raw = self.r.hget(_key(game_id, "hooks"), target)
+        if not raw:
+            return {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}
+        v, n, a, f, nxt = _s(raw).split(":")
+        return {"v": int(v), "n": int(n), "a": int(a), "f": float(f), "next": float(nxt)}
+
+    def set_hooks(self, game_id: str, target: str, cursor: dict) -> None:
+        value = f"{cursor['v']}:{cursor['n']}:{cursor['a']}:{cursor['f']:.3f}:{cursor['next']:.3f}"
+        self.r.hset(_key(game_id, "hooks"), target, value)
+
+    def log_delivery(self, game_id: str, target: str, entry: dict, keep: int) -> None:
+        self.r.xadd(_key(game_id, "deliveries"), {"d": _dumps({"target": target, **entry})},
+                    maxlen=keep, approximate=False)  # fmt: skip
+
+    def deliveries(self, game_id: str, count: int) -> list[dict]:
+        """The latest ``count`` deliveries tried, oldest first."""
+        raw = self.r.xrevrange(_key(game_id, "deliveries"), count=count)
+        return [json.loads(fields[b"d"]) for _id, fields in reversed(raw)]
 
     # ---------------------------------------------------------------- keyed creates
 

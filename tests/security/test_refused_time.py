@@ -46,7 +46,7 @@ def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
     jobs._runtime = rt
     t = time.time() - 100
     rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "")
+    g = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
     gid, tok0 = g["id"], g["token"]
     rt.games.join(gid, "")
     state = rt.games.load(gid).state
@@ -59,7 +59,7 @@ def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
     assert (final.result, final.winner) == ("T-4", 0)  # seat 1 forfeited, seat 0 excused
     # and without the window, seat 0 would have gone first (its deadline sorts first)
     rt.games.clock = lambda: t
-    g2 = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "")
+    g2 = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
     rt.games.join(g2["id"], "")
     rt.games.clock = ms_now
     assert jobs._fire(rt, g2["id"], 0)[1] == "T-4"
@@ -72,9 +72,9 @@ def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
     jobs._runtime = rt
     t = time.time() - 1.5
     rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 1, "ready_grace_s": 60}, "human", "")
+    g = rt.games.create("spit", {"idle_forfeit_s": 1, "ready_grace_s": 60}, "human", "").body
     gid, tok0 = g["id"], g["token"]
-    tok1 = rt.games.join(gid, "")["token"]
+    tok1 = rt.games.join(gid, "").body["token"]
     for tok in (tok0, tok1):
         rt.games.refused(gid, tok, t, t + 5)  # both refused from T, for 5 s
     rt.games.clock = ms_now

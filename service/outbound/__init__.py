@@ -1,0 +1,1 @@
+"""Calls the service makes out to others: webhook deliveries (``webhooks``)."""

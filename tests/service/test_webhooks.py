@@ -1,0 +1,246 @@
+"""Signed webhooks (issue 15): which targets are refused, the signature, and delivery in
+order with retries, on fakeredis with a sender that records (the real receiver, workers
+and scheduler: tests/integration/test_webhooks_real.py)."""
+
+import json
+
+import fakeredis
+import pytest
+
+import domain
+from service import webhooks
+from service.http.app import create_app
+from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
+
+
+@pytest.fixture
+def r():
+    return fakeredis.FakeRedis(server=fakeredis.FakeServer())
+
+
+class Recorder:
+    """A target: answers ``statuses`` in turn (then 200), keeps what it got."""
+
+    def __init__(self, *statuses):
+        self.statuses = list(statuses)
+        self.got: list[tuple[dict, dict]] = []
+
+    def post(self, url, addresses, body, headers, timeout_s):
+        self.got.append((json.loads(body), headers, body))
+        if self.statuses:
+            status = self.statuses.pop(0)
+            if isinstance(status, Exception):
+                raise status
+            return status
+        return 200
+
+
+class Clock:
+    def __init__(self, t=1_000_000.0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+def setup(r, allow_private=True, **settings):
+    app = create_app(app_settings(webhook_allow_private=allow_private, **settings),
+                     redis_client=r)  # fmt: skip
+    return app, app.test_client(), app.extensions["spitlog"].games
+
+
+def deliverer(games, sender, clock=None, **kw):
+    return webhooks.Deliverer(games, sender, allow_private=True, clock=clock or Clock(), **kw)
+
+
+# ---------------------------------------------------------------- targets
+
+
+@pytest.mark.parametrize("url, why", [
+    ("http://hooks.example.com/x", "https"),
+    ("https://127.0.0.1/x", "private or reserved"),
+    ("https://localhost:8443/x", "private or reserved"),
+    ("https://10.1.2.3/x", "private or reserved"),
+    ("https://169.254.169.254/latest/meta-data", "private or reserved"),
+    ("https://[::1]/x", "private or reserved"),
+    ("https://user:pw@example.com/x", "credentials"),
+    ("https://no-such-host.invalid/x", "does not resolve"),
+    ("https://example.com/" + "x" * 2100, "2048"),
+    ("ftp://example.com/x", "https"),
+])  # fmt: skip
+def test_a_refused_target_is_a_400_naming_the_field(r, url, why):
+    _app, client, _games = setup(r, allow_private=False)
+    resp = client.post("/v1/games", json={"game": "spit", "webhook": {"url": url}})
+    body = problem_of(resp, 400)
+    assert list(body["errors"]) == ["webhook.url"] and why in body["errors"]["webhook.url"][0]
+    assert r.keys("spit:{g:*") == []  # nothing made
+
+
+def test_a_webhook_is_answered_with_its_secret_once(r):
+    _app, client, _games = setup(r)
+    made = client.post("/v1/games", json={"game": "spit", "webhook": {
+        "url": "http://127.0.0.1:9/hook", "events": "all"}})  # fmt: skip
+    hook = made.get_json()["webhook"]
+    assert hook["url"] == "http://127.0.0.1:9/hook" and hook["events"] == "all"
+    assert hook["secret"].startswith("whsec_") and len(hook["secret"]) > 40
+    gid = made.get_json()["id"]
+    view = client.get(f"/v1/games/{gid}", headers=bearer(made.get_json()["token"]))
+    assert hook["secret"] not in view.get_data(as_text=True)
+    plain = client.post("/v1/games", json={"game": "spit"}).get_json()
+    assert "webhook" not in plain
+
+
+def test_the_signature_is_stripes_scheme():
+    body = b'{"id":"evt_1"}'
+    header = webhooks.sign("whsec_k", 1_700_000_000, body)
+    t, v1 = header.split(",")
+    import hashlib
+    import hmac
+
+    expected = hmac.new(b"whsec_k", b"1700000000." + body, hashlib.sha256).hexdigest()
+    assert t == "t=1700000000" and v1 == f"v1={expected}"
+    assert webhooks.verify("whsec_k", header, body, now=1_700_000_100)
+    assert not webhooks.verify("whsec_k", header, body + b" ", now=1_700_000_100)
+    assert not webhooks.verify("whsec_other", header, body, now=1_700_000_100)
+    assert not webhooks.verify("whsec_k", header, body, now=1_700_000_400)  # too old
+    assert not webhooks.verify("whsec_k", "garbage", body, now=1_700_000_000)
+
+
+# ---------------------------------------------------------------- delivery
+
+
+def test_lifecycle_notifications_go_in_order_signed_each_once(r):
+    _app, client, games = setup(r)
+    body = {"game": "spit", "options": {"max_rounds": 1},
+            "webhook": {"url": "http://127.0.0.1:9/h"}}  # fmt: skip
+    made = client.post("/v1/games", json=body).get_json()
+    gid, t0, secret = made["id"], made["token"], made["webhook"]["secret"]
+    t1 = client.post(f"/v1/games/{gid}/seats", json={}).get_json()["token"]
+    play_to_the_end(client, gid, t0, t1)
+    target = Recorder()
+    d = deliverer(games, target)
+    assert d.step(gid) == ("done", None)
+    kinds = [b["type"] for b, _h, _raw in target.got]
+    assert kinds == ["seat.joined", "game.started", "game.finished"]
+    for body, headers, raw in target.got:
+        assert webhooks.verify(secret, headers["Spitlog-Signature"], raw, now=d.clock())
+        assert headers["Spitlog-Event-Id"] == body["id"] and body["game_id"] == gid
+    finished = target.got[-1][0]
+    view = client.get(f"/v1/games/{gid}").get_json()
+    assert finished["data"] == {"status": view["status"], "winner": view["winner"],
+                                "result": view["result"]}  # fmt: skip
+    assert d.step(gid) == ("done", None) and len(target.got) == 3  # nothing twice
+    log = client.get(f"/v1/games/{gid}/webhooks", headers=bearer(t0)).get_json()
+    assert [x["type"] for x in log["deliveries"]] == kinds and log["pending"] is False
+    assert all(x["status"] == 200 for x in log["deliveries"])
+    problem_of(client.get(f"/v1/games/{gid}/webhooks", headers=bearer(t1)), 403)
+    problem_of(client.get(f"/v1/games/{gid}/webhooks"), 401)
+
+
+def test_a_failing_target_is_retried_with_backoff_and_holds_the_later_ones(r):
+    _app, client, games = setup(r)
+    made = client.post("/v1/games", json={"game": "spit", "webhook": {
+        "url": "http://127.0.0.1:9/h"}}).get_json()  # fmt: skip
+    gid, t0 = made["id"], made["token"]
+    t1 = client.post(f"/v1/games/{gid}/seats", json={}).get_json()["token"]
+    act(client, gid, t0, {"type": "resign"})  # joined, started, finished: three to go
+    clock = Clock()
+    target = Recorder(500, OSError("connection refused"), 503)
+    d = deliverer(games, target, clock)
+    outcome, again = d.step(gid)
+    assert outcome == "retry" and again == clock.t + 1  # 1 s, then 2, then 4
+    assert [b["type"] for b, _h, _r in target.got] == ["seat.joined"]  # the others wait
+    assert d.step(gid) == ("retry", clock.t + 1) and len(target.got) == 1  # not before its time
+    clock.t += 1
+    assert d.step(gid) == ("retry", clock.t + 2)
+    clock.t += 2
+    assert d.step(gid) == ("retry", clock.t + 4)
+    clock.t += 4
+    assert d.step(gid) == ("done", None)
+    ids = [b["id"] for b, _h, _r in target.got]
+    assert ids[:4] == [ids[0]] * 4  # the same notification, the same id, four tries
+    assert [b["type"] for b, _h, _r in target.got[3:]] == ["seat.joined", "game.started",
+                                                          "game.finished"]  # fmt: skip
+    assert target.got[0][2] == target.got[3][2]  # the same bytes at every try
+    log = client.get(f"/v1/games/{gid}/webhooks", headers=bearer(t0)).get_json()["deliveries"]
+    assert [x.get("status") for x in log[:4]] == [500, None, 503, 200]
+    assert "connection refused" in log[1]["error"]
+    del t1
+
+
+def test_a_notification_failing_past_the_retry_window_is_given_up(r):
+    _app, client, games = setup(r)
+    made = client.post("/v1/games", json={"game": "spit", "webhook": {
+        "url": "http://127.0.0.1:9/h"}}).get_json()  # fmt: skip
+    gid = made["id"]
+    client.post(f"/v1/games/{gid}/seats", json={})
+    clock = Clock()
+    target = Recorder(*[500] * 50)
+    d = deliverer(games, target, clock, retry_s=10)
+    for _ in range(50):
+        outcome, again = d.step(gid)
+        if outcome == "done":
+            break
+        clock.t = again
+    log = client.get(f"/v1/games/{gid}/webhooks", headers=bearer(made["token"])).get_json()
+    given_up = [x for x in log["deliveries"] if x.get("outcome") == "given up"]
+    assert given_up and given_up[0]["id"].endswith("_0")
+    assert target.got[-1][0]["type"] == "game.started"  # the next one went on
+
+
+def test_every_event_mode_shows_what_a_spectator_sees(r):
+    _app, client, games = setup(r)
+    made = client.post("/v1/games", json={"game": "spit", "webhook": {
+        "url": "http://127.0.0.1:9/h", "events": "all"}}).get_json()  # fmt: skip
+    gid, t0 = made["id"], made["token"]
+    t1 = client.post(f"/v1/games/{gid}/seats", json={}).get_json()["token"]
+    for tok in (t0, t1):
+        act(client, gid, tok, {"type": "ready"})
+    target = Recorder()
+    deliverer(games, target).step(gid)
+    events = [b["data"] for b, _h, _r in target.got if b["type"] == "game.event"]
+    spectator = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+    assert events == spectator  # redacted as the public log is, while the game runs
+    dealt = next(e for e in events if e["type"] == "spit_dealt")
+    full = domain.event_to_dict(
+        domain.event_from_dict({k: v for k, v in app_log(games, gid)[dealt["version"] - 1].items()})
+    )
+    assert dealt != {"version": dealt["version"], **full}  # the deal's cards were hidden
+
+
+def app_log(games, gid):
+    return [d for _v, d in games.entries(games.load(gid))]
+
+
+def test_the_deployment_target_gets_every_game(r):
+    _app, client, games = setup(r, webhook_url="http://127.0.0.1:9/all",
+                                webhook_secret="whsec_deploy")  # fmt: skip
+    gid, _t0, _t1 = new_game(client)
+    target = Recorder()
+    deployment = webhooks.Target("d", "http://127.0.0.1:9/all", "whsec_deploy", False)
+    deliverer(games, target, deployment=deployment).step(gid)
+    assert [b["type"] for b, _h, _r in target.got] == ["seat.joined", "game.started"]
+    assert webhooks.verify("whsec_deploy", target.got[0][1]["Spitlog-Signature"],
+                           target.got[0][2], now=Clock()())  # fmt: skip
+
+
+def test_the_retention_waits_for_undelivered_notifications(r, tmp_path):
+    from service.archive.directory import DirectoryArchive
+    from service.archiving import Archiver
+    from tests.support.keys import keys_naming
+
+    _app, client, games = setup(r)
+    made = client.post("/v1/games", json={"game": "spit", "webhook": {
+        "url": "http://127.0.0.1:9/h"}}).get_json()  # fmt: skip
+    gid = made["id"]
+    client.post(f"/v1/games/{gid}/seats", json={})
+    act(client, gid, made["token"], {"type": "resign"})
+    clock = Clock()
+    d = deliverer(games, Recorder(500), clock)
+    d.step(gid)  # the first notification failed: all three wait
+    archiver = Archiver(games.store, DirectoryArchive(tmp_path), 0, clock=clock, hold=d.pending)
+    assert archiver.step(gid)[0] == "archived"
+    assert archiver.step(gid) == ("held", clock.t + Archiver.HOLD_S)
+    clock.t += 5
+    assert d.step(gid) == ("done", None)
+    assert archiver.step(gid)[0] == "deleted" and keys_naming(r, gid) == []
