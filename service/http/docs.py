@@ -149,7 +149,8 @@ def render(spec: dict) -> str:
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>{_CSS}</style></head>
 <body><h1>{_e(info.get("title", ""))} API <small>{_e(info.get("version", ""))}</small></h1>
 <nav><a href="#operations">Operations</a><a href="#problems">Problems</a>
-<a href="#schemas">Schemas</a><a href="/openapi.yaml">openapi.yaml</a></nav>
+<a href="#schemas">Schemas</a><a href="/openapi.yaml">openapi.yaml</a>
+<a href="/docs/try">Try it</a></nav>
 {_md(info.get("description", ""))}
 <h2 id="operations">Operations</h2>{ops}
 <h2 id="problems">Problems</h2>
