@@ -11,6 +11,7 @@ tests/service/test_clients.py generates both into a temporary folder and fails o
 difference from the files checked in.
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -28,11 +29,12 @@ def python_client(out: Path) -> Path:
     beside it, so that the post-hooks format as in place): the package's folder."""
     for name in PYTHON_SETTINGS:
         shutil.copy(CLIENTS / "python" / name, out / name)
-    generator = Path(sys.executable).parent / "openapi-python-client"
+    bin_dir = Path(sys.executable).parent  # the generator, and the ruff its post-hooks run
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     subprocess.run(
-        [str(generator), "generate", "--path", str(SPEC), "--meta", "none",
-         "--config", "openapi-python-client.yaml", "--output-path", "spitlog_client"],
-        cwd=out, check=True, capture_output=True, text=True,
+        [str(bin_dir / "openapi-python-client"), "generate", "--path", str(SPEC), "--meta",
+         "none", "--config", "openapi-python-client.yaml", "--output-path", "spitlog_client"],
+        cwd=out, env=env, check=True, capture_output=True, text=True,
     )  # fmt: skip
     return out / "spitlog_client"
 
