@@ -28,6 +28,8 @@ def _event(cls):
 
 @_event
 class GameCreated(Event):
+    """A game was created, seat 0 taken and the server seed committed to (H-6)."""
+
     game_id: str
     game: str
     options: dict
@@ -38,6 +40,8 @@ class GameCreated(Event):
 
 @_event
 class SeatTaken(Event):
+    """A seat was taken, by a person or a hosted bot."""
+
     seat: int
     kind: str
     client_seed: str
@@ -45,6 +49,8 @@ class SeatTaken(Event):
 
 @_event
 class SpitDealt(Event):  # D-1..D-3, N-3, N-5
+    """Spit: the cards were dealt into each seat's stockpiles and spit cards."""
+
     round: int
     nonces: tuple[int, ...]  # the shuffles of this deal (shuffle.py)
     stockpiles: tuple[Layout, ...]  # per seat
@@ -53,18 +59,24 @@ class SpitDealt(Event):  # D-1..D-3, N-3, N-5
 
 @_event
 class PlayerReady(Event):  # D-4, N-4, Q-2
+    """A seat said it is ready (by the T-2 timeout when `by` says so)."""
+
     seat: int
     by: str | None = None  # "T-2" when the timeout made the seat ready
 
 
 @_event
 class SpitCardsTurned(Event):  # D-4, S-2, S-3
+    """Spit: each seat's spit card was turned onto a spit pile."""
+
     cards: tuple[Card | None, ...]  # per seat: the card it turned, or None
     piles: tuple[int | None, ...]  # per seat: the spit pile it landed on
 
 
 @_event
 class CardPlayed(Event):  # P-1, Q-3
+    """A card was played onto a pile: from a stockpile in Spit, from the hand in Speed."""
+
     seat: int
     card: Card
     to: int
@@ -73,6 +85,8 @@ class CardPlayed(Event):  # P-1, Q-3
 
 @_event
 class CardTurnedUp(Event):  # P-2
+    """Spit: a stockpile's top card was turned face up."""
+
     seat: int
     stockpile: int
     card: Card
@@ -80,6 +94,8 @@ class CardTurnedUp(Event):  # P-2
 
 @_event
 class CardMoved(Event):  # P-3
+    """Spit: a stockpile's top card was moved onto another stockpile."""
+
     seat: int
     src: int
     to: int
@@ -88,12 +104,16 @@ class CardMoved(Event):  # P-3
 
 @_event
 class SpitCalled(Event):  # S-2, Q-5
+    """A seat called spit (by the T-1 timeout when `by` says so)."""
+
     seat: int
     by: str | None = None  # "T-1" when the timeout called for the seat
 
 
 @_event
 class RoundEnded(Event):  # N-1
+    """Spit: a round ended; `next` says how the piles are taken."""
+
     round: int
     reason: str  # "N-1a" (a layout cleared) or "N-1b" (blocked, no spit cards)
     cleared: int | None  # the seat that cleared its layout, if any
@@ -103,23 +123,31 @@ class RoundEnded(Event):  # N-1
 
 @_event
 class PileSlapped(Event):  # N-2
+    """Spit: a seat slapped a spit pile."""
+
     seat: int
     pile: int
 
 
 @_event
 class PileChosen(Event):  # V-2
+    """Spit: a seat chose a spit pile (V-2)."""
+
     seat: int
     pile: int
 
 
 @_event
 class PilesTaken(Event):  # N-2, N-3, E-1, E-3, T-3
+    """Spit: each seat took a spit pile (or none)."""
+
     piles: tuple[int | None, ...]  # per seat: the spit pile it takes, or None
 
 
 @_event
 class SpeedDealt(Event):  # Q-1, Q-2
+    """Speed: the cards were dealt: side piles, the middle, hands and draw piles."""
+
     game_no: int
     nonce: int
     side_piles: tuple[Cards, ...]  # top first
@@ -130,28 +158,38 @@ class SpeedDealt(Event):  # Q-1, Q-2
 
 @_event
 class CentreStarted(Event):  # Q-2
+    """Speed: the centre piles were started with these cards."""
+
     cards: Cards
 
 
 @_event
 class CardDrawn(Event):  # Q-4
+    """Speed: a seat drew a card from its draw pile into its hand."""
+
     seat: int
     card: Card
 
 
 @_event
 class SideCardsTurned(Event):  # Q-5
+    """Speed: each side pile's top card was turned onto a centre pile."""
+
     cards: tuple[Card | None, ...]
 
 
 @_event
 class SidePilesRebuilt(Event):  # Q-6
+    """Speed: the side piles were rebuilt from the centre piles and shuffled."""
+
     nonce: int
     side_piles: tuple[Cards, ...]  # top first
 
 
 @_event
 class GameScored(Event):  # Q-7, Q-8, Q-9
+    """Speed: a game was scored."""
+
     winner: int | None
     points: int
     scores: tuple[int, ...]
@@ -160,23 +198,31 @@ class GameScored(Event):  # Q-7, Q-8, Q-9
 
 @_event
 class DeadlineExpired(Event):  # T-1..T-5
+    """A timer of T-1..T-5 expired (`seat`: whose, for T-4)."""
+
     rule: str
     seat: int | None = None
 
 
 @_event
 class PlayerResigned(Event):  # E-5
+    """A seat resigned."""
+
     seat: int
 
 
 @_event
 class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
+    """The game ended: its winner and the rule by which it ended."""
+
     winner: int | None
     reason: str
 
 
 @_event
 class GameAborted(Event):  # T-5
+    """The game was aborted before it began: nobody joined (T-5), or a seat resigned (E-5)."""
+
     reason: str
 
 

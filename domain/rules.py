@@ -27,6 +27,11 @@ class Rules(Protocol):
     REDACT: dict[type, Callable]  # event type -> hide(event, seat, wire form), in place
     PHASE_DEADLINES: dict[str, str]  # phase -> the game-wide deadline running in it
     DEALS: tuple[type, ...]  # the events that record a shuffle (H-6: the audit re-derives them)
+    # the wire forms, in JSON Schema (wire.py): named shapes, what view and full_view add,
+    # what REDACT leaves of the fields it hides (event type -> field -> schema)
+    SHAPES: dict[str, dict]
+    VIEW: dict[str, dict]
+    REDACTED: dict[type, dict[str, dict]]
 
     def setup(self, options: Options) -> Player:
         """A seat's things before the first deal."""

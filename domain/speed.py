@@ -21,6 +21,7 @@ from .options import Options
 from .shuffle import shuffle
 from .state import Player, State, set_at, set_player
 from .values import replace
+from .wire import CARDS, SIZE, SIZES, TOP, array, either, obj, ref
 
 NAME = "speed"
 START_RULE = "Q-2"
@@ -337,6 +338,59 @@ def _hide_rebuilt(e: SidePilesRebuilt, seat: int | None, d: dict) -> None:  # H-
 
 
 REDACT = {SpeedDealt: _hide_dealt, CardDrawn: _hide_drawn, SidePilesRebuilt: _hide_rebuilt}
+
+# ---------------------------------------------------------------- the wire forms (wire.py)
+
+SHAPES = {
+    "SidePile": obj({"size": SIZE}, "a side pile (Q-5): its size"),
+    "SidePileCards": obj({"cards": CARDS}, "a side pile after the game, top first"),
+    "CentrePile": obj(
+        {
+            "size": SIZE,
+            "top": TOP,
+            "face_down": {"type": "boolean", "description": "until both are ready (Q-2)"},
+        },
+        "a centre pile",
+        optional=["face_down"],
+    ),  # fmt: skip
+    "CentrePileCards": obj({"cards": CARDS}, "a centre pile after the game, bottom first"),
+}
+VIEW = {  # what view (during the game) and full_view (after it) add; players: to each seat
+    "players": obj(
+        {
+            "hand": {**CARDS, "description": "your own hand (H-2); every hand after the game"},
+            "hand_size": {**SIZE, "description": "while the game runs"},
+            "draw_pile": either(
+                SIZE, CARDS, description="its size; after the game, its cards, top first"
+            ),
+        },
+        "A seat in Speed.",
+        optional=["hand", "hand_size"],
+    ),  # fmt: skip
+    "table": obj(
+        {
+            "scores": array({"type": "integer"}, "per seat (Q-8)"),
+            "side_piles": array(either(ref("SidePile"), ref("SidePileCards"))),
+            "centre_piles": array(either(ref("CentrePile"), ref("CentrePileCards"))),
+            "middle": {
+                **CARDS,
+                "description": "after the game: the cards under the centre piles' first cards",
+            },
+        },
+        "A game of Speed as you may see it (RULES H-1..H-4); every card once it is over.",
+        optional=["middle"],
+    ),  # fmt: skip
+}
+REDACTED = {  # what _hide_dealt, _hide_drawn and _hide_rebuilt leave
+    SpeedDealt: {
+        "side_piles": SIZES,
+        "middle": SIZE,
+        "draw_piles": SIZES,
+        "hands": array(either(CARDS, SIZE), "per seat: your own hand, another's size"),
+    },
+    CardDrawn: {"card": {"type": "null", "description": "another seat's card (H-2)"}},
+    SidePilesRebuilt: {"side_piles": SIZES},
+}
 
 
 def candidates(e) -> list:

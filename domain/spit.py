@@ -27,6 +27,7 @@ from .options import Options
 from .shuffle import shuffle
 from .state import Cards, Player, State, set_at, set_player
 from .values import replace
+from .wire import CARDS, SEAT, SIZE, TOP, array, either, nullable, obj, ref
 
 NAME = "spit"
 START_RULE = "D-4"
@@ -561,6 +562,49 @@ def _hide_dealt(e: SpitDealt, seat: int | None, d: dict) -> None:
 
 
 REDACT = {SpitDealt: _hide_dealt}
+
+# ---------------------------------------------------------------- the wire forms (wire.py)
+
+_EXISTS = {"type": "boolean", "description": "false while a seat plays alone (S-3)"}
+SHAPES = {
+    "Stockpile": obj({"size": SIZE, "top": TOP}, "a stockpile: its size, its top if face up"),
+    "StockpileCards": obj(
+        {"cards": CARDS, "face_up": {"type": "integer", "minimum": 0, "maximum": 1}},
+        "a stockpile after the game: its cards, bottom first, and how many are face up",
+    ),
+    "Pile": obj({"size": SIZE, "top": TOP, "exists": _EXISTS}, "a spit pile"),
+    "PileCards": obj({"cards": CARDS, "exists": _EXISTS}, "a spit pile after the game"),
+}
+VIEW = {  # what view (during the game) and full_view (after it) add; players: to each seat
+    "players": obj(
+        {
+            "spit_cards": either(
+                SIZE, CARDS, description="how many; after the game, the cards, top first"
+            ),
+            "stockpiles": array(either(ref("Stockpile"), ref("StockpileCards"))),
+            "pool": {
+                **CARDS,
+                "description": "after the game: the cards taken and not dealt "
+                "(only when there are some)",
+            },
+        },
+        "A seat in Spit.",
+        optional=["pool"],
+    ),  # fmt: skip
+    "table": obj(
+        {
+            "solo_pile": {**nullable(SEAT), "description": "S-3: the one spit pile left"},
+            "spit_piles": array(either(ref("Pile"), ref("PileCards"))),
+        },
+        "A game of Spit as you may see it (RULES H-1..H-4); every card once it is over.",
+    ),
+}
+REDACTED = {  # what _hide_dealt leaves
+    SpitDealt: {
+        "stockpiles": array(array(ref("Stockpile")), "per seat, its stockpiles"),
+        "spit_cards": array(SIZE, "per seat, how many spit cards"),
+    },
+}
 
 
 def candidates(e) -> list:

@@ -45,12 +45,22 @@ def _type(schema: dict) -> str:
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[1]
         return f'<a href="#schema-{_e(name)}">{_e(name)}</a>'
-    if schema.get("type") == "array":
-        return f"array of {_type(schema.get('items', {}))}"
-    t = _e(schema.get("type", "any"))
+    union = schema.get("oneOf") or schema.get("anyOf")
+    if union:
+        return " or ".join(_type(s) for s in union)
+    if "const" in schema:
+        return f"<code>{_e(schema['const'])}</code>"
+    kinds = schema.get("type", "any")
+    names = []
+    for kind in kinds if isinstance(kinds, list) else [kinds]:
+        if kind == "array":
+            names.append(f"array of {_type(schema.get('items', {}))}")
+        elif kind != "null":
+            names.append(_e(kind))
+    t = " or ".join(names) or "null"
     if "enum" in schema:
         t += " (" + " | ".join(_e(x) for x in schema["enum"]) + ")"
-    if schema.get("nullable"):
+    if "null" in (kinds if isinstance(kinds, list) else [kinds]) and names:
         t += " or null"
     return t
 
@@ -124,7 +134,9 @@ def render(spec: dict) -> str:
         if method in ("get", "post", "put", "patch", "delete")
     )
     schemas = "".join(
-        f'<h3 id="schema-{_e(name)}">{_e(name)}</h3>{_inline(s.get("description", ""))}{_fields(s)}'
+        f'<h3 id="schema-{_e(name)}">{_e(name)}</h3>{_inline(s.get("description", ""))}'
+        + (f"<p>One of: {_type(s)}</p>" if "oneOf" in s or "anyOf" in s else "")
+        + _fields(s)
         for name, s in spec.get("components", {}).get("schemas", {}).items()
     )
     problems = "".join(
@@ -137,7 +149,8 @@ def render(spec: dict) -> str:
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>{_CSS}</style></head>
 <body><h1>{_e(info.get("title", ""))} API <small>{_e(info.get("version", ""))}</small></h1>
 <nav><a href="#operations">Operations</a><a href="#problems">Problems</a>
-<a href="#schemas">Schemas</a><a href="/openapi.yaml">openapi.yaml</a></nav>
+<a href="#schemas">Schemas</a><a href="/openapi.yaml">openapi.yaml</a>
+<a href="/docs/try">Try it</a></nav>
 {_md(info.get("description", ""))}
 <h2 id="operations">Operations</h2>{ops}
 <h2 id="problems">Problems</h2>

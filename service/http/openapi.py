@@ -1,20 +1,22 @@
-"""The OpenAPI document of the API, made from the route table (``routes.ROUTES``), the
-marshmallow schemas and the domain's own definitions (``schemas``), by apispec.
-``openapi.yaml`` at the project root is this document (``spitlog openapi`` writes it;
-a test fails while they differ)."""
+"""The OpenAPI 3.1 document of the API, made from the route table (``routes.ROUTES``),
+the marshmallow schemas (``schemas``) and the domain's own definitions (``shapes``), by
+apispec. ``openapi.yaml`` at the project root is this document (``spitlog openapi`` writes
+it; a test fails while they differ); the clients under ``clients/`` are generated from it.
+Its version is the package's (``pyproject.toml``)."""
 
 import http
+import importlib.metadata
 import re
 
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from . import schemas
+from . import schemas, shapes
 from .pipeline import Route
 
 TITLE = "spitlog"
-VERSION = "1.0.0"
+VERSION = importlib.metadata.version("spitlog")
 GAME_ID = r"g_[0-9a-f]{16}"
 DESCRIPTION = """\
 A game-state service for the two-player real-time card games **Spit** and **Speed**.
@@ -52,18 +54,27 @@ def _path(rule: str) -> tuple[str, list[dict]]:
     return _PARAM.sub(r"{\2}", rule), params
 
 
+def _component(self, field, **kwargs) -> dict:
+    """apispec: a ``schemas.Component`` field is a reference to its component."""
+    if isinstance(field, schemas.Component):
+        return {"$ref": shapes.COMPONENTS + field.component}
+    return {}
+
+
 def build(routes: tuple[Route, ...]) -> dict:
     """The document, as a dict."""
+    plugin = MarshmallowPlugin()
     spec = APISpec(
-        title=TITLE, version=VERSION, openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
-        info={"description": DESCRIPTION, "license": {"name": "MIT"}},
+        title=TITLE, version=VERSION, openapi_version="3.1.0", plugins=[plugin],
+        info={"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
     )  # fmt: skip
+    plugin.converter.add_attribute_function(_component)
     spec.components.security_scheme(
         "seat", {"type": "http", "scheme": "bearer", "description": "a seat's token"}
     )
     spec.components.schema("Problem", schema=schemas.ProblemSchema)
     spec.components.schema("Options", schemas.options_schema())
-    for name, s in schemas.action_schemas().items():
+    for name, s in shapes.all_schemas().items():
         spec.components.schema(name, s)
     codes = sorted({int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
                     if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip

@@ -15,7 +15,7 @@ import domain
 
 from ..errors import BadRequest, Busy, NotAcceptable
 from ..games import Acted
-from . import links, live, schemas
+from . import links, live, schemas, shapes
 from .pipeline import Answer, Call, Route, json_answer
 
 GAME = "/v1/games/<gid:game_id>"
@@ -253,8 +253,10 @@ def _problems(*codes: int) -> dict:
     return {str(c): {"$ref": f"#/components/responses/{http.HTTPStatus(c).name}"} for c in codes}
 
 
-def _ok(code: int, schema, *, headers=None, links=None, ctype="application/json") -> dict:
-    r = {"description": http.HTTPStatus(code).phrase, "content": {ctype: {"schema": schema}}}
+def _ok(code: int, schema, *, headers=None, links=None, examples=None,
+        ctype="application/json") -> dict:  # fmt: skip
+    media = {"schema": schema, **({"examples": examples} if examples else {})}
+    r = {"description": http.HTTPStatus(code).phrase, "content": {ctype: media}}
     if headers:
         r["headers"] = headers
     if links:
@@ -319,7 +321,12 @@ ROUTES: tuple[Route, ...] = (
             ],
             requestBody={
                 "required": True,
-                "content": {"application/json": {"schema": schemas.CreateGameSchema}},
+                "content": {
+                    "application/json": {
+                        "schema": schemas.CreateGameSchema,
+                        "examples": shapes.CREATE_EXAMPLES,
+                    }
+                },
             },
             responses={
                 **_ok(
@@ -346,7 +353,7 @@ ROUTES: tuple[Route, ...] = (
             parameters=[IF_NONE_MATCH],
             security=SEAT_OPTIONAL,
             responses={
-                **_ok(200, schemas.StateSchema, headers=ETAG),
+                **_ok(200, shapes.STATE_REF, headers=ETAG, examples=shapes.STATE_EXAMPLES),
                 **NOT_MODIFIED,
                 **_problems(401, 403, 404, 429),
             },
@@ -400,7 +407,12 @@ ROUTES: tuple[Route, ...] = (
             "game is at that version.",
             requestBody={
                 "required": True,
-                "content": {"application/json": {"schema": schemas.ACTION_REF}},
+                "content": {
+                    "application/json": {
+                        "schema": shapes.ACTION_REF,
+                        "examples": shapes.ACTION_EXAMPLES,
+                    }
+                },
             },
             parameters=[
                 _header(
@@ -466,7 +478,7 @@ ROUTES: tuple[Route, ...] = (
             parameters=[IF_NONE_MATCH],
             security=SEAT_OPTIONAL,
             responses={
-                **_ok(200, schemas.StateSchema, headers=ETAG),
+                **_ok(200, shapes.STATE_REF, headers=ETAG),
                 **NOT_MODIFIED,
                 **_problems(401, 403, 404, 429),
             },

@@ -2,17 +2,17 @@
 made of.
 
 Actions and table options are defined once, by the domain (``Rules.ACTIONS``,
-``options.SPEC``), which alone validates them: their JSON schemas here are made from
-those definitions (``action_schemas``, ``options_schema``). The other request bodies
-(create, join) and the query parameters are marshmallow schemas that refuse unknown
-fields (400). Response schemas document the main fields and allow more (the views
-come from ``domain.view``, which may grow); the tests check the answers against them.
+``options.SPEC``), which alone validates them: their JSON schemas are made from those
+definitions (``shapes.action_schemas``, ``options_schema``), as are those of events and
+views (``shapes``; the fields below that hold them are ``Component``s). The other request
+bodies (create, join) and the query parameters are marshmallow schemas that refuse
+unknown fields (400). Response schemas allow more fields than they name (the policy of
+README.md's *Compatibility*); the tests check real answers against them.
 """
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 import domain
-from domain.actions import FIELDS
 from domain.options import SPEC
 
 from ..errors import BadRequest
@@ -159,104 +159,58 @@ class Open(Schema):
         unknown = INCLUDE
 
 
-class DeadlineSchema(Open):
-    rule = fields.String(required=True, **_doc("T-1..T-5"))
-    at = fields.String(required=True, **_doc("RFC 3339 UTC"))
-    seat = Int(allow_none=True)
+class Component(fields.Raw):
+    """A field whose JSON schema is a named component of ``shapes`` (``State``, ``Event``):
+    the domain's shapes are made there, from the domain's own definitions."""
+
+    def __init__(self, name: str, **kw):
+        self.component = name
+        super().__init__(**kw)
 
 
-class PlayerSchema(Open):
-    seat = Int(required=True)
-    kind = fields.String(allow_none=True, **_doc("human, bot:...; null while the seat is free"))
-    cards = Int(required=True, **_doc("every card the player holds (C-3)"))
-    ready = Bool()
-    called = Bool()
-    spit_cards = fields.Raw(**_doc("Spit: a count during the game, the cards after it"))
-    stockpiles = fields.List(
-        fields.Dict(),
-        **_doc(
-            "Spit: {size, top} during the game (top null when face down), {cards, face_up} after it"
-        ),
-    )
-    hand = fields.List(fields.String(), **_doc("Speed: your own hand (H-2); all hands after"))
-    hand_size = Int()
-    draw_pile = fields.Raw(**_doc("Speed: a size during the game, the cards after it"))
-
-
-class StateSchema(Open):
-    id = fields.String(required=True)
-    game = fields.String(required=True, validate=validate.OneOf(GAMES))
-    version = Int(required=True, **_doc("events in the log so far"))
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    phase = fields.String(required=True)
-    options = fields.Dict(required=True)
-    round = Int(required=True)
-    you = Int(required=True, allow_none=True, **_doc("your seat; null for a spectator"))
-    players = fields.List(fields.Nested(PlayerSchema), required=True)
-    legal_actions = fields.List(
-        fields.Dict(), required=True, **_doc("every action body POST /actions accepts now")
-    )
-    deadline = fields.Nested(DeadlineSchema, required=True, allow_none=True)
-    winner = Int(required=True, allow_none=True)
-    result = fields.String(allow_none=True, **_doc("the rule that ended the game"))
-    commitment = fields.String(required=True, **_doc("sha256 hex of the server seed"))
-    stalemate = Bool()
-    spit_piles = fields.List(fields.Dict(), **_doc("Spit"))
-    solo_pile = Int(allow_none=True, **_doc("Spit, S-3"))
-    side_piles = fields.List(fields.Dict(), **_doc("Speed"))
-    centre_piles = fields.List(fields.Dict(), **_doc("Speed"))
-    scores = fields.List(Int(), **_doc("Speed, Q-8"))
-
-
-class EventSchema(Open):
-    version = Int(required=True, **_doc("this event's place in the log (1 = first)"))
-    type = fields.String(required=True, **_doc("card_played, spit_dealt, ..."))
-    at = fields.Float(required=True, **_doc("seconds since the epoch"))
-
-
-class CreatedSchema(Schema):
+class CreatedSchema(Open):
     id = fields.String(required=True)
     seat = Int(required=True, allow_none=True, **_doc("null when a bot holds seat 0"))
     token = fields.String(
         required=True, allow_none=True, **_doc("your seat's token, shown once (null: you watch)")
     )
     commitment = fields.String(required=True)
-    state = fields.Nested(StateSchema, required=True)
+    state = Component("State", required=True)
     webhook = fields.Nested(
         "CreatedWebhookSchema",
         **_doc("with a `webhook` asked for: its URL, events and signing secret (shown once)"),
     )
 
 
-class CreatedWebhookSchema(Schema):
+class CreatedWebhookSchema(Open):
     url = fields.String(required=True)
     events = fields.String(required=True)
     secret = fields.String(required=True, **_doc("signs `Spitlog-Signature`: keep it secret"))
 
 
-class SeatedSchema(Schema):
+class SeatedSchema(Open):
     seat = Int(required=True)
     token = fields.String(required=True, **_doc("your seat's token, shown once"))
-    state = fields.Nested(StateSchema, required=True)
+    state = Component("State", required=True)
 
 
-class ActedSchema(Schema):
+class ActedSchema(Open):
     version = Int(required=True)
     events = fields.List(
-        fields.Nested(EventSchema),
+        Component("Event"),
         required=True,
         **_doc("what the action made happen, as you may see it"),
     )
-    state = fields.Nested(StateSchema, required=True)
+    state = Component("State", required=True)
 
 
-class EventsSchema(Schema):
+class EventsSchema(Open):
     version = Int(required=True, **_doc("the game's version now"))
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(Component("Event"), required=True)
 
 
-class DealCheckSchema(Schema):
+class DealCheckSchema(Open):
     version = Int(required=True)
     type = fields.String(required=True)
     nonces = fields.List(Int(), required=True)
@@ -272,7 +226,7 @@ class RulesCheckSchema(Open):
     deals = fields.List(fields.Dict(), **_doc("every deal, re-derived"))
 
 
-class AuditSchema(Schema):
+class AuditSchema(Open):
     id = fields.String(required=True)
     game = fields.String(required=True)
     status = fields.String(required=True)
@@ -285,17 +239,17 @@ class AuditSchema(Schema):
     client_seeds = fields.List(fields.String(), required=True)
     shuffle = fields.String(required=True, **_doc("the shuffle algorithm's version tag"))
     deals = fields.List(fields.Nested(DealCheckSchema), required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True, **_doc("in full"))
+    events = fields.List(Component("Event"), required=True, **_doc("in full"))
     rules = fields.Nested(RulesCheckSchema, required=True, **_doc("every event re-judged"))
     verified = Bool(required=True, **_doc("the commitment, every deal and every event check out"))
 
 
-class LobbyPlayerSchema(Schema):
+class LobbyPlayerSchema(Open):
     seat = Int(required=True)
     kind = fields.String(required=True, allow_none=True)
 
 
-class LobbyGameSchema(Schema):
+class LobbyGameSchema(Open):
     id = fields.String(required=True)
     game = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
@@ -304,7 +258,7 @@ class LobbyGameSchema(Schema):
     players = fields.List(fields.Nested(LobbyPlayerSchema), required=True)
 
 
-class LobbySchema(Schema):
+class LobbySchema(Open):
     games = fields.List(fields.Nested(LobbyGameSchema), required=True)
     next = fields.String(
         required=True,
@@ -313,11 +267,11 @@ class LobbySchema(Schema):
     )
 
 
-class HealthSchema(Schema):
+class HealthSchema(Open):
     status = fields.String(required=True)
 
 
-class DeliverySchema(Schema):
+class DeliverySchema(Open):
     id = fields.String(required=True, **_doc("the notification's id, the same at every try"))
     type = fields.String(**_doc("seat.joined, game.started, game.finished or game.event"))
     target = fields.String()
@@ -328,12 +282,12 @@ class DeliverySchema(Schema):
     outcome = fields.String(**_doc("`given up`: retried for SPITLOG_WEBHOOK_RETRY_S in vain"))
 
 
-class WebhookInfoSchema(Schema):
+class WebhookInfoSchema(Open):
     url = fields.String(required=True)
     events = fields.String(required=True)
 
 
-class DeliveriesSchema(Schema):
+class DeliveriesSchema(Open):
     webhook = fields.Nested(WebhookInfoSchema, allow_none=True, required=True)
     pending = fields.Boolean()
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
@@ -352,51 +306,6 @@ class ProblemSchema(Open):
 
 
 # ---------------------------------------------------------------- made from the domain
-
-ACTION_REF = {"$ref": "#/components/schemas/Action"}
-
-
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_"))
-
-
-def action_schemas() -> dict[str, dict]:
-    """The JSON schema of every action of every game (``Rules.ACTIONS``), one per action
-    (``SpitPlay``, ``SpeedDraw``, ...), a union per game discriminated by ``type``
-    (``SpitAction``), and ``Action``: any of them."""
-    out: dict[str, dict] = {}
-    unions = []
-    for game, rules in domain.RULES.items():
-        names = {}
-        for kind, (_cls, flds) in rules.ACTIONS.items():
-            props = {"type": {"type": "string", "enum": [kind]}}
-            for f in flds:
-                prop = dict(FIELDS[f.kind])
-                if not f.required:
-                    prop["nullable"] = True
-                props[f.wire] = prop
-            name = _camel(game) + _camel(kind)
-            out[name] = {
-                "type": "object",
-                "description": f"{game}: {kind}",
-                "properties": props,
-                "required": ["type"] + [f.wire for f in flds if f.required],
-                "additionalProperties": False,
-            }
-            names[kind] = f"#/components/schemas/{name}"
-        union = _camel(game) + "Action"
-        out[union] = {
-            "oneOf": [{"$ref": ref} for ref in names.values()],
-            "discriminator": {"propertyName": "type", "mapping": names},
-            "description": f"An action of {game}; fields an action does not take are refused.",
-        }
-        unions.append(union)
-    out["Action"] = {
-        "anyOf": [{"$ref": f"#/components/schemas/{u}"} for u in unions],
-        "description": "An action of the game's kind (its rules read it: 400 naming the field "
-        "they refuse).",
-    }
-    return out
 
 
 def options_schema() -> dict:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 import requests
+import yaml
 
 from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 
@@ -642,3 +643,23 @@ def test_how_to_play_in_plain_words(open_page, server):
     page.click("text=How to play Spit")
     expect(learn.locator("h2")).to_have_text("How to play Spit")
     assert "Spit!" in learn.inner_text() and not RULE_ID.search(learn.inner_text())
+
+
+def test_the_try_it_page_lists_every_operation_and_tries_one(open_page, server):
+    """/docs/try: Swagger UI under the page's policy (any violation is a console error,
+    which fails the test) lists every operation of openapi.yaml by its operationId, and
+    a create sent from it gets its 201."""
+    spec = yaml.safe_load(requests.get(f"{server}/openapi.yaml", timeout=5).text)
+    ids = [op["operationId"] for item in spec["paths"].values() for op in item.values()
+           if isinstance(op, dict) and "operationId" in op]  # fmt: skip
+    page = open_page()
+    page.goto(f"{server}/docs/try")
+    expect(page.locator(".opblock")).to_have_count(len(ids))
+    assert page.locator(".opblock-summary-operation-id").all_inner_texts() == ids
+    create = page.locator("#operations-games-create_game")
+    create.locator(".opblock-summary").click()
+    create.get_by_role("button", name="Try it out").click()
+    create.get_by_role("button", name="Execute").click()
+    status = create.locator(".live-responses-table tbody .response-col_status").first
+    expect(status).to_have_text("201")
+    shot(page, "try-it")

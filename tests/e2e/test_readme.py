@@ -6,6 +6,7 @@ Only the URL's host and the game id of the examples are replaced (by the running
 server's and a finished game's). A README command with no test here fails
 ``test_every_command_of_the_readme_runs_here``."""
 
+import contextlib
 import os
 import random
 import re
@@ -55,6 +56,7 @@ RUNS = {
     "spitlog simulate --game spit --games 200": "test_simulate",
     "spitlog worker": "test_worker_and_scheduler",
     "spitlog scheduler": "test_worker_and_scheduler",
+    **dict.fromkeys(readme_commands("Clients"), "test_the_example_bots_play_speed_to_the_end"),
 }
 REPLAY_AND_AUDIT = "test_spitlog_dev_then_replay_audit_and_archive"
 
@@ -98,6 +100,51 @@ def test_worker_and_scheduler(tmp_path, redis_url):
     assert codes == [0, 0], [p.stdout.read() for p in procs]
 
 
+@contextlib.contextmanager
+def spitlog_dev(cwd: Path, **env):
+    """`spitlog dev` as the README's first line starts it, on a free port, from ``cwd``
+    (a fresh directory: its archive goes to ./spitlog-archive): its base URL."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {"SPITLOG_BIND": f"127.0.0.1:{port}", **env}
+    full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **env}
+    for name in ("SPITLOG_REDIS_URL", "SPITLOG_ARCHIVE_URL", "PYTHONPATH"):
+        full.pop(name, None)  # the defaults, as on a fresh machine
+    (command,) = [c for c in readme_commands() if c.endswith("spitlog dev")]
+    dev = subprocess.Popen(["bash", "-c", command.replace("pip install -e '.[dev]' && ", "exec ")],
+                           cwd=cwd, env=full, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
+    try:
+        wait_ready(base, dev, timeout=60)
+        yield base
+    finally:
+        dev.send_signal(signal.SIGINT)
+        try:
+            dev.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(dev.pid, signal.SIGKILL)
+
+
+@pytest.mark.timeout(300)
+def test_the_example_bots_play_speed_to_the_end(tmp_path):
+    """Each client's example bot, installed and run as *Clients* says (from the
+    repository's root), plays a game of Speed against bot:easy (its hosted bot played by
+    the worker `spitlog dev` runs, sped up) to the end, over the API."""
+    commands = readme_commands("Clients")
+    assert len(commands) == 2
+    with spitlog_dev(tmp_path, SPITLOG_BOT_PACE="0.2", SPITLOG_RATE_ACTIONS="0",
+                     SPITLOG_RATE_REQUESTS="0") as base:  # fmt: skip
+        for command in commands:
+            r = shell(command.replace(EXAMPLE_BASE, base), ROOT, timeout=240)
+            assert r.returncode == 0, (command, r.stdout[-2000:], r.stderr[-2000:])
+            last = r.stdout.strip().splitlines()[-1]
+            assert re.fullmatch(r"game g_[0-9a-f]{16}: finished after \d+ events; winner seat "
+                                r"[01], result Q-[79] \(you are seat 0\)", last), last  # fmt: skip
+            gid = last.split()[1].rstrip(":")
+            view = requests.get(f"{base}/v1/games/{gid}", timeout=10).json()
+            assert view["status"] == "finished" and view["players"][1]["kind"] == "bot:easy"
+
+
 def _finish(base: str) -> str:
     """A Spit game of two humans over HTTP, random legal moves to its end: its id."""
     g = requests.post(f"{base}/v1/games", json={"game": "spit", "options": {"max_rounds": 1}},
@@ -122,19 +169,8 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
     """`spitlog dev` as the README's first line runs it (from a fresh directory: its
     archive goes to ./spitlog-archive), a game played to its end over HTTP, then every
     command of *Replay and audit* on it."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {"SPITLOG_BIND": f"127.0.0.1:{port}", "SPITLOG_RETAIN_S": "1",
-           "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0"}  # fmt: skip
-    full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **env}
-    for name in ("SPITLOG_REDIS_URL", "SPITLOG_ARCHIVE_URL", "PYTHONPATH"):
-        full.pop(name, None)  # the defaults, as on a fresh machine
-    (command,) = [c for c in readme_commands() if c.endswith("spitlog dev")]
-    dev = subprocess.Popen(["bash", "-c", command.replace("pip install -e '.[dev]' && ", "exec ")],
-                           cwd=tmp_path, env=full, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
-    try:
-        wait_ready(base, dev, timeout=60)
+    with spitlog_dev(tmp_path, SPITLOG_RETAIN_S="1", SPITLOG_RATE_REQUESTS="0",
+                     SPITLOG_RATE_ACTIONS="0") as base:  # fmt: skip
         gid = _finish(base)
         for command in readme_commands("Replay and audit"):
             line = command.replace(EXAMPLE_BASE, base).replace(EXAMPLE_ID, gid)
@@ -160,9 +196,3 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
         assert (tmp_path / "spitlog-archive" / "ids" / gid).exists()
         export = requests.get(f"{base}/v1/games/{gid}/export", timeout=10)
         assert export.status_code == 200 and export.text == (tmp_path / "g.ndjson").read_text()
-    finally:
-        dev.send_signal(signal.SIGINT)
-        try:
-            dev.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(dev.pid, signal.SIGKILL)

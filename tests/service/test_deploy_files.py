@@ -1,6 +1,9 @@
 """The files beside the code agree with it: openapi.yaml, docker-compose.yml, the CLI."""
 
+import importlib.metadata
 import json
+import re
+import tomllib
 from pathlib import Path
 
 import jsonschema
@@ -22,6 +25,17 @@ def test_openapi_yaml_is_what_the_code_serves(app, client):
     r = client.get("/openapi.yaml")
     assert r.status_code == 200 and r.mimetype == "application/yaml"
     assert r.get_data(as_text=True) == on_disk
+
+
+def test_the_spec_names_every_operation_and_has_the_package_version():
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    installed = importlib.metadata.version("spitlog")
+    assert spec["info"]["version"] == version == installed, "pip install -e . again"
+    ids = [op.get("operationId") for item in spec["paths"].values() for op in item.values()
+           if isinstance(op, dict) and "responses" in op]  # fmt: skip
+    assert len(ids) >= 14 and len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[a-z][a-z_]*", i or "") for i in ids), ids
 
 
 def test_the_openapi_command_writes_and_checks_the_file(tmp_path, capsys):

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CardDrawnEvent")
+
+
+@_attrs_define
+class CardDrawnEvent:
+    """Speed: a seat drew a card from its draw pile into its hand. While the game runs a viewer sees less of: card.
+
+    Attributes:
+        version (int): the event's place in the log (1 = first)
+        type_ (Literal['card_drawn']):
+        seat (int):
+        card (None | str):
+        at (float): when, in seconds since the epoch
+    """
+
+    version: int
+    type_: Literal["card_drawn"]
+    seat: int
+    card: None | str
+    at: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        version = self.version
+
+        type_ = self.type_
+
+        seat = self.seat
+
+        card: None | str
+        card = self.card
+
+        at = self.at
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "version": version,
+                "type": type_,
+                "seat": seat,
+                "card": card,
+                "at": at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        version = d.pop("version")
+
+        type_ = cast(Literal["card_drawn"], d.pop("type"))
+        if type_ != "card_drawn":
+            raise ValueError(f"type must match const 'card_drawn', got '{type_}'")
+
+        seat = d.pop("seat")
+
+        def _parse_card(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        card = _parse_card(d.pop("card"))
+
+        at = d.pop("at")
+
+        card_drawn_event = cls(
+            version=version,
+            type_=type_,
+            seat=seat,
+            card=card,
+            at=at,
+        )
+
+        card_drawn_event.additional_properties = d
+        return card_drawn_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

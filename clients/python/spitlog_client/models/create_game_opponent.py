@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class CreateGameOpponent(StrEnum):
+    BOTEASY = "bot:easy"
+    BOTHARD = "bot:hard"
+    BOTMEDIUM = "bot:medium"
+    BOTRANDOM = "bot:random"
+    HUMAN = "human"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.game_created_event_options import GameCreatedEventOptions
+
+
+T = TypeVar("T", bound="GameCreatedEvent")
+
+
+@_attrs_define
+class GameCreatedEvent:
+    """A game was created, seat 0 taken and the server seed committed to (H-6).
+
+    Attributes:
+        version (int): the event's place in the log (1 = first)
+        type_ (Literal['game_created']):
+        game_id (str):
+        game (str):
+        options (GameCreatedEventOptions):
+        kind (str):
+        client_seed (str):
+        commitment (str):
+        at (float): when, in seconds since the epoch
+    """
+
+    version: int
+    type_: Literal["game_created"]
+    game_id: str
+    game: str
+    options: GameCreatedEventOptions
+    kind: str
+    client_seed: str
+    commitment: str
+    at: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        version = self.version
+
+        type_ = self.type_
+
+        game_id = self.game_id
+
+        game = self.game
+
+        options = self.options.to_dict()
+
+        kind = self.kind
+
+        client_seed = self.client_seed
+
+        commitment = self.commitment
+
+        at = self.at
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "version": version,
+                "type": type_,
+                "game_id": game_id,
+                "game": game,
+                "options": options,
+                "kind": kind,
+                "client_seed": client_seed,
+                "commitment": commitment,
+                "at": at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.game_created_event_options import GameCreatedEventOptions  # noqa: PLC0415
+
+        d = dict(src_dict)
+        version = d.pop("version")
+
+        type_ = cast(Literal["game_created"], d.pop("type"))
+        if type_ != "game_created":
+            raise ValueError(f"type must match const 'game_created', got '{type_}'")
+
+        game_id = d.pop("game_id")
+
+        game = d.pop("game")
+
+        options = GameCreatedEventOptions.from_dict(d.pop("options"))
+
+        kind = d.pop("kind")
+
+        client_seed = d.pop("client_seed")
+
+        commitment = d.pop("commitment")
+
+        at = d.pop("at")
+
+        game_created_event = cls(
+            version=version,
+            type_=type_,
+            game_id=game_id,
+            game=game,
+            options=options,
+            kind=kind,
+            client_seed=client_seed,
+            commitment=commitment,
+            at=at,
+        )
+
+        game_created_event.additional_properties = d
+        return game_created_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="PileSlappedEvent")
+
+
+@_attrs_define
+class PileSlappedEvent:
+    """Spit: a seat slapped a spit pile.
+
+    Attributes:
+        version (int): the event's place in the log (1 = first)
+        type_ (Literal['pile_slapped']):
+        seat (int):
+        pile (int):
+        at (float): when, in seconds since the epoch
+    """
+
+    version: int
+    type_: Literal["pile_slapped"]
+    seat: int
+    pile: int
+    at: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        version = self.version
+
+        type_ = self.type_
+
+        seat = self.seat
+
+        pile = self.pile
+
+        at = self.at
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "version": version,
+                "type": type_,
+                "seat": seat,
+                "pile": pile,
+                "at": at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        version = d.pop("version")
+
+        type_ = cast(Literal["pile_slapped"], d.pop("type"))
+        if type_ != "pile_slapped":
+            raise ValueError(f"type must match const 'pile_slapped', got '{type_}'")
+
+        seat = d.pop("seat")
+
+        pile = d.pop("pile")
+
+        at = d.pop("at")
+
+        pile_slapped_event = cls(
+            version=version,
+            type_=type_,
+            seat=seat,
+            pile=pile,
+            at=at,
+        )
+
+        pile_slapped_event.additional_properties = d
+        return pile_slapped_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="SpeedResignAction")
+
+
+@_attrs_define
+class SpeedResignAction:
+    """speed: resign
+
+    Attributes:
+        type_ (Literal['resign']):
+    """
+
+    type_: Literal["resign"]
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        type_ = cast(Literal["resign"], d.pop("type"))
+        if type_ != "resign":
+            raise ValueError(f"type must match const 'resign', got '{type_}'")
+
+        speed_resign_action = cls(
+            type_=type_,
+        )
+
+        return speed_resign_action

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="SpitPileCards")
+
+
+@_attrs_define
+class SpitPileCards:
+    """a spit pile after the game
+
+    Attributes:
+        cards (list[str]):
+        exists (bool): false while a seat plays alone (S-3)
+    """
+
+    cards: list[str]
+    exists: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        cards = self.cards
+
+        exists = self.exists
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "cards": cards,
+                "exists": exists,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        cards = cast(list[str], d.pop("cards"))
+
+        exists = d.pop("exists")
+
+        spit_pile_cards = cls(
+            cards=cards,
+            exists=exists,
+        )
+
+        spit_pile_cards.additional_properties = d
+        return spit_pile_cards
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
