@@ -242,12 +242,13 @@ class Archiver:
     HOLD_S = 30.0  # a game held by undelivered notifications is looked at again this often
 
     def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time,
-                 hold=None):  # fmt: skip
+                 hold=None, hold_max_s: float = 2 * 86_400):  # fmt: skip
         self.store = store
         self.archive = archive
         self.retain_s = retain_s
         self.clock = clock
         self.hold = hold  # (game id, meta, version) -> whether something keeps it in Redis
+        self.hold_max_s = hold_max_s  # ... for this long past the retention at most
 
     def step(self, game_id: str) -> tuple[str, float | None]:
         """Do the next step for ``game_id``: (outcome, when to run again or None).
@@ -281,7 +282,8 @@ class Archiver:
         at = int(archived.split(":")[0]) / 1000
         if now < at + self.retain_s:
             return "retained", at + self.retain_s
-        if self.hold is not None and self.hold(game_id, meta, version):
+        held_until = at + self.retain_s + self.hold_max_s
+        if self.hold is not None and now < held_until and self.hold(game_id, meta, version):
             return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
         self._check(game_id, packed)  # once more, right before the delete
         if not self.store.delete_game(game_id, version):

@@ -327,16 +327,17 @@ class Games:
             prior = self.store.claim_create(key_hash, game_id, fp, int(self.clock() * 1000))
             if prior is not None:
                 return self._created_again(prior, fp, idem_key)
+        made: list[bool] = [False]
         try:
             return Acted(self._create(game_id, game, options, opponent, client_seed, seat0,
-                                      idem_key, key_hash, webhook))  # fmt: skip
+                                      idem_key, key_hash, webhook, made))  # fmt: skip
         except BaseException:
-            if key_hash is not None:  # nothing was made: the key is free again
+            if key_hash is not None and not made[0]:  # nothing was made: the key is free
                 self.store.release_create(key_hash, game_id)
             raise
 
     def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash,
-                webhook):  # fmt: skip
+                webhook, made=None):  # fmt: skip
         seed = secrets.token_bytes(32)  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
@@ -364,7 +365,7 @@ class Games:
         if opponent != "human":
             meta["kind1"] = opponent
         empty = Game(game_id, State(), meta)
-        if not isinstance(self._append(empty, events, state, meta=meta), Appended):
+        if not isinstance(self._append(empty, events, state, meta=meta, made=made), Appended):
             raise Busy("could not create the game: retry")  # a 64-bit id collided
         self.metrics.games_created.labels(game).inc()
         return self._created(game_id, commitment, state, token, meta)
@@ -578,7 +579,8 @@ class Games:
             return self.load(game.id)
         return self._advance(Game(game.id, game.state, clash.meta), clash.tail, clash.version)
 
-    def _append(self, game: Game, events, state: State, *, idem=None, meta=None, wire=None):
+    def _append(self, game: Game, events, state: State, *, idem=None, meta=None, wire=None,
+                made: list | None = None):  # fmt: skip
         """Append the events of a decision on ``game`` (``wire``: their wire forms, if made
         already); on success, the follow-ups (cache, lobby and token indexes, the
         scheduler hook)."""
@@ -590,6 +592,8 @@ class Games:
             snapshot=self._snapshot(game.version, events, game.state), meta=meta,
         )  # fmt: skip
         if isinstance(result, Appended):
+            if made is not None:  # in the log: whatever fails next, it exists
+                made[0] = True
             new = Game(game.id, state, {**game.meta, **meta} if meta else game.meta)
             self.cache.put(new)
             tokens = {s: meta[f] for s, f in _TOKEN_FIELDS if f in meta} if meta else {}

@@ -49,6 +49,8 @@ KINDS = ("seat.joined", "game.started", "game.finished", "game.event")
 RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 3600.0  # a failing target is tried at least hourly, for the retry window
 LOG_KEEP = 200  # deliveries kept in a game's delivery log
+LOCK_S = 60.0  # a delivery job holds its game's lock at most this long (RQ stops it at 30)
+STEP_BUDGET_S = 20.0  # a job delivers for this long at most, then the next one goes on
 
 
 class WebhookRefused(ValueError):
@@ -82,12 +84,26 @@ def verify(secret: str, header: str, body: bytes, now: float, tolerance_s: float
     return hmac.compare_digest(sign(secret, t, body), f"t={t},v1={given}")
 
 
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_COMPAT = ipaddress.ip_network("::/96")
+
+
 def _refused_address(ip) -> bool:
-    return not ip.is_global or ip.is_multicast
+    """Whether a target must not be reached at ``ip``: not a global unicast address, or an
+    IPv6 one that carries an IPv4 address that is not (mapped, 6to4, NAT64, compatible)."""
+    if not ip.is_global or ip.is_multicast:
+        return True
+    if ip.version == 6:
+        inner = ip.ipv4_mapped or ip.sixtofour
+        if inner is None and (ip in _NAT64 or ip in _COMPAT):
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if inner is not None:
+            return _refused_address(inner)
+    return False
 
 
 def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
-    """(host, port, addresses) of a target, every address allowed; WebhookRefused if it is
+    """(host in ASCII, port, addresses) of a target, every address allowed; WebhookRefused if it is
     not a URL this service delivers to (not https, too long, an address refused)."""
     if len(url) > MAX_URL:
         raise WebhookRefused(f"longer than {MAX_URL} characters")
@@ -103,7 +119,11 @@ def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
         raise WebhookRefused("must not carry credentials")
     port = port or (443 if parts.scheme == "https" else 80)
     try:
-        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+        host = parts.hostname.encode("idna").decode("ascii")  # what DNS, TLS and Host use
+    except UnicodeError as e:
+        raise WebhookRefused(f"its host is not a domain name ({e})") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as e:
         raise WebhookRefused(f"its host does not resolve ({e})") from None
     addresses = list(dict.fromkeys(info[4][0] for info in infos))
@@ -111,7 +131,7 @@ def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
         for a in addresses:
             if _refused_address(ipaddress.ip_address(a.split("%")[0])):
                 raise WebhookRefused(f"its host resolves to {a}, a private or reserved address")
-    return parts.hostname, port, addresses
+    return host, port, addresses
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +218,7 @@ class Settings:
 class Sender(Protocol):
     """Sends one notification (``service.outbound.webhooks``)."""
 
-    def post(self, url: str, addresses: list[str], body: bytes, headers: dict,
+    def post(self, url: str, host: str, addresses: list[str], body: bytes, headers: dict,
              timeout_s: float) -> int: ...  # fmt: skip
 
 
@@ -227,18 +247,29 @@ class Deliverer:
         run again or None). ``done``: every target is up to date; ``retry``: a
         notification failed and waits for its next try."""
         game = self.games.load(game_id)
-        again = None
-        for target in targets(game.meta, self.deployment):
-            at = self._deliver(game, target)
-            if at is not None:
-                again = at if again is None else min(again, at)
+        if game.log is not None:  # archived: delivered (or given up) before it left Redis
+            return "done", None
+        lock = self.store.lock(game_id, "hooks", int(LOCK_S * 1000))
+        if lock is None:  # another job delivers this game's now: one at a time, in order
+            return "busy", self.clock() + 1.0
+        try:
+            again = None
+            budget = self.clock() + STEP_BUDGET_S
+            for target in targets(game.meta, self.deployment):
+                at = self._deliver(game, target, budget)
+                if at is not None:
+                    again = at if again is None else min(again, at)
+        finally:
+            self.store.unlock(game_id, "hooks", lock)
         return ("retry" if again is not None else "done"), again
 
-    def _deliver(self, game, target: Target) -> float | None:
+    def _deliver(self, game, target: Target, budget: float) -> float | None:
         """Deliver ``target``'s notifications from its cursor on: None once up to date,
-        else when to try again. The cursor (``store.hooks``): every notification of the
-        versions before ``v`` delivered, and the first ``n`` of version ``v``; ``a`` tries
-        of the next one failed, the first at ``f``; not to be tried before ``next``."""
+        else when to go on. The cursor (``store.hooks``): every notification of the
+        versions before ``v`` delivered (or given up), and the first ``n`` of version
+        ``v``; ``a`` tries of the next one failed; the target has failed since ``f``
+        (0: it has not), and is not to be tried before ``next``. A try is counted before
+        it is made, so a job killed during one (a hanging target) still counts it."""
         cursor = self.store.hooks(game.id, target.key)
         now = self.clock()
         if cursor["v"] > game.version:
@@ -252,28 +283,38 @@ class Deliverer:
             for n, (kind, data) in enumerate(notes):
                 if version == cursor["v"] and n < cursor["n"]:
                     continue  # delivered before
+                if self.clock() >= budget:  # a long backlog goes on in the next job
+                    self.store.set_hooks(game.id, target.key, {**cursor, "v": version, "n": n})
+                    return self.clock()
                 body = body_of(game.id, version, n, kind, game.state.game, data, event.at)
+                wait = min(RETRY_FIRST_S * 2 ** cursor["a"], RETRY_MAX_S)
+                failing = {"v": version, "n": n, "a": cursor["a"] + 1, "f": cursor["f"] or now,
+                           "next": now + self.timeout_s + wait}  # fmt: skip
+                self.store.set_hooks(game.id, target.key, failing)  # until it is taken
                 problem = self._send(game.id, target, body)
                 now = self.clock()  # the backoff counts from the failure, not the start
-                if problem is not None and not self._give_up(cursor, now):
-                    wait = min(RETRY_FIRST_S * 2 ** cursor["a"], RETRY_MAX_S)
-                    cursor = {"v": version, "n": n, "a": cursor["a"] + 1,
-                              "f": cursor["f"] or now, "next": now + wait}  # fmt: skip
+                if problem is None:
+                    cursor = {"v": version, "n": n + 1, "a": 0, "f": 0, "next": 0}
+                elif not self._give_up(failing, now):
+                    cursor = {**failing, "next": now + wait}
                     self.store.set_hooks(game.id, target.key, cursor)
                     return now + wait
-                if problem is not None:
+                else:  # failing for the whole retry window: given up, the next one goes
                     log.warning("webhook evt_%s_%d_%d given up after %d tries: %s",
-                                game.id, version, n, cursor["a"] + 1, problem)  # fmt: skip
+                                game.id, version, n, failing["a"], problem)  # fmt: skip
                     self.store.log_delivery(game.id, target.key, {
                         "id": f"evt_{game.id}_{version}_{n}", "outcome": "given up"},
                         LOG_KEEP)  # fmt: skip
-                cursor = {"v": version, "n": n + 1, "a": 0, "f": 0, "next": 0}
+                    # the target still fails since ``f``: the next notification is given
+                    # up at its first failure, not after a day of its own
+                    cursor = {"v": version, "n": n + 1, "a": 0, "f": failing["f"], "next": 0}
                 self.store.set_hooks(game.id, target.key, cursor)
-            cursor = {"v": version + 1, "n": 0, "a": 0, "f": 0, "next": 0}
+            cursor = {**cursor, "v": version + 1, "n": 0}
             self.store.set_hooks(game.id, target.key, cursor)
         return None
 
     def _give_up(self, cursor: dict, now: float) -> bool:
+        """Whether the target has been failing for the whole retry window."""
         return bool(cursor["f"]) and now - cursor["f"] >= self.retry_s
 
     def _send(self, game_id: str, target: Target, body: bytes) -> str | None:
@@ -284,16 +325,17 @@ class Deliverer:
         entry = {"id": ident["id"], "type": ident["type"], "target": target.key,
                  "at": round(t0, 3)}  # fmt: skip
         try:
-            _host, _port, addresses = resolve(target.url, self.allow_private)
+            host, _port, addresses = resolve(target.url, self.allow_private)
             headers = {"Content-Type": "application/json", "User-Agent": "spitlog-webhooks",
                        "Spitlog-Signature": sign(target.secret, int(t0), body),
                        "Spitlog-Event-Id": ident["id"]}  # fmt: skip
-            status = self.sender.post(target.url, addresses, body, headers, self.timeout_s)
+            status = self.sender.post(target.url, host, addresses, body, headers,
+                                      self.timeout_s)  # fmt: skip
             entry["status"] = status
             problem = None if 200 <= status < 300 else f"answered {status}"
         except WebhookRefused as e:
             problem = f"refused target: {e}"
-        except OSError as e:  # refused, reset, timed out, TLS
+        except Exception as e:  # refused, reset, timed out, TLS, a malformed answer
             problem = f"{type(e).__name__}: {e}"[:200]
         entry["ms"] = round((self.clock() - t0) * 1000)
         if problem:

@@ -44,5 +44,8 @@ class Runtime:
             allow_private=hooks.allow_private, timeout_s=s.webhook_timeout_s,
             retry_s=s.webhook_retry_s,
         )  # fmt: skip
-        self.archiver = Archiver(self.store, self.archive, s.retain_s, hold=self.deliverer.pending)
+        self.archiver = Archiver(
+            self.store, self.archive, s.retain_s, hold=self.deliverer.pending,
+            hold_max_s=s.webhook_retry_s + 3600,  # the give-ups take their time too
+        )  # fmt: skip
         self.trace = s.trace

@@ -139,6 +139,14 @@ return {out, nxt[2]}
 """
 
 
+# KEYS: due, plan. ARGV: a slot. Drops its plan unless it waits in the set again.
+_DONE = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
+
+
 def bot_slot(game_id: str, seat: int) -> str:
     return f"bot|{game_id}|{seat}"
 
@@ -230,6 +238,7 @@ class Schedule:
         self.r = r
         self._arm = r.register_script(_ARM)
         self._claim = r.register_script(_CLAIM)
+        self._done = r.register_script(_DONE)
 
     def arm(
         self,
@@ -311,11 +320,9 @@ class Schedule:
         pipe.execute()
 
     def done(self, slot: str) -> None:
-        """A job of a ``_ONCE`` slot has nothing left to do."""
-        pipe = self.r.pipeline(transaction=True)
-        pipe.zrem(DUE, slot)
-        pipe.hdel(PLAN, slot)
-        pipe.execute()
+        """A job of a ``_ONCE`` slot has nothing left to do: its plan goes, unless the
+        slot was armed again while the job ran (it waits in the set: kept)."""
+        self._done(keys=[DUE, PLAN], args=[slot])
 
     def forget(self, game_id: str) -> None:
         """The game is out of Redis: drop its archive slot and its high-water mark."""

@@ -59,22 +59,23 @@ if now == nil then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local tats, waits, refused = {}, {}, false
+local tats, bases, waits, refused = {}, {}, {}, false
 for i, key in ipairs(KEYS) do
   local interval = tonumber(ARGV[2 * i])
   local burst = tonumber(ARGV[2 * i + 1])
   local tat = tonumber(redis.call('GET', key) or '0')
   if tat < now then tat = now end
+  bases[i] = tat
   tats[i] = tat + interval
   local wait = tats[i] - interval * burst - now
   if wait > 0 then
     waits[i] = math.ceil(wait)
     refused = true
-    tats[i] = tat
   else
     waits[i] = 0
   end
 end
+if refused then tats = bases end
 local out = {refused and 0 or 1, string.format('%.3f', now)}
 for i, key in ipairs(KEYS) do
   if not refused then

@@ -1,54 +1,59 @@
 """POSTs a webhook notification (``service.webhooks.Sender``) with urllib3, to an address
 the caller checked (``service.webhooks.resolve``): the connection goes to that address,
 not to whatever the name resolves to a moment later (DNS rebinding), while the ``Host``
-header, TLS's SNI and the certificate check use the URL's host. No redirects followed:
-a 3xx is an answer like any other non-2xx."""
+header, TLS's SNI and the certificate check use the URL's host. No redirects are
+followed (a 3xx is an answer like any other non-2xx) and the answer's body is not read.
+A whole try is bounded by the timeout: a target that trickles its answer has its
+connection cut when the time is up (a socket timeout alone bounds each read only)."""
 
+import contextlib
+import http.client
+import socket
+import threading
 from urllib.parse import urlsplit
 
 import certifi
-import urllib3
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.exceptions import HTTPError
+
+
+def _cut(conn) -> None:
+    sock = getattr(conn, "sock", None)
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
 
 
 class UrllibSender:
-    def __init__(self):
-        self._pools: dict[tuple, urllib3.HTTPConnectionPool] = {}
-
-    def _pool(self, scheme: str, address: str, port: int, host: str, timeout_s: float):
-        key = (scheme, address, port, host)
-        pool = self._pools.get(key)
-        if pool is None:
-            timeout = urllib3.Timeout(connect=min(3.0, timeout_s), read=timeout_s)
-            if scheme == "https":
-                pool = urllib3.HTTPSConnectionPool(
-                    address, port, timeout=timeout, maxsize=1, retries=False,
-                    cert_reqs="CERT_REQUIRED", ca_certs=certifi.where(),
-                    server_hostname=host, assert_hostname=host,
-                )  # fmt: skip
-            else:
-                pool = urllib3.HTTPConnectionPool(
-                    address, port, timeout=timeout, maxsize=1, retries=False
-                )
-            if len(self._pools) > 256:
-                self._pools.clear()
-            self._pools[key] = pool
-        return pool
-
-    def post(self, url: str, addresses: list[str], body: bytes, headers: dict,
+    def post(self, url: str, host: str, addresses: list[str], body: bytes, headers: dict,
              timeout_s: float) -> int:  # fmt: skip
-        """The target's status; OSError when none came (refused, timed out, TLS)."""
+        """The target's status; OSError when none came in ``timeout_s`` (refused, timed
+        out, cut, TLS). ``host``: the URL's host in ASCII (IDNA)."""
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        host_header = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
+        named = f"[{host}]" if ":" in host else host  # an IPv6 literal
+        host_header = named if parts.port is None else f"{named}:{parts.port}"
         last: Exception | None = None
         for address in addresses[:3]:
-            pool = self._pool(parts.scheme, address, port, parts.hostname, timeout_s)
+            if parts.scheme == "https":
+                conn = HTTPSConnection(
+                    address, port, timeout=timeout_s, server_hostname=host,
+                    assert_hostname=host, cert_reqs="CERT_REQUIRED", ca_certs=certifi.where(),
+                )  # fmt: skip
+            else:
+                conn = HTTPConnection(address, port, timeout=timeout_s)
+            timer = threading.Timer(timeout_s, _cut, args=(conn,))
+            timer.daemon = True
+            timer.start()
             try:
-                r = pool.urlopen("POST", path, body=body, headers={**headers,
-                                 "Host": host_header}, redirect=False,
-                                 preload_content=True, release_conn=True)  # fmt: skip
-                return r.status
-            except urllib3.exceptions.HTTPError as e:
+                conn.request("POST", path, body=body, headers={**headers, "Host": host_header})
+                return conn.getresponse().status
+            except (HTTPError, OSError, http.client.HTTPException) as e:
                 last = e
-        raise OSError(str(last) if last else "no address")
+                if not timer.is_alive():  # the time is up: no other address either
+                    raise OSError(f"no answer within {timeout_s:g} s") from None
+            finally:
+                timer.cancel()
+                conn.close()
+        raise OSError(f"{type(last).__name__}: {last}" if last else "no address")

@@ -57,6 +57,7 @@ import hashlib
 import json
 import logging
 import re
+import secrets
 
 import orjson
 import redis
@@ -170,10 +171,22 @@ return false
 """
 )
 
-# KEYS: a key. ARGV: the value it must hold, the value to set, ttl (ms). Compare and set.
+# KEYS: a game's meta. ARGV: the archived mark. Sets it if the game is there.
+_MARK = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'archived', ARGV[1])
+return 1
+"""
+
+# KEYS: a key. ARGV: the value it must hold, the value to set ('' deletes), ttl (ms).
+# Compare and set.
 _SWAP = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
 return 1
 """
 
@@ -192,9 +205,17 @@ return 1
 IDEM_BUCKETS = 8  # a game's hashes of appended actions' records
 
 # every key of a game (``idem``: older code's records, read until they expire)
-_PARTS = ("meta", "log", "snap", "refused", "idem", "idem:r", "hooks", "deliveries") + tuple(
-    f"idem:{n}" for n in range(IDEM_BUCKETS)
-)
+_PARTS = (
+    "meta",
+    "log",
+    "snap",
+    "refused",
+    "idem",
+    "idem:r",
+    "hooks",
+    "deliveries",
+    "lock:hooks",
+) + tuple(f"idem:{n}" for n in range(IDEM_BUCKETS))
 
 __all__ = ["Appended", "Clash", "Loaded", "RedisStore", "Replayed", "StoreError"]
 
@@ -302,6 +323,7 @@ class RedisStore:
         self._delete = client.register_script(_DELETE)
         self._record = client.register_script(_RECORD)
         self._swap = client.register_script(_SWAP)
+        self._mark = client.register_script(_MARK)
         self._waitaof: bool | None = None  # unknown until the first strict append
 
     def _script(self, script, keys: list, args: list):
@@ -444,6 +466,16 @@ class RedisStore:
 
     # ---------------------------------------------------------------- webhooks
 
+    def lock(self, game_id: str, what: str, ttl_ms: int) -> str | None:
+        """Take the game's ``what`` lock for ``ttl_ms`` at most: its holder's token, or
+        None when another holds it."""
+        token = secrets.token_hex(8)
+        ok = self.r.set(_key(game_id, f"lock:{what}"), token, nx=True, px=ttl_ms)
+        return token if ok else None
+
+    def unlock(self, game_id: str, what: str, token: str) -> None:
+        self._script(self._swap, [_key(game_id, f"lock:{what}")], [token, "", 1])
+
     def hooks(self, game_id: str, target: str) -> dict:
         """The delivery cursor of a webhook target (``service.webhooks.Deliverer``)."""
         raw = self.r.hget(_key(game_id, "hooks"), target)
@@ -507,13 +539,15 @@ class RedisStore:
         return {_s(k): _s(v) for k, v in m.items()} if m else None
 
     def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None:
-        """Record that the game's archived copy (at ``version``) was checked at ``at_ms``; its
-        token index entries expire a day after the retention, should ``delete_game`` never
-        get to them."""
+        """Record that the game's archived copy (at ``version``) was checked at ``at_ms``
+        (only if the game is still there: a late job must not bring back a meta); its
+        token index entries expire a day after the retention, should ``delete_game``
+        never get to them."""
         meta = self.meta(game_id) or {}
+        if not int(self._script(self._mark, [_key(game_id, "meta")], [f"{at_ms}:{version}"])):
+            return
         ttl = int(retain_s) + 86_400
         pipe = self.r.pipeline(transaction=False)
-        pipe.hset(_key(game_id, "meta"), "archived", f"{at_ms}:{version}")
         for field in ("tok0", "tok1"):
             if field in meta:
                 pipe.expire(f"spit:token:{meta[field]}", ttl)

@@ -275,3 +275,14 @@ def test_a_corrupt_archived_game_is_a_502_naming_it(r, archive, spoil):
     for path in ("", "/events", "/audit", "/export", "/states/1"):
         body = problem_of(fresh.get(f"/v1/games/{gid}{path}", headers=bearer(t0)), 502)
         assert gid in body["detail"] and body["type"].endswith("archive-unreadable")
+
+
+def test_a_late_archive_job_does_not_bring_a_deleted_game_back(r, archive):
+    client = make_app(r, archive).test_client()
+    gid, _t0, _t1 = finished_game(client)
+    store = RedisStore(r)
+    version = store.version(gid)
+    Archiver(store, archive, retain_s=0).step(gid)
+    Archiver(store, archive, retain_s=0).step(gid)
+    store.mark_archived(gid, version, 1, 0)  # a job that looked before the delete
+    assert keys_naming(r, gid) == []

@@ -238,3 +238,27 @@ def test_keyed_create_and_join_leave_nothing_after_the_retention(r, tmp_path):
     assert archiving.read(archive, g["id"]) is not None
     # after the retention the key is free: a retry is a new game (the records went with it)
     assert create(client, options={"max_rounds": 1}).get_json()["id"] != g["id"]
+
+
+def test_a_create_that_failed_after_its_game_was_made_keeps_its_key(client, redis_client,
+                                                                    monkeypatch):  # fmt: skip
+    store = client.application.extensions["spitlog"].store
+
+    def index_down(*args, **kwargs):
+        raise RuntimeError("the lobby's Redis went away")
+
+    monkeypatch.setattr(store, "index", index_down)
+    assert create(client).status_code == 500  # the game was made; its answer was lost
+    monkeypatch.undo()
+    again = create(client)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert len(redis_client.keys("spit:{g:*}:meta")) == 1  # still one game
+
+
+def test_a_refused_request_reports_every_bucket_as_it_stands(redis_client):
+    s = app_settings(rate_requests=1, rate_requests_burst=10, rate_games=1, rate_games_burst=1)
+    client = create_app(s, redis_client=redis_client).test_client()
+    assert client.post("/v1/games", json={"game": "spit"}).status_code == 201
+    refused = client.post("/v1/games", json={"game": "spit"})  # the games bucket is empty
+    assert refused.status_code == 429
+    assert refused.headers["RateLimit"].startswith('"requests";r=9;')  # not charged

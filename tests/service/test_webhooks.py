@@ -25,7 +25,7 @@ class Recorder:
         self.statuses = list(statuses)
         self.got: list[tuple[dict, dict]] = []
 
-    def post(self, url, addresses, body, headers, timeout_s):
+    def post(self, url, host, addresses, body, headers, timeout_s):
         self.got.append((json.loads(body), headers, body))
         if self.statuses:
             status = self.statuses.pop(0)
@@ -244,3 +244,129 @@ def test_the_retention_waits_for_undelivered_notifications(r, tmp_path):
     clock.t += 5
     assert d.step(gid) == ("done", None)
     assert archiver.step(gid)[0] == "deleted" and keys_naming(r, gid) == []
+
+
+# ---------------------------------------------------------------- review findings
+
+
+def _resigned(client, events="lifecycle"):
+    made = client.post("/v1/games", json={"game": "spit", "webhook": {
+        "url": "http://127.0.0.1:9/h", "events": events}}).get_json()  # fmt: skip
+    gid = made["id"]
+    t1 = client.post(f"/v1/games/{gid}/seats", json={}).get_json()["token"]
+    for tok in (made["token"], t1):
+        act(client, gid, tok, {"type": "ready"})
+    act(client, gid, made["token"], {"type": "resign"})
+    return gid, made["token"]
+
+
+def test_two_delivery_jobs_of_one_game_never_run_at_once(r):
+    import threading
+
+    _app, client, games = setup(r)
+    gid, _t0 = _resigned(client, "all")
+    inside, go = threading.Event(), threading.Event()
+
+    class Slow(Recorder):
+        def post(self, *args):
+            if not inside.is_set():
+                inside.set()
+                go.wait(5)
+            return super().post(*args)
+
+    target = Slow()
+    first = threading.Thread(target=lambda: deliverer(games, target).step(gid))
+    first.start()
+    inside.wait(5)
+    assert deliverer(games, target).step(gid)[0] == "busy"  # the other job holds the game
+    go.set()
+    first.join(5)
+    ids = [b["id"] for b, _h, _r in target.got]
+    assert len(ids) == len(set(ids))  # nothing twice
+    assert games.store.hooks(gid, "g")["v"] > games.load(gid).version  # all delivered
+
+
+def test_a_try_is_counted_before_it_is_made(r):
+    """A job killed during a try (a receiver that hangs past RQ's job timeout) has still
+    counted it: the next job waits its backoff, and gives up in time."""
+    _app, client, games = setup(r)
+    gid, _t0 = _resigned(client)
+    clock = Clock()
+
+    class Killed(Recorder):
+        def post(self, *args):
+            super().post(*args)
+            raise KeyboardInterrupt  # what RQ's timeout does to a job: not an OSError
+
+    with pytest.raises(KeyboardInterrupt):
+        deliverer(games, Killed(), clock).step(gid)
+    cursor = games.store.hooks(gid, "g")
+    assert cursor["a"] == 1 and cursor["next"] > clock.t
+    assert deliverer(games, Recorder(), clock).step(gid)[0] == "retry"  # not before its time
+    games.store.unlock(gid, "hooks", "")  # (the killed job's lock: it expires)
+
+
+def test_any_error_of_a_target_is_a_failed_try(r):
+    _app, client, games = setup(r)
+    gid, t0 = _resigned(client)
+    target = Recorder(UnicodeEncodeError("latin-1", "é", 0, 1, "Host header"))
+    assert deliverer(games, target).step(gid)[0] == "retry"
+    log = client.get(f"/v1/games/{gid}/webhooks", headers=bearer(t0)).get_json()
+    assert "UnicodeEncodeError" in log["deliveries"][0]["error"]
+
+
+def test_a_dead_target_is_given_up_once_not_for_every_notification(r):
+    _app, client, games = setup(r)
+    gid, _t0 = _resigned(client, "all")
+    clock = Clock()
+    target = Recorder(*[503] * 10_000)
+    d = deliverer(games, target, clock, retry_s=60)
+    for _ in range(500):
+        outcome, again = d.step(gid)
+        if outcome == "done":
+            break
+        clock.t = max(again, clock.t + 0.001)
+    notes = len({b["id"] for b, _h, _r in target.got})
+    assert outcome == "done" and notes > 10
+    # a minute of backoff for the first (1+2+4+...: 7 tries), then one try each
+    assert len(target.got) <= 7 + notes and clock.t - 1_000_000 < 120
+
+
+def test_a_delivery_job_after_the_retention_sends_nothing_again(r, tmp_path):
+    from service.archive.directory import DirectoryArchive
+    from service.archiving import Archiver
+    from tests.support.keys import keys_naming
+
+    app = create_app(app_settings(webhook_allow_private=True), redis_client=r,
+                     archive=DirectoryArchive(tmp_path))  # fmt: skip
+    client, games = app.test_client(), app.extensions["spitlog"].games
+    gid, _t0 = _resigned(client)
+    target = Recorder()
+    deliverer(games, target).step(gid)
+    sent = len(target.got)
+    for _ in range(2):
+        Archiver(games.store, DirectoryArchive(tmp_path), 0).step(gid)
+    assert keys_naming(r, gid) == []
+    assert deliverer(games, target).step(gid) == ("done", None)
+    assert len(target.got) == sent and keys_naming(r, gid) == []
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "::7f00:1",
+                                     "2002:a00:1::1", "::ffff:10.0.0.1"])  # fmt: skip
+def test_ipv6_addresses_that_carry_a_private_ipv4_one_are_refused(monkeypatch, address):
+    import socket
+
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [
+        (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, 443, 0, 0))])  # fmt: skip
+    with pytest.raises(webhooks.WebhookRefused, match="private or reserved"):
+        webhooks.resolve("https://hooks.example.com/x", allow_private=False)
+
+
+def test_a_host_is_used_in_its_ascii_form(monkeypatch):
+    import socket
+
+    seen = []
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: seen.append(host) or [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 443))])  # fmt: skip
+    host, port, addresses = webhooks.resolve("https://bücher.example/x", allow_private=False)
+    assert host == seen[0] == "xn--bcher-kva.example" and addresses == ["93.184.215.14"]
