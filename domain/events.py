@@ -176,7 +176,7 @@ class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
 
 
 @_event
-class GameAborted(Event):  # T-5
+class GameAborted(Event):  # T-5, E-5; "admin": the operator's Abort
     reason: str
 
 
