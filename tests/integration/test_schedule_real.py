@@ -357,3 +357,28 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
     assert _fire(rt, gid, 0, due_ms=time.time() * 1000)[0] == "early"
     assert rt.schedule.status([slot])[0][0] == pytest.approx(at * 1000, abs=1)
+
+
+def test_the_sweeper_shows_live_games_and_how_long_an_unmoved_game_is_overdue(rt):
+    """spitlog_games_live and spitlog_deadline_overdue_seconds (deploy/alerts.yml: a game
+    stuck past its deadline): a waiting game's T-5 falls due and no worker fires it."""
+    from prometheus_client import REGISTRY
+
+    clock = Clock()
+    sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
+    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "")
+    rt.games.create("speed", {"ready_grace_s": 300}, "bot:hard", "")  # due long after
+    t5 = rt.games.load(g["id"]).state.created_at + 30
+    clock.t = t5 - 10
+    sweeper.sweep()
+    live = {s: REGISTRY.get_sample_value("spitlog_games_live", {"status": s})
+            for s in ("open", "running")}  # fmt: skip
+    assert live == {"open": 1, "running": 1}
+    assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == 0
+    clock.t = t5 + 40  # unmoved, checked, 40 s past its deadline
+    sweeper.sweep()
+    assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == pytest.approx(40)
+    rt.games.join(g["id"], "")  # someone joined at last: it moved
+    clock.t += 1
+    sweeper.sweep()
+    assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == 0
