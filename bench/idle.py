@@ -85,7 +85,7 @@ def wait_up(base: str, url: str, procs: dict, timeout: float = 60) -> None:
             raise RuntimeError(f"{dead} exited")
         try:
             ready = requests.get(f"{base}/readyz", timeout=1).status_code == 200
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or slow to start
             ready = False
         if ready and Worker.all(connection=r):
             return
