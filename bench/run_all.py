@@ -7,7 +7,8 @@ Every figure comes from the suite's own modules, imported, in one run on one mac
 (so the ratios side by side compare like with like): ``bench_service`` (throughput
 against the floor, a bare Flask endpoint doing one EVALSHA; cost by game length; SSE
 delivery with 1,000 streams), ``bench_domain`` (replay and simulation speed),
-``bench_workers`` (bot due-time precision, when that module is there), ``flood`` (a
+``bench_workers`` (bot due-time precision, when that module is there), ``idle`` (the CPU
+of an idle serve + worker + scheduler against an idle redis-server), ``flood`` (a
 flood of one game against the others' latency), ``fault_durability`` (kill -9 of
 Redis while clients play) and ``memory`` (Redis bytes per event of a game, the keys a
 finished game leaves after its retention). Everything runs on loopback with its own redis-server;
@@ -38,6 +39,7 @@ import bench_domain  # noqa: E402
 import bench_service as bs  # noqa: E402
 import fault_durability  # noqa: E402
 import flood  # noqa: E402
+import idle  # noqa: E402
 import memory  # noqa: E402
 
 from domain import event_from_dict, event_to_dict, replay  # noqa: E402
@@ -192,6 +194,14 @@ def bot_precision(quick: bool) -> None:
             f"{int(m[1]):,} jobs, {args.games} bot games", "", "")  # fmt: skip
 
 
+def idle_cpu(quick: bool) -> None:
+    """bench/idle.py: serve + a worker + the scheduler with no games, their CPU from /proc."""
+    r = idle.run(seconds=15 if quick else 60, warmup=3 if quick else 5)
+    row(f"idle CPU, serve + worker + scheduler, no games ({r['seconds']:.0f} s)",
+        f"{100 * r['sum']:.2f}% of a core", f"an idle redis-server {100 * r['reference']:.2f}%",
+        f"x{r['ratio']:.1f}", "<= 1% of a core")  # fmt: skip
+
+
 # ---------------------------------------------------------------- flood, faults
 
 
@@ -262,7 +272,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     ap.add_argument("--skip", default="", help="comma-separated parts to leave out: throughput,"
-                    "latency,cost,sse,domain,workers,flood,durability,memory")  # fmt: skip
+                    "latency,cost,sse,domain,workers,idle,flood,durability,memory")  # fmt: skip
     args = ap.parse_args()
     quick, skip = args.quick, set(filter(None, args.skip.split(",")))
     started, load0 = time.time(), os.getloadavg()[0]
@@ -290,6 +300,8 @@ def main() -> None:
         domain_speed(games=50 if quick else 200)
     if "workers" not in skip:
         bot_precision(quick)
+    if "idle" not in skip:
+        idle_cpu(quick)
     if "durability" not in skip:
         durability(kills=3 if quick else 6)
     if "memory" not in skip:

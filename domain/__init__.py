@@ -6,6 +6,7 @@ Nothing here does I/O: time, randomness and the secret seed come in as arguments
 """
 
 from .actions import (
+    Abort,
     Choose,
     Draw,
     Join,
@@ -53,7 +54,7 @@ from .state import Player, State
 from .views import full_state, redact, view
 
 __all__ = [
-    "DECK", "GAMES", "KINDS", "RULES", "Card", "CardError", "Choose", "Ctx", "Deadline",
+    "Abort", "DECK", "GAMES", "KINDS", "RULES", "Card", "CardError", "Choose", "Ctx", "Deadline",
     "DomainError", "Draw", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join",
     "MalformedAction", "Move", "Options", "Play", "PlayCard", "Player", "Ready", "Resign",
     "Rules", "SeatUnavailable", "Slap", "Spit", "State", "Timeout", "TurnUp", "action_to_dict",

@@ -88,6 +88,12 @@ class Timeout:
     seat: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """The operator's action (``spitlog admin abort``): the game is called off, no one
+    wins or loses (docs/decisions/0012). Not an action of a seat: none can send it."""
+
+
 class Field(NamedTuple):
     """One field of an action's wire form: its name on the wire, the action's attribute,
     its kind (``FIELDS``) and whether it must be sent."""

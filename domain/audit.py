@@ -9,10 +9,18 @@ those events. The first event that does not follow is named, with its version.
 
 from dataclasses import dataclass, field
 
-from .actions import Join, Ready, Resign, Timeout
+from .actions import Abort, Join, Ready, Resign, Timeout
 from .errors import DomainError
-from .events import TYPE_NAMES, DeadlineExpired, GameCreated, PlayerReady, PlayerResigned, SeatTaken
-from .game import Ctx, create_game, evolve, run
+from .events import (
+    TYPE_NAMES,
+    DeadlineExpired,
+    GameAborted,
+    GameCreated,
+    PlayerReady,
+    PlayerResigned,
+    SeatTaken,
+)
+from .game import ADMIN_ABORT, Ctx, create_game, evolve, run
 from .rules import RULES
 from .shuffle import VERSION, commitment
 from .state import State
@@ -50,6 +58,8 @@ def _candidates(e, game: str):
         return [(Resign(), e.seat)]
     if isinstance(e, DeadlineExpired):
         return [(Timeout(e.rule, e.seat), None)]
+    if isinstance(e, GameAborted) and e.reason == ADMIN_ABORT:
+        return [(Abort(), None)]  # the operator's (docs/decisions/0012)
     return RULES[game].candidates(e)
 
 

@@ -220,8 +220,9 @@ class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
 
 
 @_event
-class GameAborted(Event):  # T-5
-    """The game was aborted before it began: nobody joined (T-5), or a seat resigned (E-5)."""
+class GameAborted(Event):  # T-5, E-5; "admin": the operator's Abort
+    """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5),
+    or the operator aborted it (reason ``admin``, ``domain.Abort``)."""
 
     reason: str
 

@@ -8,7 +8,7 @@ game's own rules (``rules.RULES``), never by the game's name.
 from dataclasses import dataclass
 from functools import reduce
 
-from .actions import Encoder, Join, Ready, Resign, Timeout, read_action
+from .actions import Abort, Encoder, Join, Ready, Resign, Timeout, read_action
 from .errors import GameOver, IllegalAction, MalformedAction, SeatUnavailable
 from .events import (
     DeadlineExpired,
@@ -29,6 +29,9 @@ from .state import State, set_player
 from .values import replace
 
 KINDS = ("human", "bot:random", "bot:easy", "bot:medium", "bot:hard")
+# GameAborted's reason when the operator called the game off (``Abort``): a service
+# decision, not a rule of the games (no ID in RULES.md; docs/decisions/0012)
+ADMIN_ABORT = "admin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +287,10 @@ def _stamp(events: list[Event], now: float) -> list[Event]:
 def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     if isinstance(action, Timeout):
         return _timeout(state, action, ctx)
+    if isinstance(action, Abort):
+        if ctx.seat is not None:
+            raise MalformedAction({"type": ["not an action of a seat"]})
+        return [GameAborted(reason=ADMIN_ABORT)]
     if isinstance(action, Join):
         return _join(state, action, ctx)
     seat = ctx.seat

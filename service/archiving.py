@@ -49,6 +49,10 @@ class ArchiveCorrupt(Exception):
         self.why = why
 
 
+class NotArchived(Exception):
+    """A game asked to leave Redis that was never archived: it stays."""
+
+
 class ArchiveConflict(Exception):
     """An object already in the archive differs from what this game would write there: it
     is left as it is (never overwritten) and the game stays in Redis."""
@@ -263,16 +267,10 @@ class Archiver:
         Raises ArchiveUnavailable, ArchiveConflict or ArchiveCorrupt: the game stays in
         Redis and the caller tries again later.
         """
-        meta = self.store.meta(game_id)
-        if meta is None:
-            return "gone", None
-        version = self.store.version(game_id)
-        entries = self.store.read_after(game_id, 0)
-        if len(entries) != version or not entries:
-            raise ValueError(f"game {game_id}: the log is not whole")
-        if meta.get("status") not in OVER:
-            return "running", None
-        packed = pack(game_id, meta, entries)
+        found = self._finished(game_id)
+        if isinstance(found, str):
+            return found, None
+        meta, version, packed = found
         now = self.clock()
         archived = meta.get("archived")
         if archived is None:
@@ -285,10 +283,57 @@ class Archiver:
         held_until = at + self.retain_s + self.hold_max_s
         if self.hold is not None and now < held_until and self.hold(game_id, meta, version):
             return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
+        self._delete(game_id, version, packed)
+        return "deleted", None
+
+    def archive_now(self, game_id: str) -> str:
+        """Archive a finished game now, whatever the schedule (``spitlog admin archive``):
+        ``archived`` (written, read back, checked), or ``verified`` (it was archived
+        already: checked again); ``gone`` or ``running`` as ``step``. The retention still
+        runs from the first archiving: nothing is deleted here."""
+        found = self._finished(game_id)
+        if isinstance(found, str):
+            return found
+        meta, version, packed = found
+        if meta.get("archived") is not None:
+            self._check(game_id, packed)
+            return "verified"
+        self._write(game_id, packed)
+        self.store.mark_archived(game_id, version, int(self.clock() * 1000), self.retain_s)
+        return "archived"
+
+    def delete_now(self, game_id: str) -> str:
+        """Delete an archived game from Redis now, its retention over or not (``spitlog
+        admin delete``), once its archived copy is checked once more against Redis:
+        ``deleted``; ``gone`` or ``running`` as ``step``. A game never archived is left
+        whole: NotArchived."""
+        found = self._finished(game_id)
+        if isinstance(found, str):
+            return found
+        meta, version, packed = found
+        if meta.get("archived") is None:
+            raise NotArchived(f"game {game_id} is not archived yet: it stays in Redis")
+        self._delete(game_id, version, packed)
+        return "deleted"
+
+    def _finished(self, game_id: str) -> tuple[dict, int, Packed] | str:
+        """(meta, version, its archive objects) of a finished game in Redis; else
+        ``gone`` (not in Redis) or ``running`` (not over)."""
+        meta = self.store.meta(game_id)
+        if meta is None:
+            return "gone"
+        version = self.store.version(game_id)
+        entries = self.store.read_after(game_id, 0)
+        if len(entries) != version or not entries:
+            raise ValueError(f"game {game_id}: the log is not whole")
+        if meta.get("status") not in OVER:
+            return "running"
+        return meta, version, pack(game_id, meta, entries)
+
+    def _delete(self, game_id: str, version: int, packed: Packed) -> None:
         self._check(game_id, packed)  # once more, right before the delete
         if not self.store.delete_game(game_id, version):
             raise ValueError(f"game {game_id} changed since it was archived: not deleted")
-        return "deleted", None
 
     def _write(self, game_id: str, packed: Packed) -> None:
         for key, data in packed.objects.items():

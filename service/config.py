@@ -175,7 +175,11 @@ class Settings(BaseSettings):
         1.0, "a factor on every bot's reaction time (set it alike on the API, the workers and "
         "the scheduler: all of them arm bots)", ge=0,
     )  # fmt: skip
-    tick_s: float = _f(0.005, "the scheduler's longest sleep between two claims", gt=0)
+    tick_s: float = _f(
+        1.0, "the scheduler's longest wait between two claims: it waits for the next due "
+        "time, or a wake-up when an arm brings a sooner one, so this bounds only what a lost "
+        "wake-up costs", gt=0,
+    )  # fmt: skip
     lead_ms: float = _f(
         3.0, "the scheduler enqueues a decision this early; a job that starts before its due "
         "time waits for it", ge=0,

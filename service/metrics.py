@@ -1,8 +1,31 @@
-"""Prometheus metrics of one process (``/metrics``). Each app has its own registry, so
-several apps (tests) can live in one process. Under gunicorn every worker process
-counts for itself: scrape each, or set up prometheus_client's multiprocess mode."""
+"""Prometheus metrics of the API (``/metrics``). Each app has its own registry, so several
+apps (tests) can live in one process.
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+Under gunicorn (``spitlog serve``) the processes share one view: prometheus_client's
+multiprocess mode, on when ``PROMETHEUS_MULTIPROC_DIR`` is set in the environment before
+prometheus_client is first imported (``spitlog serve`` sets a fresh directory). Each
+process then writes its values to files there, ``/metrics`` sums every process's (dead
+ones' counters included, so totals never go back), and the gauge of open streams counts
+the live processes only (gunicorn's ``child_exit`` hook marks a dead one).
+"""
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def multiprocess_dir() -> str | None:
+    """The directory of the multiprocess mode, or None when each process counts alone."""
+    return os.environ.get(MULTIPROC_ENV) or None
 
 
 class Metrics:
@@ -28,7 +51,9 @@ class Metrics:
         self.append_retries = Counter(
             "spitlog_append_retries", "Re-decisions after a version clash", registry=r
         )
-        self.sse_open = Gauge("spitlog_sse_streams_open", "SSE streams open", registry=r)
+        self.sse_open = Gauge(
+            "spitlog_sse_streams_open", "SSE streams open", registry=r, multiprocess_mode="livesum"
+        )
         self._children: dict = {}
         self.games_created = Counter("spitlog_games_created", "Games created", ["game"], registry=r)
 
@@ -50,3 +75,14 @@ class Metrics:
         if child is None:
             child = self._children[key] = self.actions.labels(game, outcome)
         child.inc()
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The text ``/metrics`` answers, and its content type: this registry's, or in the
+        multiprocess mode every process's, summed."""
+        if multiprocess_dir() is None:
+            return generate_latest(self.registry), CONTENT_TYPE_LATEST
+        from prometheus_client.multiprocess import MultiProcessCollector
+
+        everyone = CollectorRegistry()
+        MultiProcessCollector(everyone)
+        return generate_latest(everyone), CONTENT_TYPE_LATEST

@@ -1,5 +1,7 @@
 """Prometheus metrics of a worker or scheduler process (the default registry; served on
-``SPITLOG_METRICS_PORT`` when set: each process counts for itself)."""
+``SPITLOG_METRICS_PORT`` when set: each process counts for itself, and Prometheus sums
+them). The label of the job kind is ``task``: a label ``job`` would clash with the one
+Prometheus gives every target (it would be renamed ``exported_job``)."""
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -7,11 +9,12 @@ _LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1,
 
 LAG = Histogram(
     "spitlog_worker_lag_seconds",
-    "|job start - due time|: bot reactions (job=bot_turn) and deadlines (job=fire_deadline)",
-    ["job"],
+    "|job start - due time|: bot reactions (task=bot_turn), deadlines (task=fire_deadline), "
+    "archiving (task=archive_game)",
+    ["task"],
     buckets=_LAG_BUCKETS,
 )
-JOBS = Counter("spitlog_worker_jobs", "Jobs run, by outcome", ["job", "outcome"])
+JOBS = Counter("spitlog_worker_jobs", "Jobs run, by outcome", ["task", "outcome"])
 TIMEOUTS = Counter("spitlog_timeouts_fired", "Deadlines fired as log events (T-1..T-5)", ["rule"])
 BOT_ACTIONS = Counter("spitlog_bot_actions", "Bot actions appended to a game's log", ["level"])
 CLAIMED = Counter("spitlog_schedule_claimed", "Due decisions claimed and enqueued", ["kind"])
@@ -25,3 +28,10 @@ REARMED = Counter(
 )
 DEPTH = Gauge("spitlog_schedule_depth", "Decision slots waiting in the schedule")
 STALLED = Gauge("spitlog_sweeper_games_checked", "Games the last sweep looked into (unmoved)")
+LIVE = Gauge("spitlog_games_live", "Games in Redis, open or running (the last sweep's count)",
+             ["status"])  # fmt: skip
+OVERDUE = Gauge(
+    "spitlog_deadline_overdue_seconds",
+    "How long ago the soonest deadline of the most overdue unmoved game fell due (0: none): "
+    "beyond a few seconds no worker fires it",
+)

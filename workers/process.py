@@ -39,11 +39,14 @@ def prepare(s: Settings, *, metrics_port: int | None = None, parent: int | None 
         start_http_server(port)
 
 
-def stop_on_signals(stop: threading.Event) -> None:
-    """SIGTERM and SIGINT set ``stop``: the process finishes what it does, then ends."""
+def stop_on_signals(stop: threading.Event, *wake: threading.Event) -> None:
+    """SIGTERM and SIGINT set ``stop`` (and ``wake``, to cut a wait short): the process
+    finishes what it does, then ends."""
 
     def on_signal(_signum, _frame):
         stop.set()
+        for event in wake:
+            event.set()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)

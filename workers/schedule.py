@@ -8,7 +8,12 @@ RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 - ``spitlog:sched:plan``  a hash: slot -> ``<version>|<attempt>|<claimed ms, 0 if not yet>``;
 - ``spitlog:sched:v:<game>``  the highest game version armed (an hour's TTL once the
   game is over): an arm from an older version changes nothing;
-- ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests).
+- ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests);
+- ``spitlog:sched:wake``  a Pub/Sub channel: an arm that makes a slot the soonest in the
+  set publishes its due time there, so that a ticker waiting for a later one (or for
+  nothing) wakes at once (``workers.ticker``): an idle scheduler sleeps;
+- ``spitlog:sched:beat:<host>`` the time (ms) a scheduler on that host last ticked, for
+  ``spitlog health scheduler`` (a minute's TTL).
 
 A game has at most three slots, so the set holds a few members per live game whatever
 the pace of play (and a finished game one, until it has left Redis):
@@ -61,6 +66,9 @@ PREFIX = "spitlog:sched"
 DUE = f"{PREFIX}:due"
 PLAN = f"{PREFIX}:plan"
 TRACE = f"{PREFIX}:trace"
+WAKE = f"{PREFIX}:wake"
+BEAT = f"{PREFIX}:beat"
+BEAT_TTL_S = 60
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 
 # KEYS: due, plan, high-water mark. ARGV: version, final ('1'/'0'), ttl, n bots, then n
@@ -69,8 +77,16 @@ FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 # armed. The deadline slot, also only if no later version was armed: mode 'exact' (an
 # append's hook) sets it to the due time, or removes it without one; mode 'sooner' (a
 # job, the sweeper) moves it sooner only (see the module's doc).
-# Answers 1 if the version was current, else 0.
-_ARM = """
+# When the set's soonest slot is sooner than before, its due time is published on the
+# wake channel (the ticker waits for it). Answers 1 if the version was current, else 0.
+_ARM = (
+    """
+local function soonest()
+  local top = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if #top == 0 then return nil end
+  return tonumber(top[2])
+end
+local before = soonest()
 local v = tonumber(ARGV[1])
 local hw = redis.call('GET', KEYS[3])
 local current = not (hw and tonumber(hw) > v)
@@ -110,10 +126,17 @@ if current then
     redis.call('ZREM', KEYS[1], ARGV[j])
     redis.call('HDEL', KEYS[2], ARGV[j])
   end
+  local after = soonest()
+  if after and (not before or after < before) then
+    redis.call('PUBLISH', '"""
+    + WAKE
+    + """', tostring(after))
+  end
+  return 1
 end
-if current then return 1 end
 return 0
 """
+)
 
 # KEYS: due, plan. ARGV: claim what is due by this time (ms), the most slots to claim,
 # the time of the claim (ms). Answers {{slot, plan, due, ...}, the next due time or false}.
@@ -317,6 +340,7 @@ class Schedule:
         pipe = self.r.pipeline(transaction=True)
         pipe.zadd(DUE, {slot: float(due_ms)}, lt=sooner)
         pipe.hset(PLAN, slot, f"0|{attempt}|0")
+        pipe.publish(WAKE, repr(float(due_ms)))  # rare (once a game and step): always
         pipe.execute()
 
     def done(self, slot: str) -> None:
@@ -343,6 +367,24 @@ class Schedule:
     def next_due(self) -> float | None:
         top = self.r.zrange(DUE, 0, 0, withscores=True)
         return top[0][1] if top else None
+
+    # ---------------------------------------------------------------- waking, beating
+
+    def subscribe(self) -> redis.client.PubSub:
+        """A Pub/Sub connection on the wake channel: a message each time an arm makes a
+        slot the soonest (its due time, ms)."""
+        ps = self.r.pubsub(ignore_subscribe_messages=True)
+        ps.subscribe(WAKE)
+        return ps
+
+    def beat(self, host: str, now_ms: float) -> None:
+        """A scheduler on ``host`` is alive at ``now_ms``."""
+        self.r.set(f"{BEAT}:{host}", int(now_ms), ex=BEAT_TTL_S)
+
+    def last_beat(self, host: str) -> float | None:
+        """When a scheduler on ``host`` last said it was alive (ms), or None."""
+        raw = self.r.get(f"{BEAT}:{host}")
+        return float(raw) if raw is not None else None
 
     # ---------------------------------------------------------------- the trace
 

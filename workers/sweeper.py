@@ -10,7 +10,7 @@ import time
 from service.config import Settings
 from service.errors import NoSuchGame
 
-from .metrics import DEPTH, REARMED, STALLED
+from .metrics import DEPTH, LIVE, OVERDUE, REARMED, STALLED
 from .process import prepare, stop_on_signals
 from .runtime import Runtime
 from .schedule import (
@@ -42,19 +42,35 @@ class Sweeper:
         self._seen: dict[str, tuple[int, float]] = {}  # game -> (version, first seen at)
         self._checked: dict[str, float] = {}
         self._again: dict[tuple[str, int], tuple[int, float]] = {}  # (game, version) -> n, at
+        # game -> (version, its soonest deadline in ms or None), as last loaded: a game still
+        # at that version has been waiting for that deadline since (spitlog_deadline_overdue)
+        self._soonest: dict[str, tuple[int, int | None]] = {}
         self._passes = 0
 
     def live_games(self) -> list[tuple[str, int]]:
         """(id, version) of every running or open game, from the lobby's indexes."""
         out = []
         for status in ("running", "open"):
-            cursor = None
+            cursor, n = None, 0
             while True:
                 rows, cursor = self.store.lobby(status, cursor, self.page)
                 out += [(gid, version) for gid, _meta, version in rows]
+                n += len(rows)
                 if cursor is None:
                     break
+            LIVE.labels(status).set(n)
         return out
+
+    def _loaded(self, game_id: str, state) -> None:
+        """Remember ``state``'s soonest deadline (the overdue gauge)."""
+        self._soonest[game_id] = (state.version, None if state.over else soonest_ms(state))
+
+    def overdue(self, seen: dict[str, tuple[int, float]], now: float) -> float:
+        """How long ago (s) the soonest deadline of the most overdue game fell due, among
+        those loaded at the version they are still at (0: none is overdue)."""
+        self._soonest = {g: vs for g, vs in self._soonest.items() if g in seen}
+        due = [s for g, (v, s) in self._soonest.items() if s is not None and seen[g][0] == v]
+        return max(0.0, now - min(due) / 1000) if due else 0.0
 
     def sweep(self) -> int:
         """One pass; answers how many decisions it armed again."""
@@ -83,6 +99,7 @@ class Sweeper:
         if self._passes % FULL_EVERY == 1:
             rearmed += self.sweep_archives(now)
         DEPTH.set(self.schedule.depth())
+        OVERDUE.set(self.overdue(seen, now))
         return rearmed
 
     def _sweep_deadlines(self, moving: list[str], now: float) -> int:
@@ -167,6 +184,7 @@ class Sweeper:
     def check_deadline(self, game_id: str, now: float) -> int:
         """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""
         state = self.games.load(game_id).state
+        self._loaded(game_id, state)
         if state.over:
             self.scheduler.on_appended(game_id, state)
             return 0
@@ -199,6 +217,7 @@ class Sweeper:
     def check(self, game_id: str, now: float) -> int:
         """Arm again what ``game_id`` waits for and the schedule has lost."""
         state = self.games.load(game_id).state
+        self._loaded(game_id, state)
         if state.over:  # the index lags (it is repaired as it is read): clear the slots
             self.scheduler.on_appended(game_id, state)
             return 0

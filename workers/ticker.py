@@ -8,8 +8,13 @@ millisecond). Run one per deployment, or two for availability: a claim is one sc
 so two tickers never enqueue the same claim twice.
 
 - **Ticker** (main thread): claim what is due (``Schedule.claim``), enqueue it as RQ jobs
-  in one pipeline, then sleep until the next due time or ``SPITLOG_TICK_S`` (5 ms),
-  whichever comes first (a decision armed meanwhile for sooner waits at most that).
+  in one pipeline, then wait until the next due time, a wake-up, or ``SPITLOG_TICK_S``
+  (1 s), whichever comes first. The wait is a local timer (precise to well under a
+  millisecond); a thread beside it listens on the schedule's wake channel, where an arm
+  that makes a slot the soonest publishes (one script: ``Schedule.arm``), and cuts the
+  wait short. So an idle scheduler wakes once a second (its chores: the heartbeat of
+  ``spitlog health scheduler``, the sweeper's watch), not every few milliseconds; a
+  wake-up lost (the channel's connection dropped) costs at most ``SPITLOG_TICK_S``.
   It claims ``SPITLOG_LEAD_MS`` (3 ms) ahead, about what RQ takes from enqueue to job
   start; a job that starts early waits for its due time (``jobs._at_due``).
 - **Sweeper** (a child process, every ``SPITLOG_SWEEP_S``): reads the lobby's running and open
@@ -35,9 +40,11 @@ The sweeper runs in a child process (niced, restarted by the ticker if it dies, 
 when its parent is), so that it cannot hold up a tick (docs/decisions/0008).
 """
 
+import contextlib
 import logging
 import multiprocessing
 import os
+import socket
 import threading
 import time
 
@@ -76,8 +83,10 @@ def job_data(d: Decision):
 
 
 class Ticker:
+    LISTEN_S = 30.0  # a wake channel silent this long is pinged (a dead connection shows)
+
     def __init__(
-        self, schedule: Schedule, queue: Queue, *, tick_s: float = 0.005, lead_ms: float = 0.0
+        self, schedule: Schedule, queue: Queue, *, tick_s: float = 1.0, lead_ms: float = 0.0
     ):
         self.schedule = schedule
         self.queue = queue
@@ -98,14 +107,47 @@ class Ticker:
                 ENQUEUE_LAG.observe(max(0.0, now_ms - d.due_ms) / 1000)
         return len(decisions), nxt
 
-    def run(self, stop: threading.Event, every_second=None) -> None:
-        """Tick until ``stop``; call ``every_second()`` about once a second."""
+    def listen(self, woken: threading.Event, stop: threading.Event) -> None:
+        """Set ``woken`` at each message of the wake channel, until ``stop`` (a thread of its
+        own); and once each time it (re)subscribes, for what was armed while it was not."""
+        backoff = 0.1
+        while not stop.is_set():
+            try:
+                ps = self.schedule.subscribe()
+            except redis.RedisError as e:
+                log.warning("the ticker could not subscribe to its wake-ups: %s", e)
+                stop.wait(backoff)
+                backoff = min(backoff * 2, 2.0)
+                continue
+            backoff = 0.1
+            woken.set()
+            try:
+                quiet_since = time.monotonic()
+                while not stop.is_set():
+                    msg = ps.get_message(timeout=self.LISTEN_S)
+                    if msg is not None and msg["type"] == "message":
+                        woken.set()
+                        quiet_since = time.monotonic()
+                    elif time.monotonic() - quiet_since >= self.LISTEN_S:
+                        ps.ping()  # a connection that died quietly fails here, not never
+                        quiet_since = time.monotonic()
+            except redis.RedisError as e:
+                log.warning("the ticker lost its wake-ups (%s): subscribing again", e)
+            finally:
+                ps.close()
+
+    def run(self, stop: threading.Event, every_second=None, woken=None) -> None:
+        """Tick until ``stop``; call ``every_second()`` about once a second. Between two ticks
+        wait for the next due time, or a wake-up (``woken``: set by ``listen``), or
+        ``tick_s``, whichever comes first."""
+        woken = woken if woken is not None else threading.Event()
         backoff = 0.1
         chores = 0.0
         while not stop.is_set():
             if every_second is not None and time.monotonic() >= chores:
                 chores = time.monotonic() + 1.0
                 every_second()
+            woken.clear()  # before the claim: an arm that lands after it wakes the wait
             try:
                 n, nxt = self.tick()
                 backoff = 0.1
@@ -115,24 +157,31 @@ class Ticker:
                 backoff = min(backoff * 2, 2.0)
                 continue
             if n >= CLAIM_LIMIT:
-                continue  # more is due: no sleep
+                continue  # more is due: no wait
             wait = self.tick_s
+            if every_second is not None:
+                wait = min(wait, chores - time.monotonic())
             if nxt is not None:
-                wait = min(wait, max(0.0, (nxt - self.lead_ms) / 1000 - time.time()))
+                wait = min(wait, (nxt - self.lead_ms) / 1000 - time.time())
             if wait > 0:
-                time.sleep(wait)
+                woken.wait(wait)
 
 
 def run(s: Settings) -> int:
-    """The scheduler process: the ticker, and the sweeper in a child process."""
+    """The scheduler process: the ticker, its wake-up listener, and the sweeper in a child
+    process."""
     schedule = Schedule(redis.Redis.from_url(s.queue, socket_timeout=5))
     ticker = Ticker(schedule, make_queue(s, schedule.r), tick_s=s.tick_s, lead_ms=s.lead_ms)
-    stop = threading.Event()
-    process.stop_on_signals(stop)
+    stop, woken = threading.Event(), threading.Event()
+    process.stop_on_signals(stop, woken)
+    threading.Thread(target=ticker.listen, args=(woken, stop), name="wake", daemon=True).start()
     spawn = multiprocessing.get_context("spawn")
     child: list = [None]
+    host = socket.gethostname()
 
-    def keep_sweeper():
+    def chores():
+        with contextlib.suppress(redis.RedisError):  # the tick says so
+            schedule.beat(host, time.time() * 1000)
         proc = child[0]
         if proc is None or not proc.is_alive():
             if proc is not None:
@@ -143,10 +192,10 @@ def run(s: Settings) -> int:
             proc.start()
             child[0] = proc
 
-    log.info("scheduler: ticking every %.0f ms at most, sweeping every %.1f s",
+    log.info("scheduler: waiting %.0f ms at most between claims, sweeping every %.1f s",
              s.tick_s * 1000, s.sweep_s)  # fmt: skip
     try:
-        ticker.run(stop, every_second=keep_sweeper)
+        ticker.run(stop, every_second=chores, woken=woken)
     finally:
         if child[0] is not None and child[0].is_alive():
             child[0].terminate()

@@ -1,6 +1,10 @@
 """``spitlog serve`` (gunicorn with gevent workers) and ``spitlog openapi``."""
 
+import os
+import shutil
+import signal
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -15,26 +19,71 @@ def _scheduler(s):
     return Scheduler.from_settings(s)
 
 
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's (service.metrics)
+GRACEFUL_TIMEOUT_S = 10  # SIGTERM: in-flight requests get this long (compose waits 10 s)
+
+
+def _metrics_dir() -> str | None:
+    """The directory of prometheus_client's multiprocess mode, ready for this start: the
+    operator's ``PROMETHEUS_MULTIPROC_DIR`` emptied of an earlier run's files (as
+    prometheus_client asks), or a fresh one (returned, to remove at the end)."""
+    given = os.environ.get(MULTIPROC_ENV)
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+        for old in Path(given).glob("*.db"):
+            old.unlink()
+        return None
+    made = tempfile.mkdtemp(prefix="spitlog-metrics-")
+    os.environ[MULTIPROC_ENV] = made  # before any worker imports prometheus_client
+    return made
+
+
+def _child_exit(_server, worker) -> None:
+    """gunicorn's hook: a worker process is gone; its live gauges no longer count."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def _post_worker_init(worker) -> None:
+    """gunicorn's hook, in each worker before it serves: on SIGTERM, besides gunicorn's
+    graceful stop (no new connections; requests in flight finish), the app drains: its
+    SSE streams and long-polls end within a second, the streams with a ``retry:`` hint,
+    so that no open stream holds the worker until its graceful timeout."""
+    services = worker.wsgi.extensions["spitlog"]
+    stop = worker.handle_exit
+
+    def on_term(signum, frame):
+        services.drain()
+        stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
 @click.command()
 @click.option("--bind", help="host:port (default: $SPITLOG_BIND, 127.0.0.1:8000)")
 def serve(bind: str | None) -> int:
     """Serve the API in production: gunicorn with gevent workers (each holds thousands of
-    open SSE streams), configured by the SPITLOG_* variables."""
+    open SSE streams), configured by the SPITLOG_* variables. SIGTERM stops it gracefully:
+    requests in flight finish (up to 10 s), SSE streams end with a retry hint."""
     from gunicorn.app.base import BaseApplication
 
     s = settings()  # fail now, in the master, on a bad setting
+    made = _metrics_dir()
     options = {
         "bind": bind or s.bind,
         "workers": s.workers,
         "worker_class": "gevent",
         "worker_connections": s.worker_connections,
         "timeout": 30,
-        "graceful_timeout": 10,
+        "graceful_timeout": GRACEFUL_TIMEOUT_S,
         "keepalive": 5,
         "accesslog": "-" if s.access_log else None,
         "errorlog": "-",
         "loglevel": s.log_level,
         "control_socket_disable": True,  # gunicorn >= 25: one shared path per user otherwise
+        "child_exit": _child_exit,
+        "post_worker_init": _post_worker_init,
     }
 
     class Gunicorn(BaseApplication):
@@ -49,7 +98,11 @@ def serve(bind: str | None) -> int:
             s = settings(warn=None)
             return create_app(s, scheduler=_scheduler(s))
 
-    Gunicorn().run()
+    try:
+        Gunicorn().run()
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
     return 0
 
 

@@ -50,7 +50,14 @@ class Services:
     metrics: Metrics
     routes: tuple[Route, ...]
     cors: Cors
+    draining: bool = False  # SIGTERM: streams and long-polls end (``drain``)
     _made: dict = field(default_factory=dict)
+
+    def drain(self) -> None:
+        """The process is stopping: open SSE streams end within a second (with a ``retry:``
+        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``) and
+        long-polls answer now, so that only short requests are left in flight."""
+        self.draining = True
 
     def spec(self) -> dict:
         """The OpenAPI document of the routes."""

@@ -3,10 +3,13 @@ live hub (``store.live.Hub``: one blocking reader per game per process).
 
 Each holds one of its client's stream slots (``limits.rates``) while it is open, and
 frees it within a second of the client going away: between two waits it looks whether
-the connection was closed, instead of finding out at its next keep-alive write.
+the connection was closed, instead of finding out at its next keep-alive write. Likewise
+each ends within a second once the process drains (``Services.drain``: SIGTERM): a
+long-poll answers what it has, a stream sends a ``retry:`` hint and ends.
 """
 
 import json
+import random
 import select
 import socket
 import time
@@ -17,6 +20,7 @@ from .pipeline import Answer, Call
 _END_EVENTS = ("game_ended", "game_aborted")
 _SEP = (",", ":")
 CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
+DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
 PRIVATE = [("Cache-Control", "private, no-cache"), ("Vary", "Authorization")]
 
 
@@ -54,6 +58,8 @@ def long_poll(call: Call, game_id: str, after: int, wait_s: float) -> None:
         while (left := end - time.monotonic()) > 0:
             if hub.wait(game_id, after, min(CHECK_S, left)) or client_gone(call.environ):
                 return
+            if call.services.draining:
+                return
     finally:
         release()
 
@@ -89,6 +95,9 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                         return
                     continue
                 now = time.monotonic()
+                if svc.draining:  # reconnect (elsewhere) soon, not all at once
+                    yield f"retry: {random.randint(*DRAIN_RETRY_MS)}\n\n".encode()
+                    return
                 if public or now >= end or client_gone(environ):
                     return
                 if now >= ping:

@@ -225,10 +225,8 @@ def ready(call: Call) -> Answer:
 
 
 def metrics(call: Call) -> Answer:
-    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-
-    body = generate_latest(call.services.metrics.registry)
-    return Answer(200, [("Content-Type", CONTENT_TYPE_LATEST)], body)
+    body, content_type = call.services.metrics.exposition()
+    return Answer(200, [("Content-Type", content_type)], body)
 
 
 def openapi(call: Call) -> Answer:
@@ -581,7 +579,7 @@ ROUTES: tuple[Route, ...] = (
         metrics,
         limits=(),
         doc=_op(
-            "Prometheus metrics of this process",
+            "Prometheus metrics of the API (every gunicorn process's, summed)",
             tag="ops",
             responses={
                 "200": {

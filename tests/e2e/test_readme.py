@@ -57,6 +57,13 @@ RUNS = {
     "spitlog worker": "test_worker_and_scheduler",
     "spitlog scheduler": "test_worker_and_scheduler",
     **dict.fromkeys(readme_commands("Clients"), "test_the_example_bots_play_speed_to_the_end"),
+    "spitlog health worker": "test_worker_and_scheduler",
+    "spitlog health scheduler": "test_worker_and_scheduler",
+    "spitlog admin list --status running --older-than 1h": "test_admin",
+    "spitlog admin inspect g_x": "test_admin",
+    "spitlog admin abort g_x --yes": "test_admin",
+    "spitlog admin archive g_x": "test_admin",
+    "spitlog admin delete g_x": "test_admin",
 }
 REPLAY_AND_AUDIT = "test_spitlog_dev_then_replay_audit_and_archive"
 
@@ -91,8 +98,11 @@ def test_worker_and_scheduler(tmp_path, redis_url):
              for c in ("spitlog worker", "spitlog scheduler")]  # fmt: skip
     try:
         wait_for_workers(redis_url, 1)
-        time.sleep(1.0)
+        time.sleep(1.5)  # the scheduler has ticked
         assert [p.poll() for p in procs] == [None, None]  # both still running
+        for command in ("spitlog health worker", "spitlog health scheduler"):
+            r = shell(command, tmp_path, {"SPITLOG_REDIS_URL": redis_url})
+            assert r.returncode == 0 and r.stdout.startswith("ok: "), (command, r.stderr)
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
@@ -143,6 +153,32 @@ def test_the_example_bots_play_speed_to_the_end(tmp_path):
             gid = last.split()[1].rstrip(":")
             view = requests.get(f"{base}/v1/games/{gid}", timeout=10).json()
             assert view["status"] == "finished" and view["players"][1]["kind"] == "bot:easy"
+
+
+def test_admin(tmp_path, redis_url):
+    """The admin commands in the README's order on a running game: listed (it is two hours
+    old), inspected, aborted, archived, deleted from Redis."""
+    import redis
+
+    from service.config import load
+    from service.games import Games
+    from workers.runtime import Runtime
+
+    redis.Redis.from_url(redis_url).flushall()
+    archive = str(tmp_path / "archive")
+    env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": archive}
+    rt = Runtime(load(warn=None, redis_url=redis_url, archive_url=archive))
+    old = Games(rt.store, clock=lambda: time.time() - 7200)
+    gid = old.create("spit", None, "bot:hard", "").body["id"]
+    expect = {"list": gid, "inspect": f"game {gid}: spit, running", "abort": f"aborted {gid}",
+              "archive": f"{gid}: archived", "delete": "deleted from Redis"}  # fmt: skip
+    commands = [c for c in readme_commands() if c.startswith("spitlog admin")]
+    assert [c.split()[2] for c in commands] == list(expect)
+    for command in commands:
+        r = shell(command.replace(EXAMPLE_ID, gid), tmp_path, env)
+        assert r.returncode == 0, (command, r.stdout, r.stderr)
+        assert expect[command.split()[2]] in r.stdout, (command, r.stdout)
+    assert rt.store.meta(gid) is None and (tmp_path / "archive" / "ids" / gid).exists()
 
 
 def _finish(base: str) -> str:

@@ -17,6 +17,8 @@ from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
 from workers.schedule import DUE, PLAN, Schedule, Scheduler, all_slots, bot_slot, deadline_slot
 from workers.sweeper import Sweeper
+from workers.ticker import Ticker
+from workers.worker import make_queue
 
 pytestmark = pytest.mark.redis
 
@@ -61,6 +63,62 @@ def test_a_hook_sets_the_deadline_slot_exactly_unless_a_later_version_was_armed(
     assert s.status([slot]) == [(None, None)]
     s.arm("g_2", 8, deadline=(20_000.0, 0))  # a job of an older state cannot put it back
     assert s.status([slot]) == [(None, None)]
+
+
+def _wakes(ps) -> list[float]:
+    """The due times published on the wake channel since the last call."""
+    out = []
+    while (msg := ps.get_message(timeout=0.2)) is not None:
+        if msg["type"] == "message":
+            out.append(float(msg["data"]))
+    return out
+
+
+def test_an_arm_publishes_a_wake_up_only_when_it_brings_the_soonest_slot(rt):
+    s = rt.schedule
+    ps = s.subscribe()
+    ps.get_message(timeout=1)  # the subscription's own
+    s.arm("g_1", 1, [(bot_slot("g_1", 0), 5000.0, 0)])  # the first: the soonest
+    assert _wakes(ps) == [5000.0]
+    s.arm("g_2", 1, [(bot_slot("g_2", 0), 9000.0, 0)])  # later than the soonest: no one waits
+    s.arm("g_1", 2, [(bot_slot("g_1", 0), 6000.0, 0)])  # the soonest moved later: nor here
+    assert _wakes(ps) == []
+    s.arm("g_3", 1, deadline=(4000.0, 0))  # a deadline sooner than all
+    s.arm("g_4", 1, [], exact=(3000.0,))
+    s.arm_archive("g_5", 8000.0)  # archive slots always publish (one a game)
+    assert _wakes(ps) == [4000.0, 3000.0, 8000.0]
+    s.arm("g_6", 0, [(bot_slot("g_6", 0), 1.0, 0)])
+    s.arm("g_6", 0, [(bot_slot("g_6", 1), 0.5, 0)])
+    assert _wakes(ps) == [1.0, 0.5]
+    ps.close()
+
+
+def test_an_idle_ticker_wakes_for_a_decision_armed_while_it_waits(rt):
+    """The ticker waits up to tick_s (here a minute) when the schedule is empty: a bot armed
+    meanwhile, due in 100 ms, is claimed within a second of that, not a minute later."""
+    ticker = Ticker(rt.schedule, make_queue(rt.settings, rt.schedule.r), tick_s=60.0)
+    ticker.LISTEN_S = 0.5  # (so that the listener sees ``stop`` soon)
+    stop, woken = threading.Event(), threading.Event()
+    listener = threading.Thread(target=ticker.listen, args=(woken, stop), daemon=True)
+    listener.start()
+    loop = threading.Thread(target=ticker.run, args=(stop,), kwargs={"woken": woken})
+    loop.start()
+    try:
+        time.sleep(0.5)  # the ticker has claimed nothing and waits its minute
+        due = time.time() * 1000 + 100
+        rt.schedule.arm("g_1", 1, [(bot_slot("g_1", 0), due, 0)])
+        end = time.monotonic() + 5
+        while rt.schedule.depth() and time.monotonic() < end:
+            time.sleep(0.01)
+        claimed_at = time.time() * 1000
+        assert rt.schedule.depth() == 0, "not claimed: the ticker slept through its wake-up"
+        assert claimed_at - due < 1000
+        assert make_queue(rt.settings, rt.schedule.r).count == 1
+    finally:
+        stop.set()
+        woken.set()
+        loop.join(5)
+        listener.join(5)
 
 
 def test_a_due_decision_is_claimed_by_one_ticker_only(rt):
@@ -299,3 +357,28 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
     assert _fire(rt, gid, 0, due_ms=time.time() * 1000)[0] == "early"
     assert rt.schedule.status([slot])[0][0] == pytest.approx(at * 1000, abs=1)
+
+
+def test_the_sweeper_shows_live_games_and_how_long_an_unmoved_game_is_overdue(rt):
+    """spitlog_games_live and spitlog_deadline_overdue_seconds (deploy/alerts.yml: a game
+    stuck past its deadline): a waiting game's T-5 falls due and no worker fires it."""
+    from prometheus_client import REGISTRY
+
+    clock = Clock()
+    sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
+    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "")
+    rt.games.create("speed", {"ready_grace_s": 300}, "bot:hard", "")  # due long after
+    t5 = rt.games.load(g["id"]).state.created_at + 30
+    clock.t = t5 - 10
+    sweeper.sweep()
+    live = {s: REGISTRY.get_sample_value("spitlog_games_live", {"status": s})
+            for s in ("open", "running")}  # fmt: skip
+    assert live == {"open": 1, "running": 1}
+    assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == 0
+    clock.t = t5 + 40  # unmoved, checked, 40 s past its deadline
+    sweeper.sweep()
+    assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == pytest.approx(40)
+    rt.games.join(g["id"], "")  # someone joined at last: it moved
+    clock.t += 1
+    sweeper.sweep()
+    assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == 0

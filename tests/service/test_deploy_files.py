@@ -54,8 +54,16 @@ def test_docker_compose_is_valid_against_the_compose_spec():
     jsonschema.Draft7Validator(json.loads(COMPOSE_SPEC.read_text())).validate(compose)
     redis_cmd = " ".join(compose["services"]["redis"]["command"])
     assert "--appendonly yes" in redis_cmd and "--maxmemory-policy noeviction" in redis_cmd
-    assert {"redis", "api", "worker"} <= set(compose["services"])
-    assert "serve" in compose["services"]["api"]["command"]
+    services = compose["services"]
+    assert {"redis", "api", "worker", "scheduler"} <= set(services)
+    assert "serve" in services["api"]["command"]
+    for name in ("api", "worker", "scheduler"):
+        assert "healthcheck" in services[name], f"{name} has no health check"
+    # the workers' and the scheduler's health checks are commands the CLI has
+    for name in ("worker", "scheduler"):
+        test = services[name]["healthcheck"]["test"]
+        assert test == ["CMD", "spitlog", "health", name], test
+        assert main(["health", name, "--help"]) == 0
 
 
 def test_every_setting_is_documented_in_the_readme_as_the_code_has_it():

@@ -27,7 +27,7 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
         try:
             if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or slow to start
             pass
         time.sleep(0.1)
     raise RuntimeError("the server did not become ready")

@@ -12,10 +12,11 @@ import random
 
 import pytest
 
+from domain import Abort, Ctx, MalformedAction, replay, run
 from domain.audit import verify
 from domain.bots import POLICIES
 from domain.cards import Card
-from domain.events import CardPlayed, SpeedDealt, SpitDealt
+from domain.events import CardPlayed, GameAborted, SpeedDealt, SpitDealt
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.simulate import play_game
 
@@ -87,3 +88,21 @@ def test_a_wrong_seed_fails_the_commitment():
     log, seed = simulated("speed", 6)
     verdict = verify(log, bytes(32))
     assert not verdict.ok and "commitment" in verdict.reason
+
+
+def test_an_operators_abort_ends_the_game_with_no_winner_and_the_audit_accepts_it():
+    """docs/decisions/0012: ``Abort`` is the system's, like a timeout; the log says so
+    (reason "admin") and the audit re-judges it like any system action."""
+    log, seed = simulated("spit", 5)
+    cut = len(log) // 2
+    state = replay(log[:cut])
+    assert not state.over
+    with pytest.raises(MalformedAction):
+        run(state, Abort(), Ctx(0, log[cut - 1].at, seed))  # no seat may send it
+    events, after = run(state, Abort(), Ctx(None, log[cut - 1].at + 1, seed))
+    assert [type(e) for e in events] == [GameAborted] and events[0].reason == "admin"
+    assert after.status == "aborted" and after.over and after.result == "admin"
+    verdict = verify(log[:cut] + events, seed)
+    assert verdict.ok and verdict.checked == cut + 1, verdict.reason
+    forged = dataclasses.replace(events[0], reason="T-5")  # not what an abort produces here
+    assert not verify(log[:cut] + [forged], seed).ok

@@ -149,6 +149,7 @@ export function endReason(v) {
       return `${cap(name(loser))} resigned.`;
     case "T-4": return `Forfeit: ${name(loser)} ${name(loser) === "you" ? "were" : "was"} idle for ${duration(opts.idle_forfeit_s || 120)}.`;
     case "T-5": return `Nobody joined within ${duration(opts.join_timeout_s || 600)}.`;
+    case "admin": return "The operator called the game off: no one wins.";
     case "Q-7": return `${cap(name(winner))} played every card of ${name(winner) === "you" ? "your" : "their"} hand and draw pile.`;
     case "Q-8": return `${cap(name(winner))} reached the target score of ${opts.target_score}.`;
     case "Q-9":
@@ -256,7 +257,7 @@ export function narrate(e, ctx) {
       if (e.winner === null) return "Game over: a draw.";
       return `Game over: ${w(e.winner)} ${w(e.winner) === "you" ? "win" : "wins"}.`;
     }
-    case "game_aborted": return e.reason === "E-5" ? "The game was cancelled." : "The game was called off: nobody joined.";
+    case "game_aborted": return { "E-5": "The game was cancelled.", "T-5": "The game was called off: nobody joined." }[e.reason] || "The game was called off by the operator.";
     default: return "";
   }
 }

@@ -1,0 +1,231 @@
+"""``spitlog admin``: look into games and fix them by hand, through the code the service
+runs (the use cases, the game store, the archive, the schedule: ``workers.runtime``),
+never by Redis keys. An unknown game, or a game that cannot take the command, exits 1
+with a message."""
+
+import re
+import time
+from datetime import UTC, datetime
+
+import click
+
+from .common import settings
+
+_AGE = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_HEX = re.compile(r"[0-9a-f]{8,64}")
+
+
+class Refused(click.ClickException):
+    """A command that cannot be done (exit 1, its message on stderr)."""
+
+
+def _age(text: str | None) -> float | None:
+    if text is None:
+        return None
+    m = _AGE.fullmatch(text.strip())
+    if m is None:
+        raise click.BadParameter("an age like 90s, 10m, 1h or 2d", param_hint="--older-than")
+    return float(m[1]) * _UNITS[m[2]]
+
+
+def _when(t: float, now: float) -> str:
+    stamp = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
+    d = t - now
+    return f"{stamp} ({'in ' if d >= 0 else ''}{_span(abs(d))}{'' if d >= 0 else ' ago'})"
+
+
+def _span(s: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if s >= size:
+            return f"{s / size:.1f}{unit}"
+    return f"{s:.1f}s"
+
+
+def _runtime():
+    """The service's parts for this command (``workers.runtime``), or exit 1 if Redis does
+    not answer."""
+    import redis
+
+    from workers.runtime import Runtime
+
+    s = settings()
+    rt = Runtime(s)
+    try:
+        rt.store.ping()
+    except redis.RedisError as e:
+        raise Refused(f"the game store does not answer ({s.redis_url}): {e}") from None
+    return rt
+
+
+def _game(rt, game_id: str):
+    from ..errors import NoSuchGame, ServiceError
+
+    try:
+        return rt.games.load(game_id)
+    except NoSuchGame:
+        raise Refused(f"no game {game_id} (neither in Redis nor in the archive)") from None
+    except ServiceError as e:  # an archived copy that cannot be read, the archive away
+        raise Refused(f"game {game_id}: {e}") from None
+
+
+@click.group()
+def admin() -> None:
+    """Look into games and fix them by hand (the game store, the archive and the schedule
+    of SPITLOG_REDIS_URL, SPITLOG_QUEUE_URL and SPITLOG_ARCHIVE_URL)."""
+
+
+@admin.command("list")
+@click.option("--status", type=click.Choice(["open", "running", "finished", "all"]),
+              default="all", show_default=True,
+              help="finished: over and still in Redis (the archive keeps the others)")  # fmt: skip
+@click.option("--older-than", "older", metavar="AGE", help="created longer ago: 90s, 10m, 1h, 2d")
+@click.option("--player", help="a seat's kind (human, bot:hard) or its token's SHA-256 (hex, "
+              "8 or more leading characters)")  # fmt: skip
+@click.option("--limit", type=click.IntRange(1), default=1000, show_default=True)
+def list_games(status: str, older: str | None, player: str | None, limit: int) -> int:
+    """The games in Redis, newest first: id, game, status, version, created, seats."""
+    min_age = _age(older)
+    rt = _runtime()
+    now = time.time()
+    rows = []
+    for st in ("open", "running", "finished") if status == "all" else (status,):
+        cursor = None
+        while len(rows) < limit:
+            page, cursor = rt.store.lobby(st, cursor, 500)
+            for gid, meta, version in page:
+                created = int(meta["created"]) / 1000
+                if min_age is not None and now - created < min_age:
+                    continue
+                kinds = [meta.get("kind0") or "-", meta.get("kind1") or "-"]
+                if player is not None and not _plays(rt, gid, kinds, player):
+                    continue
+                rows.append((created, gid, meta, version, kinds))
+            if cursor is None:
+                break
+    rows.sort(key=lambda r: r[0], reverse=True)
+    for created, gid, meta, version, kinds in rows[:limit]:
+        click.echo(f"{gid}  {meta['game']:<5}  {meta['status']:<8}  v{version:<5}  "
+                   f"{_when(created, now)}  {kinds[0]} vs {kinds[1]}")  # fmt: skip
+    click.echo(f"{min(len(rows), limit)} games", err=True)
+    return 0
+
+
+def _plays(rt, game_id: str, kinds: list[str], player: str) -> bool:
+    if player in kinds:
+        return True
+    if not _HEX.fullmatch(player):
+        return False
+    meta = rt.store.meta(game_id) or {}
+    return any(meta.get(f, "").startswith(player) for f in ("tok0", "tok1"))
+
+
+@admin.command()
+@click.argument("game_id")
+def inspect(game_id: str) -> int:
+    """A game's meta, version, status, deadlines and schedule slots."""
+    import domain
+    from workers.schedule import all_slots, archive_slot
+
+    rt = _runtime()
+    game = _game(rt, game_id)
+    state, meta, now = game.state, game.meta, time.time()
+    where = "the archive (out of Redis)" if game.log is not None else "Redis"
+    click.echo(f"game {game_id}: {state.game}, {state.status}, version {state.version}, "
+               f"phase {state.phase}; in {where}")  # fmt: skip
+    click.echo(f"created {_when(int(meta['created']) / 1000, now)}")
+    for seat in (0, 1):
+        tok = meta.get(f"tok{seat}")
+        click.echo(f"seat {seat}: {meta.get(f'kind{seat}') or 'free'}"
+                   + (f", token sha256 {tok[:16]}..." if tok else ""))  # fmt: skip
+    if state.over:
+        click.echo(f"result: {state.result}, winner {state.winner}")
+    if "archived" in meta:
+        at, version = meta["archived"].split(":")
+        click.echo(f"archived at version {version}, {_when(int(at) / 1000, now)}; "
+                   f"leaves Redis {_when(int(at) / 1000 + rt.archiver.retain_s, now)}")  # fmt: skip
+    for d in domain.deadlines(state):
+        who = f" seat {d.seat}" if d.seat is not None else ""
+        click.echo(f"deadline {d.rule}{who}: {_when(d.at, now)}")
+    slots = [*all_slots(game_id), archive_slot(game_id)]
+    for slot, (due, plan) in zip(slots, rt.schedule.status(slots), strict=True):
+        if due is None and plan is None:
+            continue
+        text = "waiting, due " + _when(due / 1000, now) if due is not None else "not waiting"
+        if plan is not None:
+            version, attempt, claimed = plan
+            text += f"; planned at version {version}, attempt {attempt}"
+            if claimed:
+                text += f", claimed {_when(claimed / 1000, now)}"
+        click.echo(f"slot {slot}: {text}")
+    return 0
+
+
+@admin.command()
+@click.argument("game_id")
+@click.option("--yes", is_flag=True, help="do not ask")
+def abort(game_id: str, yes: bool) -> int:
+    """Call a game off: a game_aborted event (reason "admin") through the rules, no one
+    wins; then it leaves Redis for the archive like any finished game."""
+    import domain
+
+    rt = _runtime()
+    game = _game(rt, game_id)
+    if game.state.over:
+        raise Refused(f"game {game_id} is {game.state.status} already")
+    if not yes:
+        click.confirm(f"abort game {game_id} ({game.state.status}, version {game.version})?",
+                      abort=True)  # fmt: skip
+    for _try in range(5):  # the game may move meanwhile: look again
+        state = rt.games.submit(game_id, None, domain.Abort(), None)
+        if state is not None:
+            click.echo(f"aborted {game_id} at version {state.version}")
+            return 0
+        if rt.games.load(game_id).state.over:
+            raise Refused(f"game {game_id} ended meanwhile")
+    raise Refused(f"game {game_id} kept moving: not aborted, try again")
+
+
+@admin.command()
+@click.argument("game_id")
+def archive(game_id: str) -> int:
+    """Archive a finished game now (write it, read it back, check it); an archived one is
+    checked again. It still leaves Redis when its retention ends (or by `delete`)."""
+    outcome = _archiver_step(game_id, "archive_now")
+    if outcome == "gone":
+        click.echo(f"{game_id} is archived and out of Redis already")
+    else:
+        click.echo(f"{game_id}: {outcome}")
+    return 0
+
+
+@admin.command()
+@click.argument("game_id")
+def delete(game_id: str) -> int:
+    """Delete a finished game from Redis now, retention or not: only one already archived,
+    whose archived copy is checked once more against Redis first. Anything else stays."""
+    outcome = _archiver_step(game_id, "delete_now")
+    if outcome == "gone":
+        click.echo(f"{game_id} is out of Redis already (in the archive)")
+    else:
+        click.echo(f"{game_id}: deleted from Redis; the archive keeps it")
+    return 0
+
+
+def _archiver_step(game_id: str, step: str) -> str:
+    from ..archiving import ArchiveConflict, ArchiveCorrupt, NotArchived
+    from ..errors import ArchiveUnavailable
+
+    rt = _runtime()
+    _game(rt, game_id)  # 1 if it is nowhere
+    try:
+        outcome = getattr(rt.archiver, step)(game_id)
+    except NotArchived as e:
+        raise Refused(f"{e}: `spitlog admin archive {game_id}` first") from None
+    except (ArchiveUnavailable, ArchiveConflict, ArchiveCorrupt, ValueError) as e:
+        raise Refused(f"game {game_id} stays in Redis: {e}") from None
+    if outcome == "running":
+        raise Refused(f"game {game_id} is not over (`spitlog admin abort` ends it)")
+    if outcome == "deleted":
+        rt.schedule.forget(game_id)  # its archive slot, if any, has nothing left to do
+    return outcome

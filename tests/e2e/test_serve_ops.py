@@ -1,0 +1,148 @@
+"""`spitlog serve` as an operator runs it: one metrics view over its gunicorn processes,
+and a graceful stop on SIGTERM (requests in flight finish, SSE streams end with a retry
+hint and resume on the next server by Last-Event-ID, missing nothing)."""
+
+import json
+import re
+import signal
+import socket
+import threading
+import time
+
+import requests
+
+from tests.support.processes import free_port, start, stop, wait_ready
+
+
+def serve(redis_url: str, **env) -> tuple:
+    port = free_port()
+    full = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
+            "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
+            "SPITLOG_RATE_GAMES": "0", **env}  # fmt: skip
+    proc = start(["serve"], full)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base, proc)
+    except RuntimeError:
+        raise AssertionError(stop(proc)) from None
+    return proc, base, port
+
+
+def health_count(text: str) -> float:
+    """The count of ``GET /healthz`` answered 200 in a scrape."""
+    total = 0.0
+    for line in text.splitlines():
+        labels = ('route="/healthz"', 'status="200"', 'method="GET"')
+        if line.startswith("spitlog_http_requests_total{") and all(x in line for x in labels):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def test_every_scrape_counts_the_requests_of_every_gunicorn_process(redis_url, tmp_path):
+    """Two gevent processes serve 60 requests on fresh connections; five scrapes, whichever
+    process answers each, all count 60 (one process's own registry would count its share).
+    A file a former run left in the directory counts for nothing."""
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    (metrics_dir / "counter_999999.db").write_bytes(b"\0" * 4096)  # a former run's
+    proc, base, _port = serve(redis_url, SPITLOG_WORKERS="2",
+                              PROMETHEUS_MULTIPROC_DIR=str(metrics_dir))  # fmt: skip
+    try:
+        n = 60
+        for _ in range(n):
+            assert requests.get(f"{base}/healthz", headers={"Connection": "close"}).ok
+        writers = {p.stem.rsplit("_", 1)[1] for p in metrics_dir.glob("counter_*.db")}
+        assert len(writers) == 2, f"not both processes served: {writers}"
+        counts = []
+        for _ in range(5):
+            r = requests.get(f"{base}/metrics", headers={"Connection": "close"})
+            assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/plain")
+            counts.append(health_count(r.text))
+        assert counts == [n] * 5, counts
+    finally:
+        out = stop(proc)
+    assert proc.returncode == 0, out
+
+
+def _slow_action(port: int, gid: str, token: str, body: bytes, sent: threading.Event,
+                 go_on: threading.Event, answer: list) -> None:  # fmt: skip
+    """A POST of an action whose body arrives in two halves, the second once ``go_on``."""
+    head = (f"POST /v1/games/{gid}/actions HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()  # fmt: skip
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(head + body[:5])
+        sent.set()
+        go_on.wait(20)
+        s.sendall(body[5:])
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    answer.append(data.decode(errors="replace"))
+
+
+def _read_stream(base: str, gid: str, last_id: str | None, out: list, lines: list) -> None:
+    headers = {"Accept": "text/event-stream"}
+    if last_id is not None:
+        headers["Last-Event-ID"] = last_id
+    with requests.get(f"{base}/v1/games/{gid}/events", headers=headers, stream=True,
+                      timeout=30) as r:  # fmt: skip
+        assert r.status_code == 200
+        for line in r.iter_lines(decode_unicode=True):
+            lines.append(line)
+            if line.startswith("data: "):
+                out.append(json.loads(line[6:])["version"])
+
+
+def test_sigterm_lets_requests_finish_and_streams_resume_on_the_next_server(redis_url):
+    proc, base, port = serve(redis_url, SPITLOG_WORKERS="1")
+    g = requests.post(f"{base}/v1/games", json={"game": "spit"}).json()
+    gid, t0 = g["id"], g["token"]
+    t1 = requests.post(f"{base}/v1/games/{gid}/seats", json={}).json()["token"]
+    seen, lines = [], []
+    reader = threading.Thread(target=_read_stream, args=(base, gid, None, seen, lines))
+    reader.start()
+    end = time.monotonic() + 10
+    while len(seen) < 3 and time.monotonic() < end:  # created, seat taken, dealt
+        time.sleep(0.05)
+    assert seen == [1, 2, 3], seen
+
+    sent, go_on, answer = threading.Event(), threading.Event(), []
+    ready = json.dumps({"type": "ready"}).encode()
+    slow = threading.Thread(target=_slow_action, args=(port, gid, t0, ready, sent, go_on,
+                                                       answer))  # fmt: skip
+    slow.start()
+    assert sent.wait(10)
+    time.sleep(0.3)  # the request is in the server's hands, half its body read
+    t_term = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(1.5)  # long enough for the stream to end: the server drains
+    go_on.set()
+    slow.join(20)
+    reader.join(20)
+    assert not reader.is_alive(), "the SSE stream did not end"
+    assert re.match(r"HTTP/1\.1 201 ", answer[0]), answer[0][:300]
+    assert any(re.fullmatch(r"retry: \d+", line) for line in lines[1:]), lines
+    out = stop(proc)
+    assert proc.returncode == 0, out
+    assert time.monotonic() - t_term < 10, "the stop waited for its graceful timeout"
+
+    # meanwhile the other seat acts (through another server), and the client reconnects
+    # there with the last id it had: it gets every event after it, none twice
+    proc2, base2, _p = serve(redis_url, SPITLOG_WORKERS="1")
+    try:
+        r = requests.post(f"{base2}/v1/games/{gid}/actions", json={"type": "ready"},
+                          headers={"Authorization": f"Bearer {t1}"})  # fmt: skip
+        assert r.status_code == 201, r.text
+        version = r.json()["version"]
+        more = []
+        reader = threading.Thread(target=_read_stream,
+                                  args=(base2, gid, str(seen[-1]), more, []))  # fmt: skip
+        reader.daemon = True
+        reader.start()
+        end = time.monotonic() + 10
+        while (not more or more[-1] < version) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert seen + more == list(range(1, version + 1)), (seen, more)
+    finally:
+        stop(proc2)
