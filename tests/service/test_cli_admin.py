@@ -49,9 +49,11 @@ def typed(command: str, env: dict) -> subprocess.CompletedProcess:
 
 
 def test_list_filters_by_status_age_and_player(rt, capsys):
-    waiting = rt.games.create("spit", None, "human", "")
-    playing = rt.games.create("speed", None, "bot:hard", "")
-    old = Games(rt.store, clock=lambda: time.time() - 7200).create("spit", None, "bot:easy", "")
+    waiting = rt.games.create("spit", None, "human", "").body
+    playing = rt.games.create("speed", None, "bot:hard", "").body
+    old = (
+        Games(rt.store, clock=lambda: time.time() - 7200).create("spit", None, "bot:easy", "").body
+    )
     code, out, err = run(capsys, "list")
     assert code == 0 and err == "3 games\n"
     assert [line.split()[0] for line in out.splitlines()] == [playing["id"], waiting["id"],
@@ -69,7 +71,7 @@ def test_list_filters_by_status_age_and_player(rt, capsys):
 
 
 def test_inspect_shows_the_version_the_deadlines_and_the_slots(rt, capsys):
-    g = rt.games.create("spit", {"ready_grace_s": 30}, "bot:hard", "")
+    g = rt.games.create("spit", {"ready_grace_s": 30}, "bot:hard", "").body
     gid = g["id"]
     code, out, _e = run(capsys, "inspect", gid)
     assert code == 0, out
@@ -83,7 +85,7 @@ def test_inspect_shows_the_version_the_deadlines_and_the_slots(rt, capsys):
 
 
 def test_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
-    g = rt.games.create("speed", None, "bot:medium", "")
+    g = rt.games.create("speed", None, "bot:medium", "").body
     gid = g["id"]
     monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
     assert run(capsys, "abort", gid)[0] == 1  # it asks first; "n": not aborted
@@ -117,8 +119,8 @@ def test_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
 
 
 def test_delete_never_removes_a_game_that_is_not_archived(rt, capsys):
-    running = rt.games.create("spit", None, "bot:easy", "")["id"]
-    ended = rt.games.create("spit", None, "bot:easy", "")["id"]
+    running = rt.games.create("spit", None, "bot:easy", "").body["id"]
+    ended = rt.games.create("spit", None, "bot:easy", "").body["id"]
     assert run(capsys, "abort", ended, "--yes")[0] == 0
     for gid, why in ((running, "is not over"), (ended, "is not archived yet")):
         before = rt.store.read_after(gid, 0)
@@ -135,7 +137,7 @@ def test_an_unknown_game_is_exit_1_with_a_message_as_typed(rt, redis_url):
         r = typed(f"spitlog admin {command} {UNKNOWN}", env)
         assert r.returncode == 1, (command, r.stdout, r.stderr)
         assert f"no game {UNKNOWN}" in r.stderr and "Traceback" not in r.stderr, r.stderr
-    g = rt.games.create("spit", None, "human", "")
+    g = rt.games.create("spit", None, "human", "").body
     r = typed("spitlog admin list --status open", env)
     assert r.returncode == 0 and r.stdout.split()[0] == g["id"], r.stderr
     r = typed(

@@ -243,7 +243,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics of this process */
+        /** Prometheus metrics of the API (every gunicorn process's, summed) */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -971,7 +971,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description The game was aborted before it began: nobody joined (T-5), or a seat resigned (E-5). */
+        /** @description The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), or the operator aborted it (reason ``admin``, ``domain.Abort``). */
         GameAbortedEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;

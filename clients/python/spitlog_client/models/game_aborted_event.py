@@ -11,13 +11,14 @@ T = TypeVar("T", bound="GameAbortedEvent")
 
 @_attrs_define
 class GameAbortedEvent:
-    """The game was aborted before it began: nobody joined (T-5), or a seat resigned (E-5).
+    """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), or the operator aborted it (reason
+    ``admin``, ``domain.Abort``).
 
-    Attributes:
-        version (int): the event's place in the log (1 = first)
-        type_ (Literal['game_aborted']):
-        reason (str):
-        at (float): when, in seconds since the epoch
+        Attributes:
+            version (int): the event's place in the log (1 = first)
+            type_ (Literal['game_aborted']):
+            reason (str):
+            at (float): when, in seconds since the epoch
     """
 
     version: int
