@@ -27,6 +27,7 @@ class Rules(Protocol):
     REDACT: dict[type, Callable]  # event type -> hide(event, seat, wire form), in place
     PHASE_DEADLINES: dict[str, str]  # phase -> the game-wide deadline running in it
     DEALS: tuple[type, ...]  # the events that record a shuffle (H-6: the audit re-derives them)
+    BOT_RATINGS: dict[str, int]  # hosted level -> its Glicko-2 rating in this game (calibrated)
 
     def setup(self, options: Options) -> Player:
         """A seat's things before the first deal."""

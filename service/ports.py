@@ -125,9 +125,16 @@ class Scheduler(Protocol):
         """Called once per successful append, after it, with the state it produced and
         the state it was decided on (None for a new game)."""
 
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        """Have the seek's due job (its bot fallback, its expiry: ``service.seeks``) run
+        at ``due_ms``."""
+
 
 class NoScheduler:
     """The default: no bots play and no timeouts fire."""
 
     def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
         return None
+
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        return None  # a reader of the seek does what is due (``Seeks.read``)

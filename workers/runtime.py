@@ -1,4 +1,5 @@
-"""What a worker or scheduler process holds: the use cases (``Games``, ``Archiver``) on
+"""What a worker or scheduler process holds: the use cases (``Games``, ``Archiver``,
+``Rater``) on
 the game store and the archive, with the scheduler hook plugged in, and the schedule on
 the queue Redis."""
 
@@ -9,7 +10,11 @@ from service.archiving import Archiver
 from service.config import Settings
 from service.games import Games
 from service.metrics import Metrics
+from service.rating import Rater
+from service.seeks import Seeks
+from service.store.players import PlayerStore
 from service.store.redis import RedisStore
+from service.store.seeks import SeekStore
 
 from .schedule import Schedule, Scheduler
 
@@ -24,7 +29,7 @@ class Runtime:
             client, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
         )
         self.archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
-        self.archiver = Archiver(self.store, self.archive, s.retain_s)
+        self.players = PlayerStore(client)
         self.scheduler = Scheduler.from_settings(s)
         self.schedule: Schedule = self.scheduler.schedule
         self.games = Games(
@@ -35,5 +40,14 @@ class Runtime:
             cache_size=s.state_cache,
             retries=s.append_retries,
             archive=self.archive,
+            players=self.players,
+            rematch_s=s.rematch_s,
+        )
+        self.rater = Rater(self.games, self.players)
+        self.seeks = Seeks(
+            self.games, SeekStore(client), self.players, self.scheduler, s.seek_max_s
+        )
+        self.archiver = Archiver(
+            self.store, self.archive, s.retain_s, rater=self.rater, players=self.players
         )
         self.trace = s.trace

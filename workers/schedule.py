@@ -33,7 +33,10 @@ the pace of play (and a finished game one, until it has left Redis):
   do. A game with a bot arms at every append anyway, and sets the slot exactly.
 - ``arc|<game>``: a finished game's way out of Redis (``workers.jobs.archive_game``),
   armed by the append that ends it: archive it now, delete it once the retention is
-  over; its plan's version is 0, its attempt counts the failures in a row.
+  over; its plan's version is 0, its attempt counts the failures in a row. A rated game
+  is rated first, in the same job (``service.archiving``: never archived unrated).
+- ``seek|<seek>``: a seek's bot fallback or expiry (``workers.jobs.seek_due``), armed
+  when it is posted.
 
 ``claim`` (one script, so of several tickers only one wins a slot) pops the due slots,
 stamps their plans with the claim time, and answers ``Decision``s for the ticker to
@@ -148,6 +151,10 @@ def archive_slot(game_id: str) -> str:
     return f"arc|{game_id}"
 
 
+def seek_slot(seek_id: str) -> str:
+    return f"seek|{seek_id}"
+
+
 def all_slots(game_id: str) -> list[str]:
     """Every slot a running game can have (a finished one has its archive slot only)."""
     return [bot_slot(game_id, 0), bot_slot(game_id, 1), deadline_slot(game_id)]
@@ -170,7 +177,7 @@ def ms(t: float) -> int:
 class Decision:
     """A claimed slot: what a job must decide, at which version, due when."""
 
-    kind: str  # "bot", "dl" or "arc"
+    kind: str  # "bot", "dl", "arc" or "seek"
     game_id: str
     seat: int | None  # bot: its seat
     version: int  # bot: the version it decides at; dl: the version that armed it
@@ -183,6 +190,8 @@ class Decision:
             return bot_slot(self.game_id, self.seat)
         if self.kind == "arc":
             return archive_slot(self.game_id)
+        if self.kind == "seek":
+            return seek_slot(self.game_id)
         return deadline_slot(self.game_id)
 
 
@@ -191,7 +200,7 @@ def parse_slot(slot: str) -> tuple[str, str, int | None]:
     parts = slot.split("|")
     if parts[0] == "bot":
         return "bot", parts[1], int(parts[2])
-    return ("arc" if parts[0] == "arc" else "dl"), parts[1], None
+    return (parts[0] if parts[0] in ("arc", "seek") else "dl"), parts[1], None
 
 
 def parse_plan(plan: str) -> tuple[int, int, int]:
@@ -291,6 +300,21 @@ class Schedule:
         pipe = self.r.pipeline(transaction=True)
         pipe.zadd(DUE, {slot: float(due_ms)})
         pipe.hset(PLAN, slot, f"0|{attempt}|0")
+        pipe.execute()
+
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        """Arm the seek's slot at ``due_ms``."""
+        slot = seek_slot(seek_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zadd(DUE, {slot: float(due_ms)})
+        pipe.hset(PLAN, slot, "0|0|0")
+        pipe.execute()
+
+    def forget_seek(self, seek_id: str) -> None:
+        slot = seek_slot(seek_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(DUE, slot)
+        pipe.hdel(PLAN, slot)
         pipe.execute()
 
     def forget(self, game_id: str) -> None:
@@ -400,6 +424,10 @@ class Scheduler:
         """Arm a bot's decision again at ``version`` (it passed, or a crash lost it);
         refused once the game has moved past ``version``."""
         return self.schedule.arm(game_id, version, [(slot, due_ms, attempt)])
+
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        """The seek's due job at ``due_ms`` (``service.ports.Scheduler``)."""
+        self.schedule.arm_seek(seek_id, due_ms)
 
     def arm_deadline(self, game_id: str, version: int, due_ms: float, attempt: int = 0) -> None:
         """Arm the game's deadline slot at ``due_ms`` unless it is armed sooner."""

@@ -65,6 +65,8 @@ def job_data(d: Decision):
         func, args = "workers.jobs.bot_turn", (d.game_id, d.seat, d.version, d.attempt, d.due_ms)
     elif d.kind == "arc":
         func, args = "workers.jobs.archive_game", (d.game_id, d.attempt, d.due_ms)
+    elif d.kind == "seek":
+        func, args = "workers.jobs.seek_due", (d.game_id, d.due_ms)
     else:
         func, args = "workers.jobs.fire_deadline", (d.game_id, d.attempt, d.due_ms)
     return Queue.prepare_data(
