@@ -3,7 +3,6 @@ pairing and the rematch scripts under real concurrency (threads on the use cases
 with its own connections, as API processes are), and a crash between a pairing and its
 game."""
 
-import json
 import random
 import threading
 import time
@@ -99,7 +98,7 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
         meta = games.store.meta(gid)
         assert meta is not None, f"{gid}: paired, and no game"
         if len(seats) == 1:  # a bot fallback
-            (sid, seat, opp), = seats
+            ((sid, seat, opp),) = seats
             assert seat == 0 and opp.startswith("bot:") and meta["kind1"] == opp
             assert meta["tok0"] == final[sid]["tok"]
             vs_bot += 1
@@ -114,8 +113,8 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
         for mine, theirs in ((final[a], final[b]), (final[b], final[a])):
             assert int(mine["lo"]) <= int(theirs["rating"]) <= int(mine["hi"])
     # no seek in two games: every seek's token sits at one seat of one game only
-    seated = Counter(h for gid in in_game for h in (games.store.meta(gid).get("tok0"),
-                                                   games.store.meta(gid).get("tok1")) if h)  # fmt: skip
+    metas = [games.store.meta(gid) for gid in in_game]
+    seated = Counter(m[f] for m in metas for f in ("tok0", "tok1") if m.get(f))
     assert max(seated.values()) == 1
     assert sum(len(s) for s in in_game.values()) == by_status["paired"]
     never = [sid for sid in final if spec[sid]["rating_range"] == [0, 1000]]
@@ -125,10 +124,11 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
     assert [k for k in r.scan_iter("spit:{sk}:pool:*") if r.zcard(k)] == []
     assert r.zcard(DUE) == 0 and r.zcard(MAKING) == 0
     pairs = len(in_game) - vs_bot
-    print(f"\n1,000 seeks posted in {posting:.1f} s from {threads} threads: "
-          f"{by_status['paired']} paired ({pairs} games of two seeks, {vs_bot} against a "
-          f"bot), {by_status['expired']} expired, none lost, none twice")
-    json.dumps(by_status)
+    print(
+        f"\n1,000 seeks posted in {posting:.1f} s from {threads} threads: "
+        f"{by_status['paired']} paired ({pairs} games of two seeks, {vs_bot} against a "
+        f"bot), {by_status['expired']} expired, none lost, none twice"
+    )
 
 
 def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_client, redis_url):
@@ -158,9 +158,7 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
     assert seeks.store.making(int(time.time() * 1000) + 1) == []
 
 
-def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(
-    redis_client, redis_url
-):
+def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis_client, redis_url):
     games, _seeks = use_cases(redis_url)
     played = []
     for _ in range(40):
