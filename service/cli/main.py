@@ -2,7 +2,7 @@
 
 import click
 
-from . import console, dev, keys, serve, workers
+from . import bot, console, dev, keys, serve, workers
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,5 +33,5 @@ def main(argv=None) -> int:
 
 for _command in (dev.dev, serve.serve, serve.openapi, workers.worker, workers.scheduler,
                  console.export, console.audit, console.replay, console.simulate,
-                 keys.keys):  # fmt: skip
+                 keys.keys, bot.bot):  # fmt: skip
     cli.add_command(_command)
