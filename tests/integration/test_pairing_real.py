@@ -196,3 +196,53 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
     assert len(made) == len(played)
     rows, _ = games.store.lobby("running", None, 100)
     assert len(rows) == len(played)  # one new game each, nothing more
+
+
+def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
+    redis_client, redis_url, tmp_path
+):
+    """With real RQ workers and the scheduler: a seek's fallback fires from its schedule
+    slot (``seek|<id>``) with no reader waiting; a seek whose slot was never armed (its
+    process died right after storing it) is found overdue by the sweeper and falls back
+    all the same; then the hosted bot plays its game."""
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer
+    from tests.support.workers_procs import Procs, wait_for_workers
+    from workers.schedule import Schedule, Scheduler
+
+    procs = Procs({"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BOT_PACE": "0.05",
+                   "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": "0.2"}, tmp_path)  # fmt: skip
+    procs.start("w0")
+    procs.start("scheduler", "scheduler")
+    try:
+        wait_for_workers(redis_url, 1)
+        app = create_app(app_settings(redis_url=redis_url),
+                         scheduler=Scheduler(Schedule(redis_client), pace=0.05))  # fmt: skip
+        client = app.test_client()
+        armed = client.post("/v1/seeks", json={"game": "speed", "bot_fallback_s": 0.3}).get_json()
+        _games, unarmed_seeks = use_cases(redis_url)  # no scheduler: nothing armed
+        lost = unarmed_seeks.post("speed", {"side_piles": 5}, bot_fallback_s=0.2)  # not a pair
+        store = unarmed_seeks.store
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not all(
+            store.get(s["id"])["status"] == "paired" for s in (armed, lost)
+        ):
+            time.sleep(0.05)
+        for s in (armed, lost):
+            got = store.get(s["id"])
+            # Speed's levels: medium 1237, hard 1620: hard is nearest a newcomer's 1500
+            assert (got["status"], got["opp"]) == ("paired", "bot:hard"), got
+            h = bearer(s["token"])
+            view = client.get(f"/v1/games/{got['gid']}", headers=h).get_json()
+            assert view["you"] == 0 and view["players"][1]["kind"] == "bot:hard"
+            client.post(f"/v1/games/{got['gid']}/actions", json={"type": "ready"}, headers=h)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:  # the hosted bot readies and the deal is turned up
+            v = client.get(f"/v1/games/{store.get(lost['id'])['gid']}").get_json()
+            if v["phase"] not in ("ready", "waiting"):
+                break
+            time.sleep(0.05)
+        assert v["phase"] not in ("ready", "waiting"), v["phase"]
+        assert store.overdue(int(time.time() * 1000)) == []
+    finally:
+        procs.stop()
