@@ -23,6 +23,7 @@ import click
 import httpx
 from httpx_sse import connect_sse
 
+from domain import GAMES
 from domain.bots import POLICIES
 
 GAME_URL = re.compile(r"^(https?://[^/]+)/v1/games/(g_[0-9a-f]{16})/?$")
@@ -161,7 +162,7 @@ def _options(pairs: tuple[str, ...]) -> dict:
 @click.option(
     "--create",
     "create",
-    type=click.Choice(["spit", "speed"]),
+    type=click.Choice(GAMES),
     default=None,
     help="create a game of this kind on the server at URL (prints its URL first)",
 )
