@@ -31,6 +31,7 @@ from .errors import (
 )
 from .events import Event, event_from_dict, event_to_dict
 from .game import (
+    HOSTED,
     KINDS,
     Ctx,
     Deadline,
@@ -54,7 +55,8 @@ from .state import Player, State
 from .views import full_state, redact, view
 
 __all__ = [
-    "Abort", "DECK", "GAMES", "KINDS", "RULES", "Card", "CardError", "Choose", "Ctx", "Deadline",
+    "Abort", "DECK", "GAMES", "HOSTED", "KINDS", "RULES", "Card", "CardError", "Choose", "Ctx",
+    "Deadline",
     "DomainError", "Draw", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join",
     "MalformedAction", "Move", "Options", "Play", "PlayCard", "Player", "Ready", "Resign",
     "Rules", "SeatUnavailable", "Slap", "Spit", "State", "Timeout", "TurnUp", "action_to_dict",

@@ -28,7 +28,11 @@ from .rules import OPTIONS, RULES, Rules
 from .state import State, set_player
 from .values import replace
 
-KINDS = ("human", "bot:random", "bot:easy", "bot:medium", "bot:hard")
+# Who sits at a seat: a person ("human") or a client's bot ("bot"), both playing through
+# the API with the seat's token, or a hosted bot level ("bot:<level>"), played by the
+# workers. The kind is a fact of the game: the log keeps it (``GameCreated``, ``SeatTaken``).
+KINDS = ("human", "bot", "bot:random", "bot:easy", "bot:medium", "bot:hard")
+HOSTED = tuple(k for k in KINDS if k.startswith("bot:"))  # the levels the workers play
 # GameAborted's reason when the operator called the game off (``Abort``): a service
 # decision, not a rule of the games (no ID in RULES.md; docs/decisions/0012)
 ADMIN_ABORT = "admin"
@@ -237,8 +241,10 @@ def create_game(
     against a bot, the bot's seat and the first deal."""
     rules = rules_for(game)
     opts = options_for(game, options)
-    if opponent not in KINDS:
-        raise MalformedAction({"opponent": [f"must be one of {', '.join(KINDS)}"]})
+    if opponent != "human" and opponent not in HOSTED:
+        raise MalformedAction({"opponent": [f"must be one of human, {', '.join(HOSTED)}"]})
+    if kind not in KINDS:
+        raise MalformedAction({"kind": [f"must be one of {', '.join(KINDS)}"]})
     events: list[Event] = [
         GameCreated(
             at=now,

@@ -32,6 +32,7 @@ class Rules(Protocol):
     SHAPES: dict[str, dict]
     VIEW: dict[str, dict]
     REDACTED: dict[type, dict[str, dict]]
+    BOT_RATINGS: dict[str, int]  # hosted level -> its Glicko-2 rating in this game (calibrated)
 
     def setup(self, options: Options) -> Player:
         """A seat's things before the first deal."""

@@ -7,7 +7,12 @@ Per game, three objects, written in this order (a reader starts from the last):
   zstd-compressed with a frame checksum; YYYY/MM is the month the game ended in (UTC);
 - ``games/YYYY/MM/<id>.json``: the record (``spitlog-archive/1``): the export's key,
   length and SHA-256, the seats (kind, SHA-256 of the token, so that a token of an
-  archived game still reads its views) and the audit's verdict;
+  archived game still reads its views; the player or a bot's name, ``service.players``),
+  whether it was rated and the rating's outcome, the game it is a rematch of, and the
+  audit's verdict;
+- ``players/<app>/<player>/<9999999999999 - created ms>-<id>.json``: per app's player
+  seated, the game as the player's list of games shows it (``players.summary``), so that
+  the list goes on once the game has left Redis (newest first in key order);
 - ``ids/<id>``: the pointer, the record's key (a game is found by its id alone).
 
 Every object is a function of the log and the game's meta: no wall time, no host. So a
@@ -29,6 +34,7 @@ from domain import export as export_formats
 from domain.audit import verify
 
 from .cache import Game
+from .players import pkeys, summary
 from .ports import Archive, GameStore
 
 log = logging.getLogger(__name__)
@@ -36,6 +42,9 @@ log = logging.getLogger(__name__)
 FORMAT = "spitlog-archive/1"
 LEVEL = 10  # zstd level: ~8x on a log, a few ms a game
 _TOKEN_FIELDS = ("tok0", "tok1")
+# record field -> meta field: per seat (the seat's number appended), and per game
+_SEAT_EXTRA = (("player", "pl"), ("name", "nm"))
+_GAME_EXTRA = (("rated", "rated"), ("rating", "rating"), ("rematch_of", "rmo"))
 OVER = ("finished", "aborted")  # the statuses of a game that is over (``State.over``)
 
 
@@ -122,9 +131,14 @@ def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) ->
         "version": state.version,
         "export": {"key": ekey, "bytes": len(text), "sha256": hashlib.sha256(text).hexdigest()},
         "seats": [
-            {"kind": meta.get(f"kind{s}"), "token_sha256": meta.get(_TOKEN_FIELDS[s])}
+            {
+                "kind": meta.get(f"kind{s}"),
+                "token_sha256": meta.get(_TOKEN_FIELDS[s]),
+                **{k: meta[f + str(s)] for k, f in _SEAT_EXTRA if f + str(s) in meta},
+            }
             for s in (0, 1)
-        ],
+        ],  # fmt: skip
+        **{k: meta[f] for k, f in _GAME_EXTRA if f in meta},
         "audit": {
             "ok": verdict.ok and domain.commitment(seed) == state.commitment,
             "checked": verdict.checked,
@@ -132,8 +146,21 @@ def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) ->
         },
     }
     rkey = record_key(game_id, ym)
-    objects = {ekey: compress(text), rkey: _json(record), pointer_key(game_id): rkey.encode()}
+    objects = {ekey: compress(text), rkey: _json(record)}
+    row = _json(summary(game_id, {**meta, "status": state.status}, state.version))
+    for pkey in filter(None, pkeys(meta)):
+        objects[player_game_key(pkey, int(meta["created"]), game_id)] = row
+    objects[pointer_key(game_id)] = rkey.encode()
     return Packed(record, objects, text)
+
+
+def player_games_prefix(pkey: str) -> str:
+    app, pid = pkey.split(":", 1)
+    return f"players/{app}/{pid}/"
+
+
+def player_game_key(pkey: str, created_ms: int, game_id: str) -> str:
+    return f"{player_games_prefix(pkey)}{9_999_999_999_999 - created_ms:013d}-{game_id}.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +185,9 @@ class Archived:
             "created": str(self.record["created"]),
             "archived": "1",
         }
+        meta.update({f: self.record[k] for k, f in _GAME_EXTRA if k in self.record})
         for s in (0, 1):
+            meta.update({f"{f}{s}": seats[s][k] for k, f in _SEAT_EXTRA if k in seats[s]})
             if seats[s].get("kind"):
                 meta[f"kind{s}"] = seats[s]["kind"]
             if seats[s].get("token_sha256"):
@@ -241,18 +270,22 @@ def _put_once(archive: Archive, key: str, data: bytes, same) -> None:
 class Archiver:
     """The archive job's use case: write a finished game to the archive, read it back and
     check it, and after ``retain_s`` delete it from Redis (RULES: nothing is deleted
-    before it is safely stored elsewhere)."""
+    before it is safely stored elsewhere). A rated game is rated first (``rater``,
+    ``service.rating``): its record holds the outcome, and it never leaves Redis unrated."""
 
     HOLD_S = 30.0  # a game held by undelivered notifications is looked at again this often
 
     def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time,
-                 hold=None, hold_max_s: float = 2 * 86_400):  # fmt: skip
+                 hold=None, hold_max_s: float = 2 * 86_400, *, rater=None,
+                 players=None):  # fmt: skip
         self.store = store
         self.archive = archive
         self.retain_s = retain_s
         self.clock = clock
         self.hold = hold  # (game id, meta, version) -> whether something keeps it in Redis
         self.hold_max_s = hold_max_s  # ... for this long past the retention at most
+        self.rater = rater  # service.rating.Rater (None: a rated game waits, unarchived)
+        self.players = players  # service.store.players.PlayerStore: the players' lists
 
     def step(self, game_id: str) -> tuple[str, float | None]:
         """Do the next step for ``game_id``: (outcome, when to run again or None).
@@ -263,13 +296,14 @@ class Archiver:
           deliver, for their retry window at most); again a little later;
         - ``deleted``: the archived copy checked once more against Redis, then every
           Redis key of the game deleted; done;
-        - ``gone``: not in Redis (deleted already); ``running``: not over (nothing to do).
+        - ``gone``: not in Redis (deleted already); ``running``: not over (nothing to do);
+        - ``unrated``: a rated game whose rating is not applied, with no rater here.
         Raises ArchiveUnavailable, ArchiveConflict or ArchiveCorrupt: the game stays in
         Redis and the caller tries again later.
         """
         found = self._finished(game_id)
         if isinstance(found, str):
-            return found, None
+            return found, (self.clock() + 1.0 if found == "unrated" else None)
         meta, version, packed = found
         now = self.clock()
         archived = meta.get("archived")
@@ -283,7 +317,7 @@ class Archiver:
         held_until = at + self.retain_s + self.hold_max_s
         if self.hold is not None and now < held_until and self.hold(game_id, meta, version):
             return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
-        self._delete(game_id, version, packed)
+        self._delete(game_id, version, packed, meta)
         return "deleted", None
 
     def archive_now(self, game_id: str) -> str:
@@ -313,12 +347,14 @@ class Archiver:
         meta, version, packed = found
         if meta.get("archived") is None:
             raise NotArchived(f"game {game_id} is not archived yet: it stays in Redis")
-        self._delete(game_id, version, packed)
+        self._delete(game_id, version, packed, meta)
         return "deleted"
 
     def _finished(self, game_id: str) -> tuple[dict, int, Packed] | str:
-        """(meta, version, its archive objects) of a finished game in Redis; else
-        ``gone`` (not in Redis) or ``running`` (not over)."""
+        """(meta, version, its archive objects) of a finished game in Redis, rated first
+        if it is a rated game (exactly once: ``service.rating``): its record keeps the
+        outcome. Else ``gone`` (not in Redis), ``running`` (not over) or ``unrated`` (a
+        rated game, and no rater here)."""
         meta = self.store.meta(game_id)
         if meta is None:
             return "gone"
@@ -328,10 +364,21 @@ class Archiver:
             raise ValueError(f"game {game_id}: the log is not whole")
         if meta.get("status") not in OVER:
             return "running"
+        if meta.get("rated") == "1" and meta["status"] == "finished" and "rating" not in meta:
+            if self.rater is None:
+                return "unrated"
+            self.rater.step(game_id)  # exactly once, however often it runs
+            meta = self.store.meta(game_id) or meta
+            if "rating" not in meta:
+                raise ValueError(f"game {game_id}: rated, and still no outcome")
         return meta, version, pack(game_id, meta, entries)
 
-    def _delete(self, game_id: str, version: int, packed: Packed) -> None:
+    def _delete(self, game_id: str, version: int, packed: Packed, meta: dict) -> None:
         self._check(game_id, packed)  # once more, right before the delete
+        named = [p for p in pkeys(meta) if p is not None]
+        if self.players is not None and (named or meta.get("rated") == "1"):
+            # its index entries before its keys, as delete_game does (the archive lists it)
+            self.players.forget_game(game_id, named, int(meta["created"]))
         if not self.store.delete_game(game_id, version):
             raise ValueError(f"game {game_id} changed since it was archived: not deleted")
 

@@ -106,6 +106,16 @@ class Settings(BaseSettings):
         86_400, "how long a failing notification is retried (backoff from 1 s, doubling, at "
         "most hourly) before it is given up and the next one goes", gt=0,
     )  # fmt: skip
+    # ---------------------------------------------------------------- players
+    rematch_s: float = _f(
+        60.0, "how long after a game's end either seat may ask for a rematch "
+        "(`POST /v1/games/{id}/rematch`); an ask after it, or an offer not taken up by "
+        "then, is a `409`", ge=0,
+    )  # fmt: skip
+    seek_max_s: float = _f(
+        300.0, "the longest a seek waits for an opponent (`POST /v1/seeks`, its `expires_s` "
+        "at most); then it expires", gt=0,
+    )  # fmt: skip
     # ---------------------------------------------------------------- HTTP
     bind: str = _f(
         "127.0.0.1:8000",
@@ -263,6 +273,7 @@ SERVICE = (
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
     "webhook_url", "webhook_secret", "webhook_events", "webhook_allow_private",
     "webhook_timeout_s", "webhook_retry_s",
+    "rematch_s", "seek_max_s",
     "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
     "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
     "rate_requests_burst", "rate_games", "rate_games_burst", "streams_per_client",

@@ -8,6 +8,7 @@ domain's; the adapters say how they look on the wire.
 """
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -39,6 +40,7 @@ from .errors import (
     Unauthorized,
 )
 from .metrics import Metrics
+from .players import ANONYMOUS, Who, decorate, matches, pkeys, seat_meta, seat_players, summary
 from .ports import (
     Appended,
     Archive,
@@ -109,8 +111,12 @@ class Games:
         retries: int = 8,
         archive: Archive | None = None,
         webhooks: "webhooks_module.Settings | None" = None,
+        players=None,
+        rematch_s: float = 60.0,
     ):
         self.store = store
+        self.players = players  # service.store.players.PlayerStore (None: no named players)
+        self.rematch_s = rematch_s  # how long after its end a game may be rematched
         self.archive = archive  # where finished games go once out of Redis (None: nowhere)
         self.webhooks = webhooks or webhooks_module.Settings()
         self.scheduler = scheduler or NoScheduler()
@@ -125,6 +131,25 @@ class Games:
     def load(self, game_id: str) -> Game:
         """The game now (404 if there is none)."""
         return self._load(game_id)[0]
+
+    def view(self, game: Game, seat: int | None, state: State | None = None) -> dict:
+        """``state`` (default: the game's now) as ``seat`` may see it (``domain.view``),
+        with the game's players, whether it is rated, and its rematch links."""
+        state = game.state if state is None else state
+        return decorate(domain.view(state, seat), game.meta, self.rematch_of(game, state))
+
+    def rematch_of(self, game: Game, state: State | None = None) -> dict | None:
+        """The rematch of a finished game (``service.rematch``): who asked for it, the new
+        game once made, and until when it may be asked for; None before the end."""
+        state = game.state if state is None else state
+        if state.status != "finished":
+            return None
+        m = game.meta
+        return {
+            "game": m.get("rmg"),
+            "asked": [m.get("rm0") is not None, m.get("rm1") is not None],
+            "until": domain.views.iso(state.phase_since + self.rematch_s),
+        }
 
     def _load(self, game_id: str, idem_key: str | None = None):
         """The game now and, with ``idem_key``, that key's records for both seats: the
@@ -225,12 +250,15 @@ class Games:
         return write(events, game.seed)
 
     @staticmethod
-    def redacted(entries, seat: int | None, public: bool) -> list[dict]:
-        """Stored entries as ``seat`` may see them (in full when ``public``: the game is over)."""
-        return [
+    def redacted(entries, seat: int | None, public: bool, meta=None) -> list[dict]:
+        """Stored entries as ``seat`` may see them (in full when ``public``: the game is over);
+        with ``meta``, the events that seat someone name the seat's player
+        (``_with_players``)."""
+        out = [
             {"version": v, **domain.redact(domain.event_from_dict(d), seat, public=public)}
             for v, d in entries
         ]
+        return _with_players(out, meta) if meta else out
 
     def state_at(self, game: Game, seat: int | None, version: int) -> dict:
         """The state after ``version`` events: ``seat``'s view during the game, the full
@@ -241,8 +269,9 @@ class Games:
             )
         state = self._state_at(game, version)
         if game.state.over:
-            return domain.full_state(state, seat)
-        return domain.view(state, seat)
+            out = domain.full_state(state, seat)
+            return decorate(out, game.meta, self.rematch_of(game, state))
+        return self.view(game, seat, state)
 
     def deliveries(self, game: Game, token: str | None) -> dict:
         """The webhook of a game and its latest deliveries, for its creator (seat 0's token)."""
@@ -281,29 +310,42 @@ class Games:
         entries = self.entries(game, base, upto=version)
         return domain.replay((domain.event_from_dict(d) for _v, d in entries), state)
 
-    def lobby(self, status: str, cursor: str | None, limit: int) -> tuple[list[dict], str | None]:
-        rows, nxt = self.store.lobby(status, cursor, limit)
-        games = []
-        for gid, meta, version in rows:
-            kinds = [meta.get("kind0"), meta.get("kind1")]
-            games.append(
-                {
-                    "id": gid,
-                    "game": meta["game"],
-                    "status": meta["status"],
-                    "version": version,
-                    "created_at": domain.views.iso(int(meta["created"]) / 1000),
-                    "players": [{"seat": i, "kind": k} for i, k in enumerate(kinds)],
-                }
-            )
-        return games, nxt
+    def lobby(
+        self,
+        status: str,
+        cursor: str | None,
+        limit: int,
+        *,
+        game: str | None = None,
+        kind: str | None = None,
+        player: str | None = None,
+    ) -> tuple[list[dict], str | None]:
+        """A page of the lobby's ``status`` list, newest first, and the next cursor. With
+        filters (the game, a seat's kind, a player's pkey), the list is read a page at a
+        time until ``limit`` games match or ``LOBBY_SCAN`` were looked at: a page may hold
+        fewer than ``limit`` games and still have a ``next``."""
+        if game is None and kind is None and player is None:
+            rows, nxt = self.store.lobby(status, cursor, limit)
+            return [summary(gid, meta, version) for gid, meta, version in rows], nxt
+        out, scanned, nxt = [], 0, cursor
+        while True:
+            rows, nxt = self.store.lobby(status, nxt, limit)
+            for n, (gid, meta, version) in enumerate(rows):
+                if matches(meta, game, kind, player):
+                    out.append(summary(gid, meta, version))
+                    if len(out) == limit:
+                        last = n == len(rows) - 1 and nxt is None
+                        return out, None if last else f"{int(meta['created']):013d}:{gid}"
+            scanned += len(rows)
+            if nxt is None or scanned >= LOBBY_SCAN:
+                return out, nxt
 
     # ---------------------------------------------------------------- writing
 
     def create(
         self, game: str, options: dict | None, opponent: str, client_seed: str,
         seat0: str = "human", *, idem_key: str | None = None, body=None,
-        webhook: dict | None = None,
+        webhook: dict | None = None, who: Who = ANONYMOUS, rated: bool = False,
     ) -> Acted:  # fmt: skip
         """A new game with the caller at seat 0: ``{id, seat, token, commitment, state}``.
         With a bot at seat 0 (``seat0``, e.g. bot against bot) the caller only watches:
@@ -312,9 +354,22 @@ class Games:
         With ``idem_key``, the same key and ``body`` again answer the same game and token
         (``replayed``), another body is a 422, and a key whose first request is still in
         flight a 409. The key is a secret as much as the token it gives back: the seat's
-        token is derived from it (``_derived``), never stored."""
-        if seat0 not in domain.KINDS:
-            raise domain.MalformedAction({"seat0": [f"must be one of {', '.join(domain.KINDS)}"]})
+        token is derived from it (``_derived``), never stored. ``webhook``: where its
+        notifications go (``service.webhooks``).
+
+        ``who`` takes seat 0 (a human, a client's bot, an app's player); ``rated`` (only
+        for an app's player, against another or a hosted bot) has the game rated when it
+        ends (``service.rating``)."""
+        if seat0 != "human" and seat0 not in domain.HOSTED:
+            raise domain.MalformedAction(
+                {"seat0": [f"must be one of human, {', '.join(domain.HOSTED)}"]}
+            )
+        if seat0 != "human" and who != ANONYMOUS:
+            raise BadRequest({"seat0": ["you watch a game whose seat 0 is a hosted bot: no "
+                                        "kind, name or player of yours"]})  # fmt: skip
+        if rated and who.pkey is None:
+            raise BadRequest({"rated": ["a rated game is between players: name yours "
+                                        "(player, with an app's X-Api-Key)"]})  # fmt: skip
         if webhook is not None:
             try:
                 webhooks_module.resolve(webhook["url"], self.webhooks.allow_private)
@@ -330,31 +385,46 @@ class Games:
         made: list[bool] = [False]
         try:
             return Acted(self._create(game_id, game, options, opponent, client_seed, seat0,
-                                      idem_key, key_hash, webhook, made))  # fmt: skip
+                                      idem_key, key_hash, webhook, made, who,
+                                      rated))  # fmt: skip
         except BaseException:
             if key_hash is not None and not made[0]:  # nothing was made: the key is free
                 self.store.release_create(key_hash, game_id)
             raise
 
     def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash,
-                webhook, made=None):  # fmt: skip
+                webhook=None, made=None, who: Who = ANONYMOUS, rated: bool = False,
+                extra_meta=None, hashes=None, seat1: Who | None = None):  # fmt: skip
+        """Make the game ``game_id``; ``seat1``: who takes seat 1 at once (a rematch, a
+        pairing), ``hashes``: the SHA-256 of the seats' tokens, which the caller holds
+        (None: a token made here for seat 0, shown once); ``made[0]`` turns true once
+        the game is in the log."""
         seed = secrets.token_bytes(32)  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
         events = domain.create_game(
             game_id=game_id, game=game, now=now, server_seed=seed, commitment=commitment,
-            options=options, opponent=opponent, client_seed=client_seed, kind=seat0,
+            options=options, opponent=opponent, client_seed=client_seed,
+            kind=seat0 if seat0 != "human" else who.kind,
         )  # fmt: skip
         state = domain.replay(events)
+        if seat1 is not None:
+            more, state = domain.run(state, domain.Join(seat1.kind, ""),
+                                     Ctx(seat=1, now=now, server_seed=seed))  # fmt: skip
+            events = events + more
         secret = secrets.token_hex(16)  # derives the tokens of keyed requests (``_derived``)
         token = None
         if seat0 == "human":
             token = _derived(secret, 0, idem_key) if idem_key else secrets.token_urlsafe(32)
+        if hashes is not None:
+            token = None
         meta = {
             "game": game, "seed": seed.hex(), "commitment": commitment,
-            "created": str(int(now * 1000)), "kind0": seat0, "ik": secret,
-            "cv": str(state.version),
+            "created": str(int(now * 1000)), "kind0": state.players[0].kind, "ik": secret,
+            "cv": str(state.version), **self._seat_meta(0, who, game), **(extra_meta or {}),
         }  # fmt: skip
+        if rated:
+            meta["rated"] = "1"
         if key_hash is not None:
             meta["ck"] = key_hash
         if webhook is not None:
@@ -362,25 +432,63 @@ class Games:
                         wha="1" if webhook.get("events") == "all" else "0")  # fmt: skip
         if token is not None:
             meta["tok0"] = token_hash(token)
+        if hashes is not None and hashes[0] is not None:
+            meta["tok0"] = hashes[0]
         if opponent != "human":
             meta["kind1"] = opponent
+        if seat1 is not None:
+            meta.update(kind1=seat1.kind, tok1=hashes[1], **self._seat_meta(1, seat1, game))
         empty = Game(game_id, State(), meta)
         if not isinstance(self._append(empty, events, state, meta=meta, made=made), Appended):
             raise Busy("could not create the game: retry")  # a 64-bit id collided
         self.metrics.games_created.labels(game).inc()
-        return self._created(game_id, commitment, state, token, meta)
+        self._index_players(game_id, meta)
+        return self._created(Game(game_id, state, meta), token)
 
-    @staticmethod
-    def _created(game_id: str, commitment: str, state: State, token: str | None,
-                 meta: dict) -> dict:  # fmt: skip
+    def make(
+        self, game_id: str, game: str, options: dict, seats: tuple, hashes: tuple, *,
+        rated: bool = False, extra_meta: dict | None = None,
+    ) -> Game:  # fmt: skip
+        """Make the game ``game_id`` with both seats taken (a rematch, a pairing), unless it
+        exists: the one append at version 0 under a chosen id, so two processes that
+        race to make it make one. ``seats``: per seat a ``Who`` or a hosted level
+        (``bot:<level>``); ``hashes``: the SHA-256 of the seats' tokens (None: a level's).
+        Answers the game."""
+        hosted = [isinstance(w, str) for w in seats]
+        with contextlib.suppress(Busy):  # Busy: made meanwhile by another process
+            self._create(
+                game_id, game, options, seats[1] if hosted[1] else "human", "",
+                seats[0] if hosted[0] else "human", None, None,
+                who=ANONYMOUS if hosted[0] else seats[0], rated=rated, extra_meta=extra_meta,
+                hashes=hashes, seat1=None if hosted[1] else seats[1],
+            )  # fmt: skip
+        return self.load(game_id)
+
+    def _seat_meta(self, seat: int, who: Who, game: str) -> dict[str, str]:
+        """The meta of a seat ``who`` takes in a game of ``game`` (the player is made or
+        renamed, and its rating read: shown with the seat)."""
+        if who.pkey is None or self.players is None:
+            return seat_meta(seat, who, None)
+        self.players.touch_player(who.pkey, who.name, int(self.clock() * 1000))
+        (stored,) = self.players.ratings([who.pkey], game)
+        return seat_meta(seat, who, stored["rating"] if stored else None)
+
+    def _index_players(self, game_id: str, meta: dict[str, str]) -> None:
+        """List the game among its players' games (after the append that seated them)."""
+        found = [p for p in pkeys(meta) if p is not None]
+        if found and self.players is not None:
+            self.players.index_game(found, game_id, int(meta["created"]))
+
+    def _created(self, game: Game, token: str | None) -> dict:
         seat = 0 if token is not None else None
         out = {
-            "id": game_id,
+            "id": game.id,
             "seat": seat,
             "token": token,
-            "commitment": commitment,
-            "state": domain.view(state, seat),
+            "commitment": game.meta["commitment"],
+            "state": self.view(game, seat),
         }
+        meta = game.meta
         if meta.get("wh"):  # the signing secret, shown here only
             events = "all" if meta.get("wha") == "1" else "lifecycle"
             out["webhook"] = {"url": meta["wh"], "secret": meta["whs"], "events": events}
@@ -401,18 +509,19 @@ class Games:
         token = None
         if game.meta.get("kind0", "human") == "human":
             token = _derived(game.meta["ik"], 0, idem_key)
-        state = self._state_at(game, made)
         return Acted(
-            self._created(game_id, game.meta["commitment"], state, token, game.meta),
+            self._created(Game(game_id, self._state_at(game, made), game.meta), token),
             replayed=True,
         )
 
     def join(
         self, game_id: str, client_seed: str, token: str | None = None, *,
-        idem_key: str | None = None, body=None,
+        idem_key: str | None = None, body=None, who: Who = ANONYMOUS,
     ) -> Acted:  # fmt: skip
         """Take the free seat: ``{seat, token, state}``; 409 when there is none. With
-        ``idem_key``, as ``create``: the same key and body answer the same seat and token."""
+        ``idem_key``, as ``create``: the same key and body answer the same seat and token.
+        ``who`` takes it; a rated game takes only an app's player (403 for anyone else),
+        and not the one at seat 0 (409)."""
         field = fp = None
         if idem_key is not None:
             field, fp = f"j:{idem_key}", idempotency.fingerprint(body)
@@ -431,9 +540,14 @@ class Games:
                 raise e
             if game.state.status != "waiting":
                 raise SeatTaken("both seats are taken", version=game.version)
+            if game.meta.get("rated") == "1" and who.pkey is None:
+                raise Forbidden("this game is rated: join as an app's player (X-Api-Key and "
+                                "player)", version=game.version)  # fmt: skip
+            if who.pkey is not None and who.pkey == pkeys(game.meta)[0]:
+                raise SeatTaken(f"player {who.id} holds seat 0 of this game", version=game.version)
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
-            events, state = domain.run(game.state, domain.Join("human", client_seed), ctx)
-            meta = {"kind1": "human"}
+            events, state = domain.run(game.state, domain.Join(who.kind, client_seed), ctx)
+            meta = {"kind1": who.kind, **self._seat_meta(1, who, game.state.game)}
             if field is not None:
                 secret = game.meta.get("ik") or secrets.token_hex(16)  # (older games: none)
                 meta["ik"] = secret
@@ -444,7 +558,9 @@ class Games:
             meta["tok1"] = token_hash(new_token)
             result = self._append(game, events, state, meta=meta, idem=idem)
             if isinstance(result, Appended):
-                return Acted({"seat": 1, "token": new_token, "state": domain.view(state, 1)})
+                joined = Game(game_id, state, {**game.meta, **meta})
+                self._index_players(game_id, joined.meta)
+                return Acted({"seat": 1, "token": new_token, "state": self.view(joined, 1)})
             if isinstance(result, Replayed):
                 return self._joined_again(self.load(game_id), result.record, fp, idem_key)
             self.metrics.append_retries.inc()
@@ -457,7 +573,7 @@ class Games:
             game = self.load(game.id)
         state = self._state_at(game, last)
         token = _derived(game.meta["ik"], 1, idem_key)
-        return Acted({"seat": 1, "token": token, "state": domain.view(state, 1)}, replayed=True)
+        return Acted({"seat": 1, "token": token, "state": self.view(game, 1, state)}, replayed=True)
 
     def act(
         self,
@@ -524,7 +640,7 @@ class Games:
             )
             if isinstance(result, Appended):
                 self.metrics.action(game.state.game, "appended")
-                return Acted(self._answer(game.version, events, state, seat, wire))
+                return Acted(self._answer(game, game.version, events, state, seat, wire))
             if isinstance(result, Replayed):
                 return self._replay(game, seat, result.record, fp)
             if if_match is not None:
@@ -538,10 +654,9 @@ class Games:
         self.metrics.action("any", "busy")
         raise Busy("the game changed too fast to act on: retry", headers={"Retry-After": "1"})
 
-    @staticmethod
-    def _answer(base: int, events, state: State, seat: int, wire=None) -> dict:
-        """``{version, events, state}`` as ``seat`` may see them (``wire``: the events'
-        full wire forms, if made already)."""
+    def _answer(self, game: Game, base: int, events, state: State, seat: int, wire=None) -> dict:
+        """``{version, events, state}`` of events appended to ``game`` at version ``base``
+        as ``seat`` may see them (``wire``: their full wire forms, if made already)."""
         over = state.over
         return {
             "version": state.version,
@@ -552,7 +667,7 @@ class Games:
                 }
                 for i, e in enumerate(events)
             ],  # fmt: skip
-            "state": domain.view(state, seat),
+            "state": self.view(game, seat, state),
         }
 
     def _replay(self, game: Game, seat: int, record: dict, fp: str) -> Acted:
@@ -572,7 +687,7 @@ class Games:
         state = self._state_at(game, last)
         entries = self.entries(game, first - 1, upto=last)
         events = [domain.event_from_dict(d) for _v, d in entries]
-        return Acted(self._answer(first - 1, events, state, seat), replayed=True)
+        return Acted(self._answer(game, first - 1, events, state, seat), replayed=True)
 
     def _caught_up(self, game: Game, clash: Clash) -> Game:
         if clash.tail is None:
@@ -675,3 +790,20 @@ class Games:
                 total += b - a
                 reach = b
         return total
+
+
+LOBBY_SCAN = 1000  # games a filtered lobby page looks at, at most
+
+
+def _with_players(events: list[dict], meta: dict[str, str]) -> list[dict]:
+    """The events that seat someone (``game_created``: seat 0, ``seat_taken``) with the
+    seat's ``name`` and ``player``, as views show them (the log keeps only the kind)."""
+    players = None
+    for e in events:
+        seat = 0 if e["type"] == "game_created" else e.get("seat") if e["type"] == "seat_taken" \
+            else None  # fmt: skip
+        if seat is not None:
+            players = players or seat_players(meta)
+            e["name"] = players[seat]["name"]
+            e["player"] = players[seat]["player"]
+    return events

@@ -132,6 +132,10 @@ class Scheduler(Protocol):
     def arm_webhooks(self, game_id: str) -> None:
         """Called after an append that has something to notify (``service.webhooks``)."""
 
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        """Have the seek's due job (its bot fallback, its expiry: ``service.seeks``) run
+        at ``due_ms``."""
+
 
 class NoScheduler:
     """The default: no bots play, no timeouts fire, no webhook is delivered."""
@@ -141,3 +145,6 @@ class NoScheduler:
 
     def arm_webhooks(self, game_id: str) -> None:
         return None
+
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        return None  # a reader of the seek does what is due (``Seeks.read``)

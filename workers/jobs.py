@@ -220,6 +220,20 @@ def deliver_webhooks(game_id: str, attempt: int = 0, due_ms=None) -> str:
     return outcome
 
 
+def seek_due(seek_id: str, due_ms=None) -> str:
+    """A seek's bot fallback or expiry (``service.seeks.Seeks.due``), or the game of a
+    pairing its process left unmade; armed again if it ran early."""
+    rt = runtime()
+    start = _at_due(due_ms)
+    if due_ms is not None:
+        LAG.labels("seek_due").observe(abs(start * 1000 - due_ms) / 1000)
+    outcome, _next = rt.seeks.due(seek_id)
+    if outcome != "later":
+        rt.schedule.forget_seek(seek_id)
+    JOBS.labels("seek_due", outcome).inc()
+    return outcome
+
+
 def _soonest(rt: Runtime, game, due) -> tuple:
     """The deadline to fire first, and when it falls due once a seat's T-4 is pushed back
     by the time the service refused that seat's requests (``Games.excused``)."""

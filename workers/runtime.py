@@ -1,4 +1,5 @@
-"""What a worker or scheduler process holds: the use cases (``Games``, ``Archiver``) on
+"""What a worker or scheduler process holds: the use cases (``Games``, ``Archiver``,
+``Rater``) on
 the game store and the archive, with the scheduler hook plugged in, and the schedule on
 the queue Redis."""
 
@@ -11,7 +12,11 @@ from service.config import Settings
 from service.games import Games
 from service.metrics import Metrics
 from service.outbound.webhooks import UrllibSender
+from service.rating import Rater
+from service.seeks import Seeks
+from service.store.players import PlayerStore
 from service.store.redis import RedisStore
+from service.store.seeks import SeekStore
 
 from .schedule import Schedule, Scheduler
 
@@ -27,6 +32,7 @@ class Runtime:
         )
         self.archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
         hooks = webhooks.Settings.from_settings(s)
+        self.players = PlayerStore(client)
         self.scheduler = Scheduler.from_settings(s)
         self.schedule: Schedule = self.scheduler.schedule
         self.games = Games(
@@ -38,6 +44,12 @@ class Runtime:
             retries=s.append_retries,
             archive=self.archive,
             webhooks=hooks,
+            players=self.players,
+            rematch_s=s.rematch_s,
+        )
+        self.rater = Rater(self.games, self.players)
+        self.seeks = Seeks(
+            self.games, SeekStore(client), self.players, self.scheduler, s.seek_max_s
         )
         self.deliverer = webhooks.Deliverer(
             self.games, UrllibSender(), deployment=hooks.deployment,
@@ -47,5 +59,6 @@ class Runtime:
         self.archiver = Archiver(
             self.store, self.archive, s.retain_s, hold=self.deliverer.pending,
             hold_max_s=s.webhook_retry_s + 3600,  # the give-ups take their time too
+            rater=self.rater, players=self.players,
         )  # fmt: skip
         self.trace = s.trace

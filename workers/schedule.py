@@ -41,7 +41,10 @@ the pace of play (and a finished game one, until it has left Redis):
   fails (its backoff);
 - ``arc|<game>``: a finished game's way out of Redis (``workers.jobs.archive_game``),
   armed by the append that ends it: archive it now, delete it once the retention is
-  over; its plan's version is 0, its attempt counts the failures in a row.
+  over; its plan's version is 0, its attempt counts the failures in a row. A rated game
+  is rated first, in the same job (``service.archiving``: never archived unrated).
+- ``seek|<seek>``: a seek's bot fallback or expiry (``workers.jobs.seek_due``), armed
+  when it is posted.
 
 ``claim`` (one script, so of several tickers only one wins a slot) pops the due slots,
 stamps their plans with the claim time, and answers ``Decision``s for the ticker to
@@ -186,7 +189,12 @@ def webhook_slot(game_id: str) -> str:
     return f"wh|{game_id}"
 
 
-_ONCE = {"arc": archive_slot, "wh": webhook_slot}  # slots a job re-arms itself, version 0
+def seek_slot(seek_id: str) -> str:
+    return f"seek|{seek_id}"
+
+
+# slots a job re-arms itself, at version 0 (a seek's "game" is the seek's id)
+_ONCE = {"arc": archive_slot, "wh": webhook_slot, "seek": seek_slot}
 
 
 def all_slots(game_id: str) -> list[str]:
@@ -211,7 +219,7 @@ def ms(t: float) -> int:
 class Decision:
     """A claimed slot: what a job must decide, at which version, due when."""
 
-    kind: str  # "bot", "dl", "arc" or "wh"
+    kind: str  # "bot", "dl", "arc", "wh" or "seek"
     game_id: str
     seat: int | None  # bot: its seat
     version: int  # bot: the version it decides at; dl: the version that armed it
@@ -348,6 +356,17 @@ class Schedule:
         slot was armed again while the job ran (it waits in the set: kept)."""
         self._done(keys=[DUE, PLAN], args=[slot])
 
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        """Arm the seek's slot at ``due_ms``."""
+        self.arm_once(seek_slot(seek_id), due_ms)
+
+    def forget_seek(self, seek_id: str) -> None:
+        slot = seek_slot(seek_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(DUE, slot)
+        pipe.hdel(PLAN, slot)
+        pipe.execute()
+
     def forget(self, game_id: str) -> None:
         """The game is out of Redis: drop its archive slot and its high-water mark."""
         slot = archive_slot(game_id)
@@ -477,6 +496,10 @@ class Scheduler:
     def arm_webhooks(self, game_id: str) -> None:
         """Deliver the game's webhook notifications now (or when already planned sooner)."""
         self.schedule.arm_webhooks(game_id, self.clock() * 1000, sooner=True)
+
+    def arm_seek(self, seek_id: str, due_ms: float) -> None:
+        """The seek's due job at ``due_ms`` (``service.ports.Scheduler``)."""
+        self.schedule.arm_seek(seek_id, due_ms)
 
     def arm_deadline(self, game_id: str, version: int, due_ms: float, attempt: int = 0) -> None:
         """Arm the game's deadline slot at ``due_ms`` unless it is armed sooner."""

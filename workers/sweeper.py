@@ -36,6 +36,7 @@ class Sweeper:
         self.store = rt.store
         self.scheduler: Scheduler = rt.scheduler
         self.schedule: Schedule = rt.schedule
+        self.seeks = rt.seeks
         self.stall_s = stall_s
         self.page = page
         self.clock = clock
@@ -98,6 +99,7 @@ class Sweeper:
         rearmed += self._sweep_deadlines([g for g in seen if g not in set(stalled)], now)
         if self._passes % FULL_EVERY == 1:
             rearmed += self.sweep_archives(now)
+        rearmed += self.sweep_seeks(now)
         DEPTH.set(self.schedule.depth())
         OVERDUE.set(self.overdue(seen, now))
         return rearmed
@@ -180,6 +182,19 @@ class Sweeper:
             ):
                 REARMED.labels("wh").inc()
                 self.schedule.arm_webhooks(gid, now * 1000, plan[1])
+
+    def sweep_seeks(self, now: float) -> int:
+        """Seeks whose fallback or expiry is overdue by a stall (their job lost) are
+        armed again; pairings a crash left unmade for a stall are made (``Seeks``)."""
+        stale = int((now - self.stall_s) * 1000)
+        overdue = self.seeks.store.overdue(stale)
+        for seek_id in overdue:
+            REARMED.labels("seek").inc()
+            self.schedule.arm_seek(seek_id, now * 1000)
+        made = self.seeks.settle_stale(stale)
+        if overdue or made:
+            log.warning("re-armed %d seeks, made the games of %d pairings", len(overdue), made)
+        return len(overdue) + made
 
     def check_deadline(self, game_id: str, now: float) -> int:
         """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""

@@ -74,6 +74,8 @@ def job_data(d: Decision):
         func, args = "workers.jobs.archive_game", (d.game_id, d.attempt, d.due_ms)
     elif d.kind == "wh":
         func, args = "workers.jobs.deliver_webhooks", (d.game_id, d.attempt, d.due_ms)
+    elif d.kind == "seek":
+        func, args = "workers.jobs.seek_due", (d.game_id, d.due_ms)
     else:
         func, args = "workers.jobs.fire_deadline", (d.game_id, d.attempt, d.due_ms)
     return Queue.prepare_data(

@@ -17,16 +17,22 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from .. import config, webhooks
+from ..apps import Apps
 from ..archive import open_archive
 from ..audit import Audits
 from ..games import Games, ms_now
 from ..limits import GameGate, Limits
 from ..metrics import Metrics
 from ..ports import Scheduler
+from ..profiles import Profiles
+from ..rematch import Rematches
+from ..seeks import Seeks
 from ..store.connect import clients
 from ..store.live import Hub
+from ..store.players import PlayerStore
 from ..store.redis import RedisStore
-from . import docs, openapi, routes, web
+from ..store.seeks import SeekStore
+from . import docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
@@ -51,6 +57,10 @@ class Services:
     routes: tuple[Route, ...]
     cors: Cors
     draining: bool = False  # SIGTERM: streams and long-polls end (``drain``)
+    apps: Apps | None = None
+    profiles: Profiles | None = None
+    seeks: Seeks | None = None
+    rematches: Rematches | None = None
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
@@ -155,20 +165,25 @@ def create_app(
         client, live=live, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
     )
     metrics = Metrics()
+    player_store = PlayerStore(client)
     games = Games(
         store, scheduler=scheduler, metrics=metrics, clock=clock,
         snapshot_every=s.snapshot_every, cache_size=s.state_cache, retries=s.append_retries,
         archive=archive if archive is not None else open_archive(
             s.archive_url, s3_endpoint_url=s.s3_endpoint_url),
         webhooks=webhooks.Settings.from_settings(s),
+        players=player_store, rematch_s=s.rematch_s,
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
-    all_routes = routes.ROUTES + web.ROUTES
+    all_routes = routes.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
     services = Services(
         settings=s, games=games, audits=Audits(games), store=store, hub=Hub(store),
         limits=limits, gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
         cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
+        apps=Apps(player_store), profiles=Profiles(store, player_store, games.archive),
+        seeks=Seeks(games, SeekStore(client), player_store, scheduler, s.seek_max_s),
+        rematches=Rematches(games),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)

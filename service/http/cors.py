@@ -19,6 +19,7 @@ import re
 
 ALLOW_HEADERS = (
     "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID, "
+    "X-Api-Key, "
     "X-Request-Id, Accept"
 )
 EXPOSE_HEADERS = (

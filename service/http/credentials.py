@@ -1,5 +1,9 @@
 """The one reader of credentials, for authentication and for the rate limits alike.
 
+An app's API key (``service.apps``) comes as ``X-Api-Key: <key>``, apart from the seat's
+token: a request of an app's player (or its bot) carries both, the key saying which app
+and the token which seat.
+
 A seat's token comes as ``Authorization: Bearer <token>`` (RFC 6750): the scheme in any
 case, one space, the token (its b64token characters). No header: no credentials (a
 spectator). Any other form is refused (401) before anything else looks at it.
@@ -12,6 +16,7 @@ import re
 
 from ..errors import Unauthorized
 
+_API_KEY = re.compile(r"[A-Za-z0-9\-._~+/]{1,128}=*")
 _BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9\-._~+/]+=*)")
 
 
@@ -23,3 +28,12 @@ def bearer(header: str | None) -> str | None:
     if m is None:
         raise Unauthorized('send the token as "Authorization: Bearer <token>"')
     return m.group(1)
+
+
+def api_key(header: str | None) -> str | None:
+    """The key of an ``X-Api-Key`` header (None without one); 401 for a malformed one."""
+    if header is None:
+        return None
+    if _API_KEY.fullmatch(header) is None:
+        raise Unauthorized("X-Api-Key holds an app's API key: spk_ and 43 more characters")
+    return header

@@ -88,7 +88,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                 if entries:
                     yield "".join(
                         f"id: {e['version']}\ndata: {json.dumps(e, separators=_SEP)}\n\n"
-                        for e in Games.redacted(entries, seat, public)
+                        for e in Games.redacted(entries, seat, public, game.meta)
                     ).encode()
                     last = entries[-1][0]
                     if any(d["type"] in _END_EVENTS for _v, d in entries):

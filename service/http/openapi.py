@@ -72,6 +72,10 @@ def build(routes: tuple[Route, ...]) -> dict:
     spec.components.security_scheme(
         "seat", {"type": "http", "scheme": "bearer", "description": "a seat's token"}
     )
+    spec.components.security_scheme(
+        "app", {"type": "apiKey", "in": "header", "name": "X-Api-Key",
+                "description": "an app's API key (`spitlog keys create NAME`): its players"},
+    )  # fmt: skip
     spec.components.schema("Problem", schema=schemas.ProblemSchema)
     spec.components.schema("Options", schemas.options_schema())
     for name, s in shapes.all_schemas().items():

@@ -4,6 +4,7 @@
    before the request takes anything of its game;
 2. **query**: the route's parameters only, each once (400 naming the parameter);
 3. **credentials**: ``credentials.bearer``, the one reader (401 for a malformed header);
+   for routes that take one, an app's key (``X-Api-Key``: 401 unless a live app's);
 4. **limits**: the route's rate buckets for the client's address and token (429);
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
@@ -37,7 +38,7 @@ from werkzeug.wsgi import ClosingIterator
 
 from ..errors import BadRequest, RateLimited
 from .body import is_json, parse_json, read_body
-from .credentials import bearer
+from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
 
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
@@ -68,7 +69,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate", "request_id")  # fmt: skip
+                 "gate", "request_id", "app")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -81,6 +82,7 @@ class Call:
         self.started = time.time()
         self.gate = None  # (the gate, the game) while the call holds a place in it
         self.request_id = request_id(environ.get("HTTP_X_REQUEST_ID"))
+        self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
 
     def leave_gate(self) -> None:
         """Give the game's gate back (the pipeline does at the end; a handler that is about
@@ -110,6 +112,7 @@ class Route:
     query: type[Schema] | None = None  # its query parameters (none: any is a 400)
     read_query: bool = True  # False: no query is read (a request no route takes)
     auth: bool = False  # reads the credentials (a seat's token)
+    app_key: bool = False  # reads an app's API key (X-Api-Key)
     limits: tuple[str, ...] = ("requests",)  # its rate buckets (service.limits.rates)
     gated: bool = False  # works on the game of its path: takes a place in its gate
     streams: Callable[[Call], bool] | None = None  # a call of it that is a stream: no gate
@@ -160,6 +163,9 @@ class Pipeline:
                 call.started = time.time()  # a window of refusal opens once it is read
             if route.auth:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
+            if route.app_key:
+                key = api_key(environ.get("HTTP_X_API_KEY"))
+                call.app = self.services.apps.authenticate(key) if key else None
             if self.limits is not None and route.limits:
                 call.address = self.limits.address(environ)
                 charged = self.limits.charge(route.limits, call.address, call.token)

@@ -13,6 +13,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 
 import domain
 
+from .. import players
 from ..errors import BadRequest, Busy, NotAcceptable
 from ..games import Acted
 from . import links, live, schemas, shapes
@@ -62,7 +63,10 @@ def _is_stream(call: Call) -> bool:
 def list_games(call: Call) -> Answer:
     q = call.query
     limit = min(q["limit"], call.services.settings.lobby_page_max)
-    games, nxt = call.services.games.lobby(q["status"], q.get("cursor"), limit)
+    player = players.resolve(call.app, q["player"], "player") if "player" in q else None
+    games, nxt = call.services.games.lobby(
+        q["status"], q.get("cursor"), limit, game=q.get("game"), kind=q.get("kind"), player=player
+    )
     return json_answer({"games": games, "next": nxt})
 
 
@@ -88,7 +92,8 @@ def create_game(call: Call) -> Answer:
         acted = call.services.games.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
             body.get("client_seed", ""), seat0=body.get("seat0", "human"), idem_key=key,
-            body=call.body, webhook=body.get("webhook"),
+            body=call.body, webhook=body.get("webhook"), who=players.who(call.app, body),
+            rated=body.get("rated", False),
         )  # fmt: skip
     except domain.InvalidOptions as e:
         raise BadRequest({f"options.{k}": v for k, v in e.errors.items()}) from None
@@ -100,7 +105,9 @@ def create_game(call: Call) -> Answer:
 
 def get_game(call: Call) -> Answer:
     game, seat = _viewer(call)
-    return _not_modified(call, game.version) or _state(domain.view(game.state, seat), game.version)
+    return _not_modified(call, game.version) or _state(
+        call.services.games.view(game, seat), game.version
+    )
 
 
 def join(call: Call) -> Answer:
@@ -108,7 +115,7 @@ def join(call: Call) -> Answer:
     key = _idem_key(call, SECRET_KEY_LENGTH)
     acted = call.services.games.join(
         call.args["game_id"], body.get("client_seed", ""), call.token, idem_key=key,
-        body=call.body or {},
+        body=call.body or {}, who=players.who(call.app, body),
     )  # fmt: skip
     out = acted.body
     return _state(out, out["state"]["version"], 201, [*NO_STORE, *_replayed(acted)])
@@ -159,7 +166,7 @@ def events(call: Call) -> Answer:
     body = {
         "version": version,
         "status": game.state.status,
-        "events": svc.games.redacted(entries, seat, game.state.over),
+        "events": svc.games.redacted(entries, seat, game.state.over, game.meta),
     }
     return json_answer(body, headers=PRIVATE)
 
@@ -270,6 +277,8 @@ def _header(name: str, description: str, **schema) -> dict:
 ETAG = {"ETag": {"description": 'the game\'s version, "<version>"', "schema": {"type": "string"}}}
 IF_NONE_MATCH = _header("If-None-Match", '"<version>": 304 if the game is still there')
 SEAT_OPTIONAL = [{"seat": []}, {}]
+APP_OPTIONAL = [{"app": []}, {}]  # an app's key: its players
+SEAT_AND_APP = [{"seat": [], "app": []}, {"seat": []}, {"app": []}, {}]
 SEAT_REQUIRED = [{"seat": []}]
 NOT_MODIFIED = {"304": {"description": "Not modified: the game is at that version"}}
 
@@ -289,9 +298,14 @@ ROUTES: tuple[Route, ...] = (
         "/v1/games",
         list_games,
         query=schemas.LobbyQuery,
+        app_key=True,
         doc=_op(
             "The lobby: games by status, newest first, a page at a time",
-            responses={**_ok(200, schemas.LobbySchema), **_problems(400, 429)},
+            "Filters: `game`, `kind` (a seat's), `player` (your app's, with `X-Api-Key`). "
+            "With filters a page may hold fewer than `limit` games and still have a `next`: "
+            "follow it until it is null.",
+            security=APP_OPTIONAL,
+            responses={**_ok(200, schemas.LobbySchema), **_problems(400, 401, 403, 429)},
         ),
     ),  # fmt: skip
     Route(
@@ -300,6 +314,7 @@ ROUTES: tuple[Route, ...] = (
         "/v1/games",
         create_game,
         body="required",
+        app_key=True,
         limits=("requests", "games"),
         doc=_op(
             "Create a game; you take seat 0",
@@ -308,7 +323,10 @@ ROUTES: tuple[Route, ...] = (
             "against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` "
             "(16-255 characters, random: it gives the token back), a retry with the same "
             "body answers the same game and token (`Idempotent-Replayed: true`); another body "
-            "is a 422; a retry while the first is in flight, a 409.",
+            "is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, "
+            "`player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a "
+            "`name` declare a client's bot.",
+            security=APP_OPTIONAL,
             parameters=[
                 _header(
                     "Idempotency-Key",
@@ -333,7 +351,7 @@ ROUTES: tuple[Route, ...] = (
                     links=links.CREATED,
                     headers={"Location": {"schema": {"type": "string"}}, **ETAG},
                 ),
-                **_problems(400, 408, 409, 413, 415, 422, 429),
+                **_problems(400, 401, 403, 408, 409, 413, 415, 422, 429),
             },
         ),
     ),  # fmt: skip
@@ -364,11 +382,15 @@ ROUTES: tuple[Route, ...] = (
         join,
         body="optional",
         auth=True,
+        app_key=True,
         gated=True,
         doc=_op(
             "Take the free seat (409 when there is none)",
             "With `Idempotency-Key` (16-255 characters), a retry with the same body answers "
-            "the same seat and token (`Idempotent-Replayed: true`).",
+            "the same seat and token (`Idempotent-Replayed: true`). `player` (with "
+            "`X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player "
+            "(403), another than seat 0's (409).",
+            security=SEAT_AND_APP,
             parameters=[
                 _header(
                     "Idempotency-Key",

@@ -19,6 +19,8 @@ from ..errors import BadRequest
 
 GAMES = domain.GAMES
 KINDS = domain.KINDS
+HOSTED = ("human", *domain.HOSTED)  # who takes a seat the creator does not: a person, a level
+PLAYED = ("human", "bot")  # a seat played through the API: a person or a client's bot
 MAX_VERSION = 2**53 - 1  # no game comes near; the largest integer every JSON reader keeps
 STATUSES = ("waiting", "running", "finished", "aborted")
 
@@ -97,16 +99,48 @@ class WebhookSchema(Schema):
     )  # fmt: skip
 
 
-class CreateGameSchema(Schema):
+def _printable(text: str) -> None:
+    if not text.isprintable() or text != text.strip():
+        raise ValidationError("printable characters, no space at either end")
+
+
+class PlayerRefSchema(Schema):
+    id = fields.String(
+        required=True, validate=validate.Regexp(r"^[A-Za-z0-9_.-]{1,64}(?<!\n)$|^a_[0-9a-f]{12}:"
+                                                 r"[A-Za-z0-9_.-]{1,64}(?<!\n)$"),
+        **_doc("1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: "
+               "<app id>:<id>, your app's)"),
+    )  # fmt: skip
+    name = fields.String(required=True, validate=[validate.Length(1, 64), _printable],
+                         **_doc("1-64 printable characters, shown with the seat"))  # fmt: skip
+
+
+def _seat_fields() -> dict:
+    """Who takes the caller's seat (create, join, seek)."""
+    return {
+        "kind": fields.String(validate=validate.OneOf(PLAYED), **_doc(
+            "human (the default) or bot: a client's bot, playing through the API as a person "
+            "does; shown in views and the lobby")),
+        "name": fields.String(validate=[validate.Length(1, 64), _printable],
+                              **_doc("a bot seat's name, without a player")),
+        "player": fields.Nested(PlayerRefSchema, **_doc(
+            "your app's player (needs X-Api-Key): shown with the seat, its games listed, "
+            "rated in rated games")),
+    }  # fmt: skip
+
+
+class CreateGameSchema(Schema.from_dict(_seat_fields())):
     game = fields.String(required=True, validate=validate.OneOf(GAMES))
     options = fields.Dict(**_doc("table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options"))
     opponent = fields.String(
-        validate=validate.OneOf(KINDS), **_doc("who takes seat 1: a human who joins, or a bot")
+        validate=validate.OneOf(HOSTED), **_doc("who takes seat 1: a human who joins, or a bot")
     )
     seat0 = fields.String(
-        validate=validate.OneOf(KINDS),
+        validate=validate.OneOf(HOSTED),
         **_doc("who takes seat 0: you (human, the default) or a bot, and you watch"),
     )
+    rated = Bool(**_doc("rated (Glicko-2) when it ends: your player against another "
+                        "player or a hosted bot"))  # fmt: skip
     client_seed = fields.String(
         validate=validate.Length(max=128),
         **_doc("your contribution to every shuffle of the game (RULES H-6)"),
@@ -117,7 +151,7 @@ class CreateGameSchema(Schema):
     )
 
 
-class JoinSchema(Schema):
+class JoinSchema(Schema.from_dict(_seat_fields())):
     client_seed = fields.String(
         validate=validate.Length(max=128),
         **_doc("your contribution to every shuffle of the game (RULES H-6)"),
@@ -143,6 +177,12 @@ class LobbyQuery(Schema):
     status = fields.String(
         load_default="open", validate=validate.OneOf(["open", "running", "finished"])
     )
+    game = fields.String(validate=validate.OneOf(GAMES), **_doc("only games of this kind"))
+    kind = fields.String(
+        validate=validate.OneOf(KINDS), **_doc("only games with a seat of this kind")
+    )
+    player = fields.String(validate=validate.Length(1, 78), **_doc(
+        "only games of this player of your app (X-Api-Key)"))  # fmt: skip
     cursor = fields.String(
         validate=validate.Length(max=64), **_doc("the `next` of the previous page")
     )
@@ -247,6 +287,9 @@ class AuditSchema(Open):
 class LobbyPlayerSchema(Open):
     seat = Int(required=True)
     kind = fields.String(required=True, allow_none=True)
+    name = fields.String(allow_none=True)
+    player = fields.Dict(allow_none=True)
+    rating_diff = Int()
 
 
 class LobbyGameSchema(Open):
@@ -255,6 +298,7 @@ class LobbyGameSchema(Open):
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     version = Int(required=True)
     created_at = fields.String(required=True)
+    rated = Bool()
     players = fields.List(fields.Nested(LobbyPlayerSchema), required=True)
 
 

@@ -8,7 +8,11 @@ Redis Cluster slot:
   holding the event's JSON. Never trimmed: the log is the truth.
 - ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
   ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
-  tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot).
+  tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot); the seats'
+  players (``service.players``: ``pl0``/``pl1``, ``nm0``/``nm1``), ``rated`` and the
+  rating's outcome (``rating``, ``service.rating``); the rematch (``service.rematch``:
+  ``rm0``/``rm1`` the asks' times in ms, ``rmg`` the new game's id; ``rmo`` in the new
+  game: the game it is the rematch of).
 - ``spit:{g:<id>}:idem:<0-7>`` hashes, the records of the keys' first answers
   (``service.idempotency``), in small encodings (listpacks) however long the game: a
   record's bucket is the key's (its SHA-256's last byte mod 8), its field is the seat
@@ -190,6 +194,35 @@ end
 return 1
 """
 
+# KEYS: meta. ARGV: field/value pairs. Sets them if the game exists (answers 1), else
+# nothing (0): a game deleted meanwhile is not brought back as a stray meta.
+_ANNOTATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+# KEYS: meta. ARGV: the asking seat, now (ms), the last ms an ask counts, the new game's
+# id if this ask makes it, then per seat whether it always agrees ('1': a hosted bot).
+# A finished game's rematch (``service.rematch``): answers {'made', id} once a new game
+# was named (by this ask or an earlier one), {'expired'} past the time, else records the
+# ask and answers {'made', id} when both have asked (this ask names ARGV[4]) or
+# {'waiting'}. One script: of two asks at the same instant exactly one names the game.
+_REMATCH = """
+local made = redis.call('HGET', KEYS[1], 'rmg')
+if made then return {'made', made} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
+if tonumber(ARGV[2]) > tonumber(ARGV[3]) then return {'expired'} end
+redis.call('HSETNX', KEYS[1], 'rm' .. ARGV[1], ARGV[2])
+for s = 0, 1 do
+  if ARGV[5 + s] ~= '1' and not redis.call('HGET', KEYS[1], 'rm' .. s) then
+    return {'waiting'}
+  end
+end
+redis.call('HSET', KEYS[1], 'rmg', ARGV[4])
+return {'made', ARGV[4]}
+"""
+
 # KEYS: meta, log, then every other key of the game (``_PARTS``). ARGV: the version
 # archived. Deletes the game's keys if it was archived at that version (and has not
 # moved since).
@@ -201,6 +234,10 @@ if v ~= tonumber(ARGV[1]) or redis.call('XLEN', KEYS[2]) ~= v then return 0 end
 redis.call('DEL', unpack(KEYS))
 return 1
 """
+
+# the meta fields a lobby row shows (``service.players.summary``)
+_LOBBY_FIELDS = ("game", "status", "created", "kind0", "kind1", "pl0", "pl1", "nm0", "nm1",
+                 "rated", "rating")  # fmt: skip
 
 IDEM_BUCKETS = 8  # a game's hashes of appended actions' records
 
@@ -324,6 +361,8 @@ class RedisStore:
         self._record = client.register_script(_RECORD)
         self._swap = client.register_script(_SWAP)
         self._mark = client.register_script(_MARK)
+        self._annotate = client.register_script(_ANNOTATE)
+        self._rematch = client.register_script(_REMATCH)
         self._waitaof: bool | None = None  # unknown until the first strict append
 
     def _script(self, script, keys: list, args: list):
@@ -538,6 +577,22 @@ class RedisStore:
         m = self.r.hgetall(_key(game_id, "meta"))
         return {_s(k): _s(v) for k, v in m.items()} if m else None
 
+    def annotate(self, game_id: str, fields: dict[str, str]) -> bool:
+        """Set meta ``fields`` of a game that exists (False, and nothing set, if not)."""
+        args = [x for kv in fields.items() for x in kv]
+        return bool(int(self._script(self._annotate, [_key(game_id, "meta")], args)))
+
+    def rematch(
+        self, game_id: str, seat: int, now_ms: int, until_ms: int, new_id: str,
+        agrees: tuple[bool, bool],
+    ) -> tuple[str, str | None]:  # fmt: skip
+        """Record ``seat``'s ask for a rematch of the finished game (``_REMATCH``):
+        (``made``, the new game's id), (``waiting``, None), (``expired``, None) or
+        (``gone``, None)."""
+        args = [seat, now_ms, until_ms, new_id, *("1" if a else "0" for a in agrees)]
+        reply = self._script(self._rematch, [_key(game_id, "meta")], args)
+        return _s(reply[0]), (_s(reply[1]) if len(reply) > 1 else None)
+
     def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None:
         """Record that the game's archived copy (at ``version``) was checked at ``at_ms``
         (only if the game is still there: a late job must not bring back a meta); its
@@ -649,7 +704,7 @@ class RedisStore:
         pipe = self.r.pipeline(transaction=False)
         for m in members:
             gid = m.split(":", 1)[1]
-            pipe.hmget(_key(gid, "meta"), "game", "status", "created", "kind0", "kind1")
+            pipe.hmget(_key(gid, "meta"), *_LOBBY_FIELDS)
             pipe.xlen(_key(gid, "log"))
         replies = pipe.execute()
         rows = []
@@ -659,7 +714,7 @@ class RedisStore:
             if fields[0] is None:  # no such game any more
                 self.r.zrem(key, m)
                 continue
-            meta = dict(zip(("game", "status", "created", "kind0", "kind1"), fields, strict=True))
+            meta = dict(zip(_LOBBY_FIELDS, fields, strict=True))
             meta = {k: _s(v) for k, v in meta.items() if v is not None}
             if lobby_status(meta["status"]) != status:  # an index left stale by a crash
                 right = lobby_status(meta["status"])

@@ -310,6 +310,18 @@ def test_a_whole_spit_game_against_the_random_bot_by_clicking_to_the_end_screen(
     axe["end"] = axe_scan(page, server, "end")
     shot(page, "spit-end")
     (ARTIFACTS / "axe-summary-spit.txt").write_text(repr(axe) + "\n")
+    # Rematch: the hosted bot always agrees, so the page's ask makes the new game at once,
+    # seats swapped, and the page goes there with its new seat
+    page.click("[data-testid=rematch]")
+    end = time.monotonic() + 10
+    while gid in page.evaluate("location.hash") and time.monotonic() < end:
+        page.wait_for_timeout(50)
+    assert page.evaluate("location.hash").startswith("#/play/g_")
+    new = page.evaluate("location.hash").rsplit("/", 1)[1]
+    view = requests.get(f"{server}/v1/games/{new}", timeout=5).json()
+    assert view["rematch_of"] == gid and [p["kind"] for p in view["players"]] == [
+        "bot:random", "human"]  # fmt: skip
+    expect(page.locator("[data-testid=game-title]")).to_have_text("Spit against bot (random)")
 
 
 @pytest.mark.timeout(120)

@@ -49,6 +49,7 @@ def shell(command: str, cwd: Path, env: dict | None = None, stdin: str = "", tim
                           capture_output=True, timeout=timeout)  # fmt: skip
 
 
+KEYS_AND_BOTS = "test_keys_then_two_bots"
 # Where each README command runs (a test of this module), or why CI runs it already.
 RUNS = {
     "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
@@ -64,7 +65,13 @@ RUNS = {
     "spitlog admin abort g_x --yes": "test_admin",
     "spitlog admin archive g_x": "test_admin",
     "spitlog admin delete g_x": "test_admin",
+    'spitlog admin keys create "Acme Games"': KEYS_AND_BOTS,
+    "spitlog admin keys list": KEYS_AND_BOTS,
+    "spitlog admin keys revoke a_1f2e3d4c5b6a": KEYS_AND_BOTS,
+    "spitlog bot http://127.0.0.1:8000 --create spit --level hard --name Hal": KEYS_AND_BOTS,
+    "spitlog bot http://127.0.0.1:8000/v1/games/g_x --level medium --name Marvin": KEYS_AND_BOTS,
 }
+EXAMPLE_APP = "a_1f2e3d4c5b6a"
 REPLAY_AND_AUDIT = "test_spitlog_dev_then_replay_audit_and_archive"
 
 
@@ -232,3 +239,47 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
         assert (tmp_path / "spitlog-archive" / "ids" / gid).exists()
         export = requests.get(f"{base}/v1/games/{gid}/export", timeout=10)
         assert export.status_code == 200 and export.text == (tmp_path / "g.ndjson").read_text()
+
+
+@pytest.mark.timeout(240)
+def test_keys_then_two_bots(tmp_path, redis_url):
+    """*Players, ratings, seeks and rematches* and *Bots*: an app's key made, listed,
+    working, revoked; then the two `spitlog bot` commands play one game to its end
+    against `spitlog serve` on the session's redis-server (the first prints its URL)."""
+    from tests.support.processes import start, stop
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
+           "SPITLOG_WORKERS": "1", "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
+           "SPITLOG_RATE_GAMES": "0"}  # fmt: skip
+    server = start(["serve"], env)
+    try:
+        wait_ready(base, server)
+        keys = [c for c in RUNS if c.startswith("spitlog admin keys")]
+        made = shell(keys[0], tmp_path, env)
+        assert made.returncode == 0, made.stderr
+        app_id, key = (line.split()[1] for line in made.stdout.splitlines()[:2])
+        assert app_id in shell(keys[1], tmp_path, env).stdout
+        h = {"X-Api-Key": key}
+        assert requests.get(f"{base}/v1/players/nobody", headers=h, timeout=10).status_code == 404
+        revoked = shell(keys[2].replace(EXAMPLE_APP, app_id), tmp_path, env)
+        assert revoked.returncode == 0, revoked.stderr
+        assert requests.get(f"{base}/v1/players/nobody", headers=h, timeout=10).status_code == 401
+
+        create, join = (c.replace(EXAMPLE_BASE, base) for c in RUNS if c.startswith("spitlog bot"))
+        full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+        full.pop("PYTHONPATH", None)
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+        first = subprocess.Popen(["bash", "-c", f"exec {create}"], cwd=tmp_path, env=full, **pipes)
+        url = first.stdout.readline().strip()
+        gid = url.rsplit("/", 1)[-1]
+        assert url == f"{base}/v1/games/{gid}", (url, first.stderr.read())
+        second = shell(join.replace(EXAMPLE_ID, gid), tmp_path, timeout=200)
+        assert second.returncode == 0, second.stderr
+        assert first.wait(60) == 0, first.stderr.read()
+        view = requests.get(url, timeout=10).json()
+        assert view["status"] == "finished"
+        assert [p["name"] for p in view["players"]] == ["Hal", "Marvin"]
+    finally:
+        stop(server)

@@ -10,7 +10,7 @@ import time
 
 import domain
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, new_game, pick
+from tests.support.api import app_settings, bearer, new_game, pick, undecorated
 
 ATTEMPTS_PER_SEAT = 300
 
@@ -114,4 +114,4 @@ def check_game(redis_client, clients, gid, tokens, out):
     for seat, tok in enumerate(tokens):
         for client in clients:
             served = client.get(f"/v1/games/{gid}", headers=bearer(tok)).get_json()
-            assert served == domain.view(state, seat)
+            assert undecorated(served) == domain.view(state, seat)

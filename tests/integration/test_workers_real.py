@@ -16,7 +16,7 @@ import redis
 
 import domain
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, pick
+from tests.support.api import app_settings, bearer, pick, undecorated
 from tests.support.workers_procs import Procs, wait_for_workers
 from workers.schedule import Schedule, Scheduler
 
@@ -139,7 +139,7 @@ def replayed(log) -> domain.State:
 def check_replays(client, gid, log) -> None:
     """The log, replayed by the domain, is the state the service serves."""
     mine = json.loads(json.dumps(domain.view(replayed(log), None)))
-    assert mine == client.get(f"/v1/games/{gid}").get_json()
+    assert mine == undecorated(client.get(f"/v1/games/{gid}").get_json())
     assert client.get(f"/v1/games/{gid}/audit").get_json()["verified"] is True
 
 

@@ -73,3 +73,12 @@ def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000) -> dict:
         if a is not None:
             act(client, gid, tokens[seat], a)
     raise AssertionError("the game did not end")
+
+
+def undecorated(view: dict) -> dict:
+    """A view without what the service adds to the domain's (``service.players.decorate``:
+    the seats' players, ``rated``, the rematch links), to compare with ``domain.view``."""
+    out = {k: v for k, v in view.items() if k not in ("rated", "rematch", "rematch_of")}
+    out["players"] = [{k: v for k, v in p.items() if k not in ("name", "player", "rating_diff")}
+                      for p in view["players"]]  # fmt: skip
+    return out

@@ -309,13 +309,25 @@ async function offerRematch(g, button) {
   button.hidden = false;
   button.addEventListener("click", async () => {
     const said = document.querySelector("[data-testid=end-status]");
+    const path = `/v1/games/${g.id}/rematch`;
+    const go = (r) => {
+      keepSeat(r.game, r.seat, r.token);
+      location.hash = `#/play/${r.game}`;
+    };
     try {
-      const r = await api("POST", `/v1/games/${g.id}/rematch`, { body: {}, token: g.token });
-      if (r && r.id && r.token) {
-        keepSeat(r.id, r.seat, r.token);
-        location.hash = `#/play/${r.id}`;
-      } else {
-        said.textContent = "Rematch asked: it starts when the other player asks too.";
+      const r = await api("POST", path, { body: {}, token: g.token });
+      if (r && r.status === "made") return go(r);
+      said.textContent = "Rematch asked: it starts when the other player asks too.";
+      button.disabled = true;
+      // the answer of the other seat's ask makes the game: this seat reads it here
+      while (G === g) {
+        await new Promise((done) => setTimeout(done, 2000));
+        const now = await api("GET", path, { token: g.token });
+        if (now.status === "made") return go(now);
+        if (now.status === "expired") {
+          said.textContent = "No rematch: the other player did not ask in time.";
+          return;
+        }
       }
     } catch (e) {
       if (e.status === 404 || e.status === 405) button.hidden = true;

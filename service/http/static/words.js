@@ -11,6 +11,7 @@ export const stockName = (j) => `stockpile ${j + 1}`;  // the API counts from 0,
 export function kindWords(kind) {
   if (!kind) return "an empty seat";
   if (kind.startsWith("bot:")) return `bot (${kind.slice(4)})`;
+  if (kind === "bot") return "a bot";
   return "a person";
 }
 

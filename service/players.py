@@ -1,0 +1,193 @@
+"""Players: who sits at a seat beyond the domain's kind, as the service knows it.
+
+The domain keeps a seat's kind (``human``, ``bot``: a client's bot, ``bot:<level>``: a
+hosted one) in its events. Who a player is (an app's player, a bot's name) and the
+ratings are the service's: they are kept in the game's meta (``pl<seat>``: the player
+as JSON ``{app, id, name, rating}``; ``nm<seat>``: a client bot's name; ``rated``;
+``rating``: the outcome, once applied), added to every view (``decorate``), lobby row and
+player's list of games, and written into the archive's record, so that a game read back
+from the archive shows them too. The log itself never names a player: a player's
+identity is an app's fact, not a rule of the game (docs/decisions/0013).
+
+A player's id is 1-64 of ``[A-Za-z0-9_.-]`` in its app's namespace: stored and indexed as
+``<app id>:<player id>`` (``pkey``). Wherever a request names a player it may qualify it
+(``a_1f2e3d:alice``, the ``app`` and ``id`` views show); a player of another app than the
+key's is a 403, an unqualified id is the key's app's.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+
+from domain.ratings import Rating
+from domain.views import iso
+
+from .apps import App
+from .errors import BadRequest, Forbidden, ServiceError
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+QUALIFIED = re.compile(r"(a_[0-9a-f]{12}):([A-Za-z0-9_.-]{1,64})")
+NEWCOMER = Rating()  # 1500, RD 350
+BOT_RD = 50.0  # a hosted level's RD: its rating is calibrated, and it does not change
+PROVISIONAL_RD = 110.0  # Lichess's: a rating this uncertain is provisional
+
+
+class NeedsAppKey(ServiceError):
+    status, slug, title = 401, "app-key-required", "An API key is required"
+
+    def __init__(self, detail: str = "", **kw):
+        super().__init__(detail, **kw)
+        self.headers.setdefault("WWW-Authenticate", 'ApiKey realm="spitlog", header="X-Api-Key"')
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """Who takes a seat: its kind (``human`` or ``bot``, both played through the API), a
+    bot's name, or an app's player (``pkey``, its name)."""
+
+    kind: str = "human"
+    name: str | None = None
+    pkey: str | None = None
+
+    @property
+    def app(self) -> str | None:
+        return self.pkey.split(":", 1)[0] if self.pkey else None
+
+    @property
+    def id(self) -> str | None:
+        return self.pkey.split(":", 1)[1] if self.pkey else None
+
+
+ANONYMOUS = Who()
+
+
+def resolve(app: App | None, ref: str, field: str = "player") -> str:
+    """The pkey a request's player id names: the key's app's, or a qualified id of that
+    app; 401 without a key, 403 for another app's player, 400 for a malformed id."""
+    if app is None:
+        raise NeedsAppKey(f"{field}: a player belongs to an app: send its X-Api-Key")
+    m = QUALIFIED.fullmatch(ref)
+    if m is not None:
+        if m.group(1) != app.id:
+            raise Forbidden(f"{field}: {ref} is a player of another app")
+        return ref
+    if not PLAYER_ID.fullmatch(ref):
+        raise BadRequest({field: ["1-64 of A-Z a-z 0-9 _ . -, or <app id>:<that>"]})
+    return f"{app.id}:{ref}"
+
+
+def who(app: App | None, body: dict) -> Who:
+    """The seat's ``Who`` from a create's or join's body (``kind``, ``name``, ``player``,
+    as ``service.http.schemas`` read them)."""
+    kind = body.get("kind", "human")
+    player = body.get("player")
+    if player is not None:
+        if body.get("name") is not None:
+            raise BadRequest({"name": ["a player's name is player.name"]})
+        return Who(kind, player["name"], resolve(app, player["id"], "player.id"))
+    if body.get("name") is not None and kind != "bot":
+        raise BadRequest({"name": ["only a bot seat is named without a player (player.name)"]})
+    if kind == "bot" and body.get("name") is None:
+        raise BadRequest({"name": ["a bot seat has a name (or a player)"]})
+    return Who(kind, body.get("name"), None)
+
+
+def seat_meta(seat: int, w: Who, rating: float | None) -> dict[str, str]:
+    """The meta fields of seat ``seat`` taken by ``w`` (its rating in the game's kind then)."""
+    if w.pkey is not None:
+        entry = {"app": w.app, "id": w.id, "name": w.name}
+        entry["rating"] = round(NEWCOMER.rating if rating is None else rating)
+        return {f"pl{seat}": json.dumps(entry, sort_keys=True)}
+    if w.name is not None:
+        return {f"nm{seat}": w.name}
+    return {}
+
+
+def pkeys(meta: dict[str, str]) -> list[str | None]:
+    """The pkey at each seat (None: no player)."""
+    out = []
+    for s in (0, 1):
+        raw = meta.get(f"pl{s}")
+        out.append(None if not raw else _pkey(json.loads(raw)))
+    return out
+
+
+def _pkey(entry: dict) -> str:
+    return f"{entry['app']}:{entry['id']}"
+
+
+def seat_players(meta: dict[str, str]) -> list[dict]:
+    """Per seat: ``name`` (a player's or a bot's, else null) and ``player`` (``{app, id,
+    rating}`` with the rating it had when it sat down, else null); with ``rating_diff``
+    once the game's rating is applied."""
+    outcome = json.loads(meta["rating"]) if meta.get("rating") else None
+    out = []
+    for s in (0, 1):
+        raw = meta.get(f"pl{s}")
+        if raw:
+            e = json.loads(raw)
+            d = {"name": e["name"], "player": {"app": e["app"], "id": e["id"],
+                                               "rating": e.get("rating")}}  # fmt: skip
+        else:
+            d = {"name": meta.get(f"nm{s}"), "player": None}
+        if outcome is not None:
+            seat = outcome["seats"][s]
+            if "after" in seat:
+                d["rating_diff"] = round(seat["after"]["rating"]) - round(seat["before"]["rating"])
+        out.append(d)
+    return out
+
+
+def decorate(view: dict, meta: dict[str, str], rematch: dict | None = None) -> dict:
+    """Add the players (``seat_players``), ``rated``, and the rematch links to a view of
+    the game whose meta is ``meta`` (in place; returned)."""
+    for p, extra in zip(view["players"], seat_players(meta), strict=True):
+        p.update(extra)
+    view["rated"] = meta.get("rated") == "1"
+    view["rematch_of"] = meta.get("rmo")
+    view["rematch"] = rematch
+    return view
+
+
+def summary(game_id: str, meta: dict[str, str], version: int) -> dict:
+    """A game as the lobby and a player's list of games show it."""
+    return {
+        "id": game_id,
+        "game": meta["game"],
+        "status": meta["status"],
+        "version": version,
+        "created_at": iso(int(meta["created"]) / 1000),
+        "rated": meta.get("rated") == "1",
+        "players": [
+            {"seat": i, "kind": meta.get(f"kind{i}"), **extra}
+            for i, extra in enumerate(seat_players(meta))
+        ],
+    }
+
+
+def matches(meta: dict[str, str], game, kind, player) -> bool:
+    """Whether a game of ``meta`` is of ``game``, has a seat of ``kind``, seats ``player``
+    (a pkey): the lobby's filters (None: any)."""
+    return (
+        (game is None or meta.get("game") == game)
+        and (kind is None or kind in (meta.get("kind0"), meta.get("kind1")))
+        and (player is None or player in pkeys(meta))
+    )
+
+
+def rating_of(stored: dict | None) -> Rating:
+    """A player's Glicko-2 rating as stored (a newcomer's without one)."""
+    if stored is None:
+        return NEWCOMER
+    return Rating(stored["rating"], stored["rd"], stored["vol"])
+
+
+def shown(stored: dict | None) -> dict:
+    """A rating as the API shows it."""
+    r = rating_of(stored)
+    s = stored or {}
+    return {
+        "rating": round(r.rating), "rd": round(r.rd, 1), "volatility": round(r.vol, 6),
+        "provisional": r.rd >= PROVISIONAL_RD, "games": s.get("games", 0),
+        "wins": s.get("wins", 0), "losses": s.get("losses", 0), "draws": s.get("draws", 0),
+    }  # fmt: skip

@@ -1,0 +1,84 @@
+"""Reading players: a player's page (its ratings per game kind), its games (newest first,
+in Redis and in the archive alike) and the leaderboards."""
+
+import json
+
+from domain import GAMES
+from domain.views import iso
+
+from . import archiving
+from .errors import NoSuchGame
+from .players import PROVISIONAL_RD, shown, summary
+
+
+class NoSuchPlayer(NoSuchGame):
+    """No such player (404)."""
+
+
+def _split(pkey: str) -> dict:
+    app, pid = pkey.split(":", 1)
+    return {"app": app, "id": pid}
+
+
+class Profiles:
+    def __init__(self, store, players, archive=None):
+        self.store = store  # the game store (service.ports.GameStore)
+        self.players = players  # service.store.players.PlayerStore
+        self.archive = archive
+
+    def profile(self, pkey: str) -> dict:
+        """``{app, id, name, created_at, ratings: {game: {rating, rd, ...}}}``; 404 if the
+        player never sat at a game."""
+        found = self.players.player(pkey)
+        if found is None:
+            raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
+        ratings = {g: shown(json.loads(found[g]) if g in found else None) for g in GAMES}
+        return {**_split(pkey), "name": found.get("name"),
+                "created_at": iso(int(found["created"]) / 1000), "ratings": ratings}  # fmt: skip
+
+    def games(self, pkey: str, cursor: str | None, limit: int) -> tuple[list[dict], str | None]:
+        """A page of the player's games, newest first (those still in Redis and those in
+        the archive, merged), and the next cursor."""
+        if self.players.player(pkey) is None:
+            raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
+        live = self.players.player_games(pkey, cursor, limit + 1)
+        archived = {}
+        if self.archive is not None:
+            for key in self.archive.keys(archiving.player_games_prefix(pkey)):
+                inv, _sep, rest = key.rpartition("/")[2].partition("-")
+                member = f"{9_999_999_999_999 - int(inv):013d}:{rest.removesuffix('.json')}"
+                if cursor is None or member < cursor:
+                    archived[member] = key
+                    if len(archived) > limit:
+                        break
+        members = sorted(set(live) | set(archived), reverse=True)
+        page, more = members[:limit], len(members) > limit
+        rows = []
+        for member in page:
+            gid = member.split(":", 1)[1]
+            meta = self.store.meta(gid) if member in live else None
+            if meta is not None and "status" in meta:
+                rows.append(summary(gid, meta, self.store.version(gid)))
+            elif member in archived or self.archive is not None:
+                key = archived.get(member) or archiving.player_game_key(
+                    pkey, int(member.split(":", 1)[0]), gid)  # fmt: skip
+                raw = self.archive.get(key)
+                if raw is not None:
+                    rows.append(json.loads(raw))
+        return rows, (page[-1] if more and page else None)
+
+    def leaderboard(self, game: str, cursor: str | None, limit: int):
+        """A page of ``game``'s leaderboard, highest rating first, and the next cursor."""
+        members, more = self.players.leaderboard(game, cursor, limit)
+        pkeys = [m.split(":", 1)[1] for m in members]
+        first = self.players.rank(game, members[0]) + 1 if members else 0
+        rows = []
+        for n, (pkey, found) in enumerate(zip(pkeys, self.players.players(pkeys), strict=True)):
+            r = json.loads(found[game]) if found and game in found else None
+            if r is None:
+                continue
+            rows.append({"rank": first + n, **_split(pkey), "name": found.get("name"),
+                         "rating": round(r["rating"]), "rd": round(r["rd"], 1),
+                         "provisional": r["rd"] >= PROVISIONAL_RD,
+                         "games": r.get("games", 0)})  # fmt: skip
+        return rows, (members[-1] if more and members else None)

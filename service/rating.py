@@ -1,0 +1,111 @@
+"""Rating a finished rated game (Glicko-2, ``domain.ratings``), exactly once.
+
+Lichess rates each game as a rating period of its own; so does this: each named player
+is rated against the other's rating before the game (a hosted level's is the constant
+its game's rules hold, ``BOT_RATINGS``, with RD ``players.BOT_RD``; a level's rating does
+not move, it is a calibrated anchor). An aborted game is not rated.
+
+Exactly once, whatever runs ``step`` how often (a job retried, duplicated, re-armed after
+its worker was SIGKILLed): ``step`` reads the game's marker and each player's guard (a
+count of rated games, bumped by every rating applied to that player) at one instant
+(one script), then the game's meta, then computes, then applies everything in one script
+(``PlayerStore.apply_rating``) only if the game has no marker and every guard is still
+what it read. So of two runs, the one that applies second finds the marker, or a guard
+moved (the first run's apply bumped it) and starts over: then it finds the marker, or the
+outcome in the game's meta (``rating``, written right after the apply; a run that finds
+the marker copies it there), or no game. The marker outlives the apply until the game
+leaves Redis; the game leaves only once archived, and it is archived only once its
+outcome is in its meta (``service.archiving``): so no run can find neither.
+"""
+
+import json
+import logging
+
+from domain import RULES
+from domain.ratings import Rating, update
+
+from .players import BOT_RD, NEWCOMER, pkeys, rating_of
+
+log = logging.getLogger(__name__)
+
+RETRIES = 20  # guards that moved (other games of the same players rated meanwhile)
+
+
+class Rater:
+    """Apply a finished rated game's rating, exactly once."""
+
+    def __init__(self, games, players):
+        self.games = games  # service.games.Games
+        self.store = games.store
+        self.players = players  # service.store.players.PlayerStore
+
+    def step(self, game_id: str) -> str:
+        """``rated`` (applied now), ``done`` (applied before), ``unrated`` (not a rated
+        game, or aborted), ``running`` (not over) or ``gone`` (not in Redis)."""
+        for _attempt in range(RETRIES):
+            meta = self.store.meta(game_id)
+            if meta is None:
+                return "gone"
+            if meta.get("rated") != "1" or meta.get("status") == "aborted":
+                return "unrated"
+            if "rating" in meta:
+                return "done"
+            if meta.get("status") != "finished":
+                return "running"
+            seats = pkeys(meta)
+            named = [p for p in seats if p is not None]
+            marker, guards = self.players.read_for_rating(game_id, meta["game"], named)
+            meta = self.store.meta(game_id)  # after the marker: see the module's doc
+            if meta is None:
+                return "gone"
+            if "rating" in meta:
+                return "done"
+            if marker is not None:  # applied by a run that stopped before the meta
+                self.store.annotate(game_id, {"rating": marker})
+                return "done"
+            outcome, updates = self._outcome(game_id, meta, seats, named, guards)
+            applied, marker = self.players.apply_rating(
+                game_id, meta["game"], json.dumps(outcome, sort_keys=True), updates
+            )
+            if applied == "moved":
+                continue
+            self.store.annotate(game_id, {"rating": marker or json.dumps(outcome, sort_keys=True)})
+            return "rated" if applied == "ok" else "done"
+        raise RuntimeError(f"the players of {game_id} kept being rated meanwhile: again later")
+
+    def _outcome(self, game_id, meta, seats, named, guards):
+        """The outcome (per seat: who, the rating before and, for a player, after) and the
+        players' updates."""
+        state = self.games.load(game_id).state
+        kind = meta["game"]
+        stored = dict(zip(named, guards, strict=True))
+        before: list[Rating] = []
+        for s in (0, 1):
+            if seats[s] is not None:
+                before.append(rating_of(stored[seats[s]][1]))
+            else:
+                level = (meta.get(f"kind{s}") or "")[4:]
+                bot = RULES[kind].BOT_RATINGS.get(level)
+                before.append(Rating(bot, BOT_RD) if bot is not None else NEWCOMER)
+        score0 = 0.5 if state.winner is None else float(state.winner == 0)
+        scores = (score0, 1.0 - score0)
+        outcome = {"game": kind, "seats": []}
+        updates = []
+        for s in (0, 1):
+            seat = {"who": seats[s] or meta.get(f"kind{s}"), "before": _wire(before[s])}
+            if seats[s] is not None:
+                after = update(before[s], [(before[1 - s], scores[s])])
+                seat["after"] = _wire(after)
+                guard, old = stored[seats[s]]
+                old = old or {}
+                record = {**_wire(after), "games": old.get("games", 0) + 1,
+                          "wins": old.get("wins", 0) + (scores[s] == 1.0),
+                          "losses": old.get("losses", 0) + (scores[s] == 0.0),
+                          "draws": old.get("draws", 0) + (scores[s] == 0.5)}  # fmt: skip
+                updates.append((seats[s], guard, record))
+            outcome["seats"].append(seat)
+        return outcome, updates
+
+
+def _wire(r: Rating) -> dict:
+    return {"rating": r.rating, "rd": r.rd, "vol": r.vol}

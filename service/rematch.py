@@ -1,0 +1,134 @@
+"""Rematches: after a finished game, either seat asks; once both have, a new game of the
+same kind and options, seats swapped, players, names and ``rated`` kept, linked from both
+games (the old game's view: ``rematch.game``; the new one's: ``rematch_of``).
+
+The protocol (README.md, *Rematch*): ``POST /v1/games/{id}/rematch`` with a seat's token
+records that seat's ask and answers ``202`` (waiting for the other, until ``until``) or,
+once both have asked, ``201`` with the new game, the caller's new seat and its token. The
+first asker learns its own by ``GET /v1/games/{id}/rematch`` with its old token (or by
+asking again: an ask is idempotent). A hosted bot always agrees: against one, the first ask
+makes the game. Asks count until ``SPITLOG_REMATCH_S`` after the game's end; after that (or
+once the game has left Redis) a ``409``.
+
+Exactly one new game: the asks are recorded by one script on the old game's meta
+(``RedisStore.rematch``), which names the new game's id once, in the ask that completes
+the pair. Whoever finds it named and the game not there yet (that ask's process, or one
+that crashed before it made it, then any later ask or read) makes it: an append at
+version 0, which only one can do. The new seats' tokens are derived from the old game's
+secret (an HMAC of the new id and the old seat), so each seat gets the same one whoever
+made the game, and neither is stored.
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+
+import domain
+
+from .cache import Game
+from .errors import GameRunning, NoSuchGame, ServiceError
+from .games import token_hash
+from .players import Who, pkeys
+
+
+class RematchExpired(ServiceError):
+    status, slug, title = 409, "rematch-expired", "The rematch offer expired"
+
+
+def new_token(secret: str, new_id: str, old_seat: int) -> str:
+    mac = hmac.new(bytes.fromhex(secret), f"rematch:{new_id}:{old_seat}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
+
+
+def _occupant(meta: dict[str, str], seat: int) -> Who:
+    kind = meta.get(f"kind{seat}") or "human"
+    pkey = pkeys(meta)[seat]
+    if pkey is not None:
+        return Who(kind, json.loads(meta[f"pl{seat}"])["name"], pkey)
+    return Who(kind, meta.get(f"nm{seat}"), None)
+
+
+class Rematches:
+    def __init__(self, games):
+        self.games = games  # service.games.Games
+
+    def _finished(self, game_id: str, token: str | None, required: bool):
+        game = self.games.load(game_id)
+        seat = self.games.seat(game, token, required=required)
+        if game.state.status != "finished":
+            what = "aborted" if game.state.over else "not over"
+            raise GameRunning(f"the game is {what}: no rematch", version=game.version)
+        return game, seat
+
+    def ask(self, game_id: str, token: str) -> tuple[int, dict]:
+        """A seat's ask: (201, the new game) once both asked, else (202, the offer)."""
+        game, seat = self._finished(game_id, token, required=True)
+        if game.log is not None:
+            raise RematchExpired("the game has left Redis: its rematch time is over")
+        now = self.games.clock()
+        until = game.state.phase_since + self.games.rematch_s
+        agrees = tuple((game.meta.get(f"kind{s}") or "").startswith("bot:") for s in (0, 1))
+        got, new_id = self.games.store.rematch(
+            game_id, seat, int(now * 1000), int(until * 1000), "g_" + secrets.token_hex(8), agrees
+        )
+        if got == "expired":
+            raise RematchExpired(
+                f"a rematch could be asked for until {domain.views.iso(until)}",
+                version=game.version,
+            )
+        if got == "gone":
+            raise RematchExpired("the game has left Redis: its rematch time is over")
+        if got == "waiting":
+            return 202, self._offer(self.games.load(game_id), seat)
+        return 201, self._made(game, seat, new_id)
+
+    def read(self, game_id: str, token: str | None) -> dict:
+        """The rematch as ``token``'s seat (or a spectator) sees it: the offer, or the new
+        game (with the caller's new seat and token)."""
+        game, seat = self._finished(game_id, token, required=False)
+        new_id = game.meta.get("rmg")
+        if new_id is not None and seat is not None:
+            return self._made(game, seat, new_id)
+        return self._offer(game, seat)
+
+    def _offer(self, game: Game, seat: int | None) -> dict:
+        info = self.games.rematch_of(game) or {}
+        expired = game.log is not None or self.games.clock() > game.state.phase_since + \
+            self.games.rematch_s  # fmt: skip
+        status = "made" if info.get("game") else "expired" if expired else (
+            "offered" if any(info.get("asked", ())) else "none")  # fmt: skip
+        return {"status": status, **info, "seat": seat}
+
+    def _made(self, old: Game, seat: int, new_id: str) -> dict:
+        """The new game (made here if the ask that named it did not live to), as ``seat``
+        of the old game sees it: its new seat and token."""
+        try:
+            game = self.games.load(new_id)
+        except NoSuchGame:
+            game = self._make(old, new_id)
+        new_seat = 1 - seat
+        token = new_token(old.meta["ik"], new_id, seat)
+        view = self.games.view(game, new_seat)
+        return {"status": "made", "game": new_id, "seat": new_seat, "token": token,
+                "state": view}  # fmt: skip
+
+    def _make(self, old: Game, new_id: str) -> Game:
+        meta, state = old.meta, old.state
+        seats, hashes = [], []
+        for s in (1, 0):  # swapped
+            kind = meta.get(f"kind{s}") or "human"
+            seats.append(kind if kind.startswith("bot:") else _occupant(meta, s))
+            hashes.append(None if kind.startswith("bot:")
+                          else token_hash(new_token(meta["ik"], new_id, s)))  # fmt: skip
+        options = state.options.public(domain.RULES[state.game].OPTIONS)
+        return self.games.make(
+            new_id,
+            state.game,
+            options,
+            tuple(seats),
+            tuple(hashes),
+            rated=meta.get("rated") == "1",
+            extra_meta={"rmo": old.id},
+        )

@@ -1,0 +1,214 @@
+"""Seeks and quick pairing: ``post`` a seek (a game, its options, rated or not, the ratings
+it accepts, a bot fallback), ``read`` it (or wait for it) until it is paired or expired,
+``cancel`` it; ``due`` is the scheduler's job at its fallback or expiry time.
+
+Pairing is atomic in Redis (``SeekStore.pair``: one script): the new seek takes the
+oldest open seek of the same game, options and ``rated`` whose rating range holds its
+rating and whose rating its own range holds; both leave the pool and turn ``making`` with
+the id of the game to be, in the same script, so no seek is ever paired twice. The
+process that paired them then makes the game (Python: the domain's events) and
+``finish``es the pairing. If it dies in between, the pairing waits in ``making`` and the
+next reader of either seek, or the seek's scheduler job, or the sweeper finishes it: making
+a game is an append at version 0 under the id the script chose, so two finishers make one
+game.
+
+A seek's token is the seat's token of the game it is paired into (the game's meta holds
+its SHA-256 as the seat's): nothing secret is stored, and whoever makes the game, the
+seeker's token works in it.
+"""
+
+import hashlib
+import json
+import secrets
+import time
+
+import domain
+
+from .errors import Forbidden, NoSuchGame, SeatTaken, Unauthorized
+from .players import ANONYMOUS, NEWCOMER, Who
+
+RANGE = (0, 4000)  # the ratings a range may name
+
+
+class NoSuchSeek(NoSuchGame):
+    """No such seek (404)."""
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def pool_of(game: str, options: dict, rated: bool) -> str:
+    text = f"{game}|{sorted(options.items())}|{int(rated)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def nearest_level(game: str, rating: float) -> str:
+    """The hosted level whose rating in ``game`` is nearest ``rating`` (``BOT_RATINGS``)."""
+    levels = domain.RULES[game].BOT_RATINGS
+    return "bot:" + min(levels, key=lambda lv: (abs(levels[lv] - rating), levels[lv]))
+
+
+class Seeks:
+    def __init__(self, games, store, players=None, scheduler=None, max_s: float = 300.0):
+        self.games = games  # service.games.Games
+        self.store = store  # service.store.seeks.SeekStore
+        self.players = players  # service.store.players.PlayerStore
+        self.scheduler = scheduler  # has arm_seek(seek_id, due_ms) (workers.schedule)
+        self.max_s = max_s
+
+    def post(
+        self, game: str, options: dict | None, *, rated: bool = False,
+        rating_range: tuple[int, int] | None = None, bot_fallback_s: float | None = None,
+        expires_s: float | None = None, who: Who = ANONYMOUS,
+    ) -> dict:  # fmt: skip
+        """A new seek: ``{id, token, status, ...}`` (paired already if a compatible seek
+        was waiting). Raises MalformedAction naming the field for impossible options,
+        ranges or times."""
+        opts = domain.options_for(game, options).public(domain.RULES[game].OPTIONS)
+        expires_s = self.max_s if expires_s is None else expires_s
+        errors = {}
+        if not 0 < expires_s <= self.max_s:
+            errors["expires_s"] = [f"must be more than 0 and at most {self.max_s:g}"]
+        if bot_fallback_s is not None and not 0 <= bot_fallback_s < expires_s:
+            errors["bot_fallback_s"] = [f"must be at least 0 and less than expires_s "
+                                        f"({expires_s:g}): the seek expires first"]  # fmt: skip
+        lo, hi = rating_range if rating_range is not None else RANGE
+        if not RANGE[0] <= lo <= hi <= RANGE[1]:
+            errors["rating_range"] = [f"[low, high] with {RANGE[0]} <= low <= high <= {RANGE[1]}"]
+        if rated and who.pkey is None:
+            errors["rated"] = ["a rated seek is a player's: name yours (player, X-Api-Key)"]
+        if errors:
+            raise domain.MalformedAction(errors)
+        rating = NEWCOMER.rating
+        if who.pkey is not None and self.players is not None:
+            self.players.touch_player(who.pkey, who.name, int(self.games.clock() * 1000))
+            (stored,) = self.players.ratings([who.pkey], game)
+            rating = stored["rating"] if stored else rating
+        now = self.games.clock()
+        seek_id, token = "s_" + secrets.token_hex(8), secrets.token_urlsafe(32)
+        expires = int((now + expires_s) * 1000)
+        fallback = None if bot_fallback_s is None else int((now + bot_fallback_s) * 1000)
+        fields = {
+            "game": game, "options": self.store.dumps(opts), "rated": int(rated),
+            "lo": lo, "hi": hi, "rating": round(rating), "pk": who.pkey or "", "kind": who.kind,
+            "name": who.name or "", "tok": _hash(token), "created": int(now * 1000),
+            "expires": expires, "fallback": "" if fallback is None else fallback,
+            "pool": pool_of(game, opts, rated),
+        }  # fmt: skip
+        due = fallback if fallback is not None else expires
+        self.store.add(seek_id, fields, due)
+        if self.scheduler is not None:
+            self.scheduler.arm_seek(seek_id, due)
+        got, other = self.store.pair(seek_id, fields["pool"], int(now * 1000), _game_id())
+        if got == "paired":
+            self._settle(seek_id)
+        return {**self._answer(seek_id, self.store.get(seek_id)), "token": token}
+
+    def read(self, seek_id: str, token: str | None, wait_s: float = 0.0, sleep=None) -> dict:
+        """The seek as its holder sees it: open, paired (the game and the seat: the seek's
+        token is the seat's), expired or cancelled; with ``wait_s``, a long-poll: an open
+        seek is looked at again every 50 ms until it is not, up to ``wait_s``."""
+        seek = self._owned(seek_id, token)
+        end = time.monotonic() + wait_s
+        while True:
+            if seek["status"] == "making":
+                seek = self._settle(seek_id)
+            elif seek["status"] == "open" and self.games.clock() * 1000 >= int(
+                seek["fallback"] or seek["expires"]
+            ):
+                self.due(seek_id)  # its job is late: do it now
+                seek = self.store.get(seek_id)
+            if seek["status"] != "open" or time.monotonic() >= end:
+                return self._answer(seek_id, seek)
+            (sleep or time.sleep)(min(0.05, max(0.0, end - time.monotonic())))
+            seek = self.store.get(seek_id)
+
+    def cancel(self, seek_id: str, token: str | None) -> None:
+        """Cancel an open seek (or one cancelled or expired: nothing to do); 409 once paired."""
+        seek = self._owned(seek_id, token)
+        status = self.store.cancel(seek_id, seek["pool"])
+        if status in ("making", "paired"):
+            seek = self._settle(seek_id) if status == "making" else seek
+            raise SeatTaken(f"the seek is paired already: game {self.store.get(seek_id)['gid']}")
+
+    def due(self, seek_id: str) -> tuple[str, int | None]:
+        """The seek's job: its bot fallback or its expiry, if due (the outcome, and the next
+        due time when it is not yet); a pairing left making is finished."""
+        seek = self.store.get(seek_id)
+        if seek is None:
+            return "gone", None
+        if seek["status"] == "making":
+            self._settle(seek_id)
+            return "settled", None
+        level = nearest_level(seek["game"], int(seek["rating"]))
+        now = int(self.games.clock() * 1000)
+        got, nxt = self.store.due(seek_id, seek["pool"], now, _game_id(), level)
+        if got == "fallback":
+            self._settle(seek_id)
+        elif got == "later" and self.scheduler is not None:
+            self.scheduler.arm_seek(seek_id, nxt)
+        return got, nxt
+
+    def settle_stale(self, older_than_ms: int) -> int:
+        """Finish the pairings left making before ``older_than_ms`` (a crash): how many."""
+        members = self.store.making(older_than_ms)
+        for member in members:
+            self._make(member)
+        return len(members)
+
+    # ---------------------------------------------------------------- internals
+
+    def _owned(self, seek_id: str, token: str | None) -> dict:
+        seek = self.store.get(seek_id)
+        if seek is None:
+            raise NoSuchSeek(f"no seek {seek_id}")
+        if token is None:
+            raise Unauthorized("send the seek's token as Authorization: Bearer <token>")
+        if not secrets.compare_digest(_hash(token), seek["tok"]):
+            raise Forbidden("not this seek's token")
+        return seek
+
+    def _settle(self, seek_id: str) -> dict:
+        """Make the game of a seek left making (idempotent), and record it on its seeks."""
+        seek = self.store.get(seek_id)
+        if seek["status"] == "making":
+            gid = seek["gid"]
+            a, b = (seek_id, seek["opp"]) if seek["seat"] == "0" else (seek["opp"], seek_id)
+            self._make(f"{gid}|{a}|{b}")
+            seek = self.store.get(seek_id)
+        return seek
+
+    def _make(self, member: str) -> None:
+        gid, a, b = member.split("|")
+        first = self.store.get(a)
+        second = None if b.startswith("bot:") else self.store.get(b)
+        seats = [Who(first["kind"], first["name"] or None, first["pk"] or None), b]
+        hashes = [first["tok"], None]
+        if second is not None:
+            seats[1] = Who(second["kind"], second["name"] or None, second["pk"] or None)
+            hashes[1] = second["tok"]
+        self.games.make(gid, first["game"], json.loads(first["options"]), tuple(seats),
+                        tuple(hashes), rated=first["rated"] == "1")  # fmt: skip
+        self.store.finish(member)
+
+    def _answer(self, seek_id: str, seek: dict) -> dict:
+        iso = domain.views.iso
+        paired = seek["status"] == "paired"
+        return {
+            "id": seek_id,
+            "status": seek["status"],
+            "game": seek["game"],
+            "rated": seek["rated"] == "1",
+            "rating_range": [int(seek["lo"]), int(seek["hi"])],
+            "expires_at": iso(int(seek["expires"]) / 1000),
+            "bot_fallback_at": iso(int(seek["fallback"]) / 1000) if seek["fallback"] else None,
+            "game_id": seek["gid"] if paired else None,
+            "seat": int(seek["seat"]) if paired else None,
+            "opponent": (seek["opp"] if seek["opp"].startswith("bot:") else "seek")
+            if paired else None,
+        }  # fmt: skip
+
+
+def _game_id() -> str:
+    return "g_" + secrets.token_hex(8)

@@ -1,0 +1,193 @@
+"""Seeks in Redis: the only module that knows their keys. Every key shares the hash tag
+``{sk}``, so that each script below runs on one Cluster slot (its scripts read the seeks'
+hashes they find in a pool: keys of the same slot).
+
+- ``spit:{sk}:s:<seek id>`` a hash: ``game``, ``options`` (JSON), ``rated`` (1/0),
+  ``lo``/``hi`` (the ratings it accepts), ``rating`` (its own), ``pk`` (its player's
+  pkey, or empty), ``kind``, ``name``, ``tok`` (SHA-256 of its token), ``created``,
+  ``expires``, ``fallback`` (ms, or empty), ``status`` (``open``, ``making``, ``paired``,
+  ``expired``, ``cancelled``) and, once paired, ``gid``, ``seat`` and ``opp`` (the other
+  seek's id or a hosted level). It expires an hour after its own expiry.
+- ``spit:{sk}:pool:<pool>`` a sorted set: the open seeks of one game, options and
+  ``rated`` (``pool``: 16 hex of their SHA-256), scored by creation (oldest first).
+- ``spit:{sk}:due`` a sorted set: each open seek scored by its next due time (its bot
+  fallback, else its expiry): what the scheduler's seek slots and the sweeper look at.
+- ``spit:{sk}:making`` a sorted set: ``<game id>|<seek>|<seek or level>``, scored by the
+  time the pairing was made; a member stays until the game is made and both seeks say so
+  (``finish``): a pairing whose process died in between is finished by the next reader.
+"""
+
+import json
+
+import redis
+
+SK = "spit:{sk}"
+SEEK_TTL_MS = 3_600_000  # a seek's hash outlives its expiry this long (a late reader)
+
+# KEYS: the new seek, its pool, due, making. ARGV: its id, now (ms), how many to scan,
+# the game id if it pairs, the prefix of seek keys. Pairs the new seek with the oldest
+# open seek of its pool that each one's rating range accepts (not of the same player):
+# both leave the pool and the due set, both turn 'making' with the game's id and their
+# seats (the older seek seat 0), the pairing goes to 'making'. Else the new seek joins
+# the pool. Expired seeks met on the way leave the pool.
+_PAIR = """
+local me = KEYS[1]
+if redis.call('HGET', me, 'status') ~= 'open' then return {'not-open'} end
+local f = redis.call('HMGET', me, 'rating', 'lo', 'hi', 'pk', 'created', 'expires')
+local r, lo, hi, pk = tonumber(f[1]), tonumber(f[2]), tonumber(f[3]), f[4]
+local now = tonumber(ARGV[2])
+if tonumber(f[6]) <= now then return {'not-open'} end
+local found = nil
+for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)) do
+  if m ~= ARGV[1] then
+    local k = ARGV[5] .. m
+    local g = redis.call('HMGET', k, 'status', 'rating', 'lo', 'hi', 'pk', 'expires')
+    if g[1] ~= 'open' or tonumber(g[6]) <= now then
+      redis.call('ZREM', KEYS[2], m)
+    else
+      local r2, lo2, hi2 = tonumber(g[2]), tonumber(g[3]), tonumber(g[4])
+      if r2 >= lo and r2 <= hi and r >= lo2 and r <= hi2 and (pk == '' or pk ~= g[5]) then
+        found = m
+        break
+      end
+    end
+  end
+end
+if not found then
+  redis.call('ZADD', KEYS[2], tonumber(f[5]), ARGV[1])
+  return {'queued'}
+end
+local k = ARGV[5] .. found
+redis.call('ZREM', KEYS[2], found, ARGV[1])
+redis.call('ZREM', KEYS[3], found, ARGV[1])
+redis.call('HSET', k, 'status', 'making', 'gid', ARGV[4], 'seat', 0, 'opp', ARGV[1])
+redis.call('HSET', me, 'status', 'making', 'gid', ARGV[4], 'seat', 1, 'opp', found)
+redis.call('ZADD', KEYS[4], now, ARGV[4] .. '|' .. found .. '|' .. ARGV[1])
+return {'paired', found}
+"""
+
+# KEYS: the seek, its pool, due, making. ARGV: now (ms), the game id if it falls back,
+# the hosted level, its id. Its bot fallback (if open and due) or its expiry (if open and
+# past it): {'fallback'}, {'expired'}, or {'later', the next due ms} / {'not-open'}.
+_DUE = """
+local f = redis.call('HMGET', KEYS[1], 'status', 'fallback', 'expires')
+if f[1] ~= 'open' then return {'not-open'} end
+local now = tonumber(ARGV[1])
+if f[2] and f[2] ~= '' and tonumber(f[2]) <= now and tonumber(f[3]) > now then
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZREM', KEYS[3], ARGV[4])
+  redis.call('HSET', KEYS[1], 'status', 'making', 'gid', ARGV[2], 'seat', 0, 'opp', ARGV[3])
+  redis.call('ZADD', KEYS[4], now, ARGV[2] .. '|' .. ARGV[4] .. '|' .. ARGV[3])
+  return {'fallback'}
+end
+if tonumber(f[3]) <= now then
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZREM', KEYS[3], ARGV[4])
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+  return {'expired'}
+end
+local nxt = tonumber(f[3])
+if f[2] and f[2] ~= '' and tonumber(f[2]) < nxt then nxt = tonumber(f[2]) end
+return {'later', tostring(nxt)}
+"""
+
+# KEYS: making, then the pairing's seeks (one or two). ARGV: the making member, the game
+# id. The game is made: each seek still 'making' for it turns 'paired'; the member goes.
+_FINISH = """
+for i = 2, #KEYS do
+  if redis.call('HGET', KEYS[i], 'status') == 'making'
+     and redis.call('HGET', KEYS[i], 'gid') == ARGV[2] then
+    redis.call('HSET', KEYS[i], 'status', 'paired')
+  end
+end
+redis.call('ZREM', KEYS[1], ARGV[1])
+return 1
+"""
+
+# KEYS: the seek, its pool, due. ARGV: its id. Cancels an open seek: its status after.
+_CANCEL = """
+local st = redis.call('HGET', KEYS[1], 'status')
+if st ~= 'open' then return st end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[1], 'status', 'cancelled')
+return 'cancelled'
+"""
+
+
+def _s(b) -> str:
+    return b.decode() if isinstance(b, bytes) else str(b)
+
+
+def _seek(seek_id: str) -> str:
+    return f"{SK}:s:{seek_id}"
+
+
+def _pool(pool: str) -> str:
+    return f"{SK}:pool:{pool}"
+
+
+DUE = f"{SK}:due"
+MAKING = f"{SK}:making"
+
+
+class SeekStore:
+    """Seeks and their pairing in Redis (the module's doc lists the keys)."""
+
+    def __init__(self, client: redis.Redis, scan: int = 1000):
+        self.r = client
+        self.scan = scan  # the open seeks of a pool a new seek looks at, oldest first
+        self._pair = client.register_script(_PAIR)
+        self._due = client.register_script(_DUE)
+        self._finish = client.register_script(_FINISH)
+        self._cancel = client.register_script(_CANCEL)
+
+    def add(self, seek_id: str, fields: dict, due_ms: int) -> None:
+        """Store a new open seek (not yet in its pool: ``pair`` puts it there)."""
+        key = _seek(seek_id)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hset(key, mapping={**fields, "status": "open"})
+        pipe.pexpireat(key, int(fields["expires"]) + SEEK_TTL_MS)
+        pipe.zadd(DUE, {seek_id: due_ms})
+        pipe.execute()
+
+    def get(self, seek_id: str) -> dict[str, str] | None:
+        raw = self.r.hgetall(_seek(seek_id))
+        return {_s(k): _s(v) for k, v in raw.items()} if raw else None
+
+    def pair(self, seek_id: str, pool: str, now_ms: int, game_id: str) -> tuple[str, str | None]:
+        """(``paired``, the other seek), (``queued``, None) or (``not-open``, None)."""
+        keys = [_seek(seek_id), _pool(pool), DUE, MAKING]
+        reply = self._pair(keys=keys, args=[seek_id, now_ms, self.scan, game_id, f"{SK}:s:"])
+        return _s(reply[0]), (_s(reply[1]) if len(reply) > 1 else None)
+
+    def due(
+        self, seek_id: str, pool: str, now_ms: int, game_id: str, level: str
+    ) -> tuple[str, int | None]:
+        keys = [_seek(seek_id), _pool(pool), DUE, MAKING]
+        reply = self._due(keys=keys, args=[now_ms, game_id, level, seek_id])
+        return _s(reply[0]), (int(_s(reply[1])) if len(reply) > 1 else None)
+
+    def finish(self, member: str) -> None:
+        gid, a, b = member.split("|")
+        keys = [MAKING, _seek(a)] + ([] if b.startswith("bot:") else [_seek(b)])
+        self._finish(keys=keys, args=[member, gid])
+
+    def cancel(self, seek_id: str, pool: str) -> str | None:
+        out = self._cancel(keys=[_seek(seek_id), _pool(pool), DUE], args=[seek_id])
+        return _s(out) if out else None
+
+    def making(self, older_than_ms: int) -> list[str]:
+        """The pairings made before ``older_than_ms`` whose game is not recorded yet."""
+        return [_s(m) for m in self.r.zrangebyscore(MAKING, "-inf", older_than_ms)]
+
+    def overdue(self, now_ms: int, limit: int = 500) -> list[str]:
+        """Open seeks whose fallback or expiry is due by ``now_ms``."""
+        return [_s(m) for m in self.r.zrangebyscore(DUE, "-inf", now_ms, start=0, num=limit)]
+
+    def pool_size(self, pool: str) -> int:
+        return int(self.r.zcard(_pool(pool)))
+
+    @staticmethod
+    def dumps(obj) -> str:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,248 @@
+"""Seeks and rematches against the real redis-server (issue 16, items 3 and 4): the
+pairing and the rematch scripts under real concurrency (threads on the use cases, each
+with its own connections, as API processes are), and a crash between a pairing and its
+game."""
+
+import random
+import threading
+import time
+from collections import Counter, defaultdict
+
+import pytest
+import redis
+
+from service.games import Games, token_hash
+from service.rematch import Rematches
+from service.seeks import Seeks
+from service.store.players import PlayerStore
+from service.store.redis import RedisStore
+from service.store.seeks import DUE, MAKING, SeekStore
+
+pytestmark = pytest.mark.redis
+
+OPTIONS = ({}, {"max_rounds": 3})
+RANGES = (None, [1400, 1600], [1000, 2000], [0, 1000])  # the last pairs with no 1500
+
+
+def use_cases(url: str):
+    client = redis.Redis.from_url(url, max_connections=64)
+    store, players = RedisStore(client), PlayerStore(client)
+    games = Games(store, players=players)
+    return games, Seeks(games, SeekStore(client), players, None, max_s=300)
+
+
+def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_client, redis_url):
+    """1,000 seeks from 16 threads (two games, two option sets, four rating ranges, a bot
+    fallback for a third of them), while a 17th thread plays the scheduler (each seek's
+    fallback or expiry when due); then every seek is paired once or expired, every game
+    has its seeks' tokens at their seats, and nothing is left in the pool."""
+    n, threads = 1000, 16
+    rng = random.Random(16)
+    specs = [
+        {"game": rng.choice(("spit", "speed")), "options": rng.choice(OPTIONS),
+         "rating_range": rng.choice(RANGES),
+         "bot_fallback_s": rng.uniform(0.05, 0.6) if rng.random() < 1 / 3 else None,
+         "expires_s": 2.0}
+        for _ in range(n)
+    ]  # fmt: skip
+    posted: list[dict] = []
+    lock = threading.Lock()
+    done = threading.Event()
+    errors: list[BaseException] = []
+
+    def post(part):
+        _games, seeks = use_cases(redis_url)
+        try:
+            for spec in part:
+                out = seeks.post(spec["game"], spec["options"], rating_range=spec["rating_range"],
+                                 bot_fallback_s=spec["bot_fallback_s"],
+                                 expires_s=spec["expires_s"])  # fmt: skip
+                with lock:
+                    posted.append({**spec, **out})
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    def scheduler():
+        _games, seeks = use_cases(redis_url)
+        while not done.is_set() or seeks.store.overdue(int(time.time() * 1000)):
+            for sid in seeks.store.overdue(int(time.time() * 1000)):
+                seeks.due(sid)
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=scheduler)
+    ticker.start()
+    workers = [threading.Thread(target=post, args=(specs[i::threads],)) for i in range(threads)]
+    t0 = time.monotonic()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    posting = time.monotonic() - t0
+    time.sleep(2.2)  # every seek past its expiry
+    done.set()
+    ticker.join(30)
+    assert not errors, errors[:3]
+    assert len(posted) == n
+
+    games, seeks = use_cases(redis_url)
+    final = {p["id"]: seeks.store.get(p["id"]) for p in posted}
+    by_status = Counter(s["status"] for s in final.values())
+    assert set(by_status) <= {"paired", "expired"}, by_status
+    in_game = defaultdict(list)
+    for sid, s in final.items():
+        if s["status"] == "paired":
+            in_game[s["gid"]].append((sid, int(s["seat"]), s["opp"]))
+    spec = {p["id"]: p for p in posted}
+    vs_bot = 0
+    for gid, seats in in_game.items():
+        meta = games.store.meta(gid)
+        assert meta is not None, f"{gid}: paired, and no game"
+        if len(seats) == 1:  # a bot fallback
+            ((sid, seat, opp),) = seats
+            assert seat == 0 and opp.startswith("bot:") and meta["kind1"] == opp
+            assert meta["tok0"] == final[sid]["tok"]
+            vs_bot += 1
+            continue
+        assert sorted(seat for _s, seat, _o in seats) == [0, 1], (gid, seats)
+        (a, _sa, oa), (b, _sb, ob) = sorted(seats, key=lambda x: x[1])
+        assert (oa, ob) == (b, a)  # each names the other
+        assert [meta["tok0"], meta["tok1"]] == [final[a]["tok"], final[b]["tok"]]
+        sa, sb = spec[a], spec[b]
+        assert (sa["game"], sa["options"]) == (sb["game"], sb["options"]) == (
+            meta["game"], {k: v for k, v in sa["options"].items()})  # fmt: skip
+        for mine, theirs in ((final[a], final[b]), (final[b], final[a])):
+            assert int(mine["lo"]) <= int(theirs["rating"]) <= int(mine["hi"])
+    # no seek in two games: every seek's token sits at one seat of one game only
+    metas = [games.store.meta(gid) for gid in in_game]
+    seated = Counter(m[f] for m in metas for f in ("tok0", "tok1") if m.get(f))
+    assert max(seated.values()) == 1
+    assert sum(len(s) for s in in_game.values()) == by_status["paired"]
+    never = [sid for sid in final if spec[sid]["rating_range"] == [0, 1000]]
+    assert all(final[s]["status"] == "expired" or final[s]["opp"].startswith("bot:")
+               for s in never)  # fmt: skip
+    r = redis_client
+    assert [k for k in r.scan_iter("spit:{sk}:pool:*") if r.zcard(k)] == []
+    assert r.zcard(DUE) == 0 and r.zcard(MAKING) == 0
+    pairs = len(in_game) - vs_bot
+    print(
+        f"\n1,000 seeks posted in {posting:.1f} s from {threads} threads: "
+        f"{by_status['paired']} paired ({pairs} games of two seeks, {vs_bot} against a "
+        f"bot), {by_status['expired']} expired, none lost, none twice"
+    )
+
+
+def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_client, redis_url):
+    games, seeks = use_cases(redis_url)
+    real = seeks._settle
+    seeks._settle = lambda sid: (_ for _ in ()).throw(ConnectionError("killed"))  # the crash
+    a = seeks.post("spit", {})
+    with pytest.raises(ConnectionError):
+        seeks.post("spit", {})
+    seeks._settle = real
+    (member,) = seeks.store.making(int(time.time() * 1000) + 1)
+    gid = member.split("|")[0]
+    assert games.store.meta(gid) is None  # paired, the game not made
+    # the sweeper and a reader at once: one game
+    others = [use_cases(redis_url)[1] for _ in range(4)]
+    ts = [threading.Thread(target=o.settle_stale, args=(int(time.time() * 1000) + 1,))
+          for o in others[:2]] + [threading.Thread(target=o.read, args=(a["id"], a["token"]))
+                                  for o in others[2:]]  # fmt: skip
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    got = seeks.read(a["id"], a["token"])
+    assert (got["status"], got["game_id"], got["seat"]) == ("paired", gid, 0)
+    assert games.load(gid).meta["tok0"] == token_hash(a["token"])
+    assert games.store.version(gid) == games.load(gid).version
+    assert seeks.store.making(int(time.time() * 1000) + 1) == []
+
+
+def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis_client, redis_url):
+    games, _seeks = use_cases(redis_url)
+    played = []
+    for _ in range(40):
+        g = games.create("speed", None, "human", "").body
+        j = games.join(g["id"], "").body
+        games.act(g["id"], j["token"], {"type": "resign"})
+        played.append((g["id"], g["token"], j["token"]))
+    answers = defaultdict(list)
+
+    def ask(gid, token, barrier):
+        mine = Rematches(use_cases(redis_url)[0])
+        barrier.wait()
+        answers[gid].append(mine.ask(gid, token))
+
+    for gid, t0, t1 in played:
+        barrier = threading.Barrier(2)
+        ts = [threading.Thread(target=ask, args=(gid, t, barrier)) for t in (t0, t1)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    made = Counter()
+    for gid, t0, t1 in played:
+        codes = sorted(code for code, _body in answers[gid])
+        assert codes in ([201, 202], [201, 201]), codes
+        named = {body["game"] for code, body in answers[gid] if code == 201}
+        assert len(named) == 1
+        new = named.pop()
+        made[new] += 1
+        assert games.store.meta(gid)["rmg"] == new
+        assert games.load(new).meta["rmo"] == gid
+        for token, seat in ((t0, 1), (t1, 0)):
+            mine = Rematches(games).read(gid, token)
+            assert games.seat(games.load(new), mine["token"]) == seat
+    assert len(made) == len(played)
+    rows, _ = games.store.lobby("running", None, 100)
+    assert len(rows) == len(played)  # one new game each, nothing more
+
+
+def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
+    redis_client, redis_url, tmp_path
+):
+    """With real RQ workers and the scheduler: a seek's fallback fires from its schedule
+    slot (``seek|<id>``) with no reader waiting; a seek whose slot was never armed (its
+    process died right after storing it) is found overdue by the sweeper and falls back
+    all the same; then the hosted bot plays its game."""
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer
+    from tests.support.workers_procs import Procs, wait_for_workers
+    from workers.schedule import Schedule, Scheduler
+
+    procs = Procs({"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BOT_PACE": "0.05",
+                   "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": "0.2"}, tmp_path)  # fmt: skip
+    procs.start("w0")
+    procs.start("scheduler", "scheduler")
+    try:
+        wait_for_workers(redis_url, 1)
+        app = create_app(app_settings(redis_url=redis_url),
+                         scheduler=Scheduler(Schedule(redis_client), pace=0.05))  # fmt: skip
+        client = app.test_client()
+        armed = client.post("/v1/seeks", json={"game": "speed", "bot_fallback_s": 0.3}).get_json()
+        _games, unarmed_seeks = use_cases(redis_url)  # no scheduler: nothing armed
+        lost = unarmed_seeks.post("speed", {"side_piles": 5}, bot_fallback_s=0.2)  # not a pair
+        store = unarmed_seeks.store
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not all(
+            store.get(s["id"])["status"] == "paired" for s in (armed, lost)
+        ):
+            time.sleep(0.05)
+        for s in (armed, lost):
+            got = store.get(s["id"])
+            # Speed's levels: medium 1237, hard 1620: hard is nearest a newcomer's 1500
+            assert (got["status"], got["opp"]) == ("paired", "bot:hard"), got
+            h = bearer(s["token"])
+            view = client.get(f"/v1/games/{got['gid']}", headers=h).get_json()
+            assert view["you"] == 0 and view["players"][1]["kind"] == "bot:hard"
+            client.post(f"/v1/games/{got['gid']}/actions", json={"type": "ready"}, headers=h)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:  # the hosted bot readies and the deal is turned up
+            v = client.get(f"/v1/games/{store.get(lost['id'])['gid']}").get_json()
+            if v["phase"] not in ("ready", "waiting"):
+                break
+            time.sleep(0.05)
+        assert v["phase"] not in ("ready", "waiting"), v["phase"]
+        assert store.overdue(int(time.time() * 1000)) == []
+    finally:
+        procs.stop()

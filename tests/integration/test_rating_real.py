@@ -1,0 +1,142 @@
+"""Ratings for real (issue 16, item 2): rated games finish while slow RQ workers
+(tests/support/slow_worker.py: a pause before a rating is applied and before its outcome
+is written to the game) are SIGKILLed again and again, most often while they run a
+finished game's job (rate, then archive); the scheduler's sweeper re-arms what the kills
+lost. Every game must be rated exactly once before it leaves Redis."""
+
+import json
+import random
+import threading
+import time
+from collections import defaultdict
+
+import pytest
+import redis
+
+from domain.ratings import Rating
+from service import archiving
+from service.archive.directory import DirectoryArchive
+from service.http.app import create_app
+from tests.support.api import app_settings, bearer
+from tests.support.keys import keys_naming
+from tests.support.workers_procs import Procs, wait_for_workers
+from workers.schedule import Schedule, Scheduler
+
+pytestmark = pytest.mark.redis
+
+PLAYERS = ("ann", "ben", "cat", "dan", "eve", "fay")
+ENV = {"SPITLOG_BOT_PACE": "0.05", "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": "0.2",
+       "SPITLOG_RETAIN_S": "0.5", "SPITLOG_WORKER_LOG_LEVEL": "WARNING"}  # fmt: skip
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            pytest.fail(f"{what}: not in {timeout} s")
+        time.sleep(0.05)
+
+
+def chain(outcomes: list[dict], pkey: str) -> Rating:
+    """A player's ratings applied one game after another, each game's ``before`` the
+    previous one's ``after``, from a newcomer's: the rating at the end of the chain. A
+    game applied twice, or on a stale rating, breaks it."""
+    now = {"rating": 1500.0, "rd": 350.0, "vol": 0.06}
+    left = list(outcomes)
+    while left:
+        step = next((o for o in left if o["before"] == now), None)
+        assert step is not None, f"{pkey}: no game was rated from {now}: {left}"
+        left.remove(step)
+        now = step["after"]
+    return Rating(now["rating"], now["rd"], now["vol"])
+
+
+def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path):
+    r = redis.Redis.from_url(redis_url)
+    r.flushall()
+    archive = DirectoryArchive(tmp_path / "archive")
+    env = {**ENV, "SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": str(tmp_path / "archive")}
+    procs = Procs(env, tmp_path / "procs")
+    workers = ["k0", "k1", "k2"]
+    for name in workers:
+        procs.start(name, "slow-worker")
+    procs.start("scheduler", "scheduler")
+    wait_for_workers(redis_url, len(workers))
+    app = create_app(app_settings(redis_url=redis_url), archive=archive,
+                     scheduler=Scheduler(Schedule(r), pace=0.05))  # fmt: skip
+    client, svc = app.test_client(), app.extensions["spitlog"]
+    key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    rng = random.Random(16)
+    played: list[tuple[str, list[str]]] = []  # (game, its players)
+    stop = threading.Event()
+    kills = {"arc|": 0, "": 0}
+
+    def chaos():
+        n = 0
+        while not stop.is_set() or n < 16:
+            time.sleep(rng.uniform(0.1, 0.4))
+            aim = "arc|" if n % 3 else ""
+            name = procs.busy_worker(redis_url, workers, 0.4, aim)
+            kills[aim] += name is not None
+            procs.kill(name or rng.choice(workers))
+            procs.start(name or workers[n % len(workers)], "slow-worker")
+            n += 1
+            if n > 40:
+                return
+
+    killer = threading.Thread(target=chaos)
+    killer.start()
+    try:
+        for n in range(24):
+            a, b = rng.sample(PLAYERS, 2)
+            body = {"game": "spit", "rated": True, "player": {"id": a, "name": a.title()}}
+            if n % 4 == 3:  # against a hosted level: only the player is rated
+                body["opponent"] = rng.choice(("bot:easy", "bot:hard"))
+            g = client.post("/v1/games", json=body, headers=key).get_json()
+            tokens, who = [g["token"]], [a]
+            if "opponent" not in body:
+                seat = {"player": {"id": b, "name": b.title()}}
+                j = client.post(f"/v1/games/{g['id']}/seats", headers=key, json=seat).get_json()
+                tokens.append(j["token"])
+                who.append(b)
+            loser = rng.randrange(len(tokens))
+            resign = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                                 headers=bearer(tokens[loser]))  # fmt: skip
+            assert resign.status_code == 201
+            played.append((g["id"], who))
+            time.sleep(rng.uniform(0.05, 0.3))
+    finally:
+        stop.set()
+        killer.join(120)
+    for gid, _who in played:  # rated, archived, and gone from Redis, once the sweeper has
+        wait_until(lambda g=gid: not keys_naming(r, g), 90, f"{gid} out of Redis")
+    outcomes = defaultdict(list)
+    for gid, who in played:
+        record = archiving.read(archive, gid).record
+        assert "rating" in record and record["rated"] == "1", gid
+        seats = json.loads(record["rating"])["seats"]
+        for seat, pid in enumerate(who):
+            outcomes[pid].append(seats[seat])
+    counts = defaultdict(int)
+    for _gid, who in played:
+        for pid in who:
+            counts[pid] += 1
+    for pid in PLAYERS:
+        page = client.get(f"/v1/players/{pid}", headers=key)
+        if pid not in counts:
+            continue
+        got = page.get_json()["ratings"]["spit"]
+        assert got["games"] == counts[pid], pid  # every game once: none lost, none twice
+        assert got["wins"] + got["losses"] + got["draws"] == counts[pid]
+        end = chain(outcomes[pid], pid)
+        assert round(end.rating) == got["rating"] and round(end.rd, 1) == got["rd"]
+        listed = client.get(f"/v1/players/{pid}/games?limit=100", headers=key).get_json()
+        assert len(listed["games"]) == counts[pid]  # from the archive now
+    board = client.get("/v1/leaderboard?game=spit&limit=100").get_json()["players"]
+    assert sorted(p["id"] for p in board) == sorted(counts)
+    assert [p["rating"] for p in board] == sorted((p["rating"] for p in board), reverse=True)
+    procs.stop()
+    print(
+        f"\n{len(played)} rated games, {sum(kills.values())} kills that found a job "
+        f"({kills['arc|']} of a finished game's job): each rated once"
+    )

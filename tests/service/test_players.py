@@ -1,0 +1,298 @@
+"""Players for integrators (issue 16): apps' API keys (X-Api-Key), players named in create
+and join, shown in views, events and the lobby, their pages, games and the leaderboard;
+ratings applied once; client bots declared; the lobby's filters."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from service.archive.directory import DirectoryArchive
+from service.archiving import Archiver
+from service.http.app import create_app
+from service.rating import Rater
+from service.store.redis import RedisStore
+from tests.support.api import app_settings, bearer, problem_of
+from tests.support.keys import keys_naming
+
+
+@pytest.fixture
+def r(redis_client):
+    return redis_client
+
+
+@pytest.fixture
+def svc(app):
+    return app.extensions["spitlog"]
+
+
+@pytest.fixture
+def key(svc):
+    return {"X-Api-Key": svc.apps.create("acme")[1]}
+
+
+def create(client, headers, **body):
+    return client.post("/v1/games", json={"game": "spit", **body}, headers=headers)
+
+
+def test_a_player_named_with_the_key_is_shown_in_views_events_and_the_lobby(client, key):
+    g = create(client, key, player={"id": "alice", "name": "Alice"})
+    assert g.status_code == 201, g.get_json()
+    seat0 = g.get_json()["state"]["players"][0]
+    assert seat0["name"] == "Alice" and seat0["player"]["id"] == "alice"
+    assert seat0["player"]["rating"] == 1500  # a newcomer's, when it sat down
+    gid = g.get_json()["id"]
+    j = client.post(f"/v1/games/{gid}/seats", json={"kind": "bot", "name": "Robo 9000"})
+    assert (
+        j.get_json()["state"]["players"][1] | {"kind": "bot", "name": "Robo 9000"}
+        == (j.get_json()["state"]["players"][1])
+    )
+    view = client.get(f"/v1/games/{gid}").get_json()  # a spectator sees who plays
+    assert [p["name"] for p in view["players"]] == ["Alice", "Robo 9000"]
+    assert [p["kind"] for p in view["players"]] == ["human", "bot"]
+    events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+    assert events[0]["player"]["id"] == "alice" and events[1]["name"] == "Robo 9000"
+    row = client.get("/v1/games?status=running").get_json()["games"][0]
+    assert [(p["kind"], p["name"]) for p in row["players"]] == [("human", "Alice"),
+                                                                ("bot", "Robo 9000")]  # fmt: skip
+
+
+def test_without_a_key_play_stays_anonymous_and_a_player_needs_one(client):
+    g = create(client, {})
+    assert g.get_json()["state"]["players"][0]["player"] is None
+    assert g.get_json()["state"]["rated"] is False
+    refused = create(client, {}, player={"id": "alice", "name": "Alice"})
+    assert problem_of(refused, 401)["type"].endswith("app-key-required")
+    assert problem_of(create(client, {}, rated=True), 400)["errors"].keys() == {"rated"}
+
+
+def test_an_unknown_or_revoked_key_is_a_401_and_another_apps_player_a_403(client, svc, key):
+    assert problem_of(create(client, {"X-Api-Key": "spk_" + "x" * 43}), 401)["type"].endswith(
+        "invalid-app-key")  # fmt: skip
+    assert problem_of(create(client, {"X-Api-Key": "not a key"}), 401)
+    other, other_key = svc.apps.create("rival")
+    g = create(client, {"X-Api-Key": other_key}, player={"id": "bob", "name": "Bob"})
+    assert g.status_code == 201
+    # another app's player, named qualified: in a create, a join, its page, the lobby
+    theirs = f"{other.id}:bob"
+    assert problem_of(create(client, key, player={"id": theirs, "name": "B"}), 403)
+    join = client.post(f"/v1/games/{create(client, {}).get_json()['id']}/seats",
+                       json={"player": {"id": theirs, "name": "B"}}, headers=key)  # fmt: skip
+    assert problem_of(join, 403)
+    assert problem_of(client.get(f"/v1/players/{theirs}", headers=key), 403)
+    assert problem_of(client.get(f"/v1/games?player={theirs}", headers=key), 403)
+    assert client.get(f"/v1/players/{theirs}", headers={"X-Api-Key": other_key}).status_code == 200
+    assert client.get("/v1/players/bob", headers={"X-Api-Key": other_key}).status_code == 200
+    assert problem_of(client.get("/v1/players/bob", headers=key), 404)  # not in acme's space
+    svc.apps.revoke(other.id)
+    assert problem_of(client.get("/v1/players/bob", headers={"X-Api-Key": other_key}), 401)
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"player": {"id": "a b", "name": "A"}}, "player.id"),
+        ({"player": {"id": "x" * 65, "name": "A"}}, "player.id"),
+        ({"player": {"id": "al", "name": "\x07"}}, "player.name"),
+        ({"player": {"id": "al", "name": ""}}, "player.name"),
+        ({"player": {"id": "al", "name": "A"}, "name": "B"}, "name"),
+        ({"name": "B"}, "name"),  # only a bot is named without a player
+        ({"kind": "bot"}, "name"),  # ... and a bot has a name
+        ({"kind": "bot:hard", "name": "B"}, "kind"),  # a hosted level is not a client's seat
+        ({"opponent": "bot"}, "opponent"),
+    ],
+)
+def test_bad_seats_are_400s_naming_the_field_and_change_nothing(client, key, r, body, field):
+    before = sorted(r.keys("spit:lobby:*"))
+    got = problem_of(create(client, key, **body), 400)
+    assert field in got["errors"], got
+    assert sorted(r.keys("spit:lobby:*")) == before
+
+
+def test_the_lobby_filters_by_game_status_kind_and_player(client, key):
+    a = create(client, key, player={"id": "alice", "name": "Alice"}).get_json()["id"]
+    b = client.post("/v1/games", json={"game": "speed", "kind": "bot", "name": "R"}).get_json()
+    c = create(client, {}, opponent="bot:easy").get_json()["id"]
+
+    def ids(q, headers=None):
+        return [g["id"] for g in client.get(f"/v1/games?{q}", headers=headers).get_json()["games"]]
+
+    assert ids("status=open&game=speed") == [b["id"]]
+    assert ids("status=open&kind=bot") == [b["id"]]
+    assert ids("status=running&kind=bot:easy") == [c]
+    assert ids("status=open&player=alice", key) == [a]
+    assert ids("status=open&game=spit") == [a]
+    assert problem_of(client.get("/v1/games?player=alice"), 401)  # a player is an app's
+    assert problem_of(client.get("/v1/games?kind=robot"), 400)["errors"].keys() == {"kind"}
+
+
+def test_filtered_lobby_pages_follow_next_to_every_match(client):
+    made = [create(client, {}, opponent="bot:easy" if n % 3 else "human").get_json()["id"]
+            for n in range(9)]  # fmt: skip
+    humans, cursor, pages = [], None, 0
+    while True:
+        q = "status=open&kind=human&limit=2" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(f"/v1/games?{q}").get_json()
+        humans += [g["id"] for g in page["games"]]
+        pages += 1
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert humans == [made[n] for n in (6, 3, 0)] and pages == 2
+
+
+def rated_game(client, key, opponent=None, winner_resigns=1):
+    """A rated game of alice (seat 0) against bob or a hosted level; the loser resigns."""
+    body = {"player": {"id": "alice", "name": "Alice"}, "rated": True}
+    if opponent:
+        body["opponent"] = opponent
+    g = create(client, key, **body).get_json()
+    tokens = [g["token"], None]
+    if not opponent:
+        j = client.post(f"/v1/games/{g['id']}/seats",
+                        json={"player": {"id": "bob", "name": "Bob"}}, headers=key)  # fmt: skip
+        tokens[1] = j.get_json()["token"]
+    client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                headers=bearer(tokens[winner_resigns]))  # fmt: skip
+    return g["id"], tokens
+
+
+def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key):
+    gid, _tokens = rated_game(client, key)  # bob resigns: alice wins
+    rater = Rater(svc.games, svc.profiles.players)
+    assert [rater.step(gid) for _ in range(3)] == ["rated", "done", "done"]
+    alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
+    bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
+    assert (alice["rating"], bob["rating"]) == (1662, 1338)  # Glicko-2 from 1500/350 each
+    assert (alice["games"], alice["wins"], bob["losses"]) == (1, 1, 1) and alice["provisional"]
+    view = client.get(f"/v1/games/{gid}").get_json()
+    assert [p["rating_diff"] for p in view["players"]] == [162, -162]
+    board = client.get("/v1/leaderboard?game=spit").get_json()
+    assert [(p["rank"], p["id"]) for p in board["players"]] == [(1, "alice"), (2, "bob")]
+    assert client.get("/v1/leaderboard?game=speed").get_json()["players"] == []
+
+
+def test_a_marker_without_the_outcome_is_copied_not_applied_again(client, svc, key):
+    """A run that applied and died before it wrote the outcome to the game's meta: the
+    next run finds the marker and only copies it."""
+    gid, _t = rated_game(client, key)
+    store = svc.games.store
+    real = store.annotate
+    store.annotate = lambda *a, **k: (_ for _ in ()).throw(ConnectionError("killed"))
+    with pytest.raises(ConnectionError):
+        Rater(svc.games, svc.profiles.players).step(gid)
+    store.annotate = real
+    assert Rater(svc.games, svc.profiles.players).step(gid) == "done"
+    assert client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]["games"] == 1
+
+
+def test_a_guard_that_moved_is_rated_again_on_the_new_rating(client, svc, key):
+    g1, _ = rated_game(client, key)
+    g2, _ = rated_game(client, key)
+    players = svc.profiles.players
+    read = players.read_for_rating
+    calls = []
+
+    def interleaved(game_id, kind, pkeys):  # g2 is rated while g1's run computes
+        out = read(game_id, kind, pkeys)
+        if game_id == g1 and not calls:
+            calls.append(Rater(svc.games, players).step(g2))
+        return out
+
+    players.read_for_rating = interleaved
+    assert Rater(svc.games, players).step(g1) == "rated" and calls == ["rated"]
+    alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
+    assert alice["games"] == 2 and alice["wins"] == 2
+
+
+def test_against_a_hosted_level_only_the_player_moves(client, svc, key):
+    gid, _ = rated_game(client, key, opponent="bot:hard", winner_resigns=0)  # alice resigns
+    assert Rater(svc.games, svc.profiles.players).step(gid) == "rated"
+    outcome = json.loads(svc.store.meta(gid)["rating"])
+    assert outcome["seats"][1] == {"who": "bot:hard",
+                                   "before": {"rating": 1976, "rd": 50.0, "vol": 0.06}}  # fmt: skip
+    alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
+    assert 1400 < alice["rating"] < 1500  # lost to a far stronger level: a small loss
+
+
+def test_rated_games_take_players_only(client, key):
+    g = create(client, key, player={"id": "alice", "name": "Alice"}, rated=True).get_json()
+    anonymous = client.post(f"/v1/games/{g['id']}/seats", json={})
+    assert problem_of(anonymous, 403)
+    herself = client.post(f"/v1/games/{g['id']}/seats",
+                          json={"player": {"id": "alice", "name": "A"}}, headers=key)  # fmt: skip
+    assert problem_of(herself, 409)
+    watch = create(client, key, seat0="bot:easy", opponent="bot:hard", rated=True)
+    assert problem_of(watch, 400)["errors"].keys() == {"rated"}
+
+
+def test_the_player_and_its_rating_survive_the_archive(r, key, tmp_path):
+    archive = DirectoryArchive(tmp_path)
+    app = create_app(app_settings(), redis_client=r, archive=archive)
+    client, svc = app.test_client(), app.extensions["spitlog"]
+    key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    gid, _ = rated_game(client, key)
+    archiver = Archiver(RedisStore(r), archive, 0, rater=Rater(svc.games, svc.profiles.players),
+                        players=svc.profiles.players)  # fmt: skip
+    assert archiver.step(gid)[0] == "archived"  # rated first: never archived unrated
+    before = client.get(f"/v1/games/{gid}").get_json()
+    assert archiver.step(gid)[0] == "deleted"
+    assert keys_naming(r, gid) == []  # its players' lists and its rating marker too
+    fresh = create_app(app_settings(), redis_client=r, archive=archive).test_client()
+    after = fresh.get(f"/v1/games/{gid}").get_json()
+    assert after["players"] == before["players"] and after["rated"]
+    assert [p["rating_diff"] for p in after["players"]] == [162, -162]
+    listed = fresh.get("/v1/players/alice/games", headers=key).get_json()
+    assert [g["id"] for g in listed["games"]] == [gid] and listed["games"][0]["status"] == (
+        "finished"
+    )
+
+
+def test_a_players_games_are_newest_first_in_pages_live_and_archived(r, tmp_path):
+    archive = DirectoryArchive(tmp_path)
+    app = create_app(app_settings(), redis_client=r, archive=archive)
+    client, svc = app.test_client(), app.extensions["spitlog"]
+    key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    made = []
+    for n in range(5):
+        g = create(client, key, player={"id": "alice", "name": "Alice"},
+                   opponent="bot:easy", options={"max_rounds": 1}).get_json()  # fmt: skip
+        made.append(g["id"])
+        if n % 2 == 0:  # finished and gone to the archive
+            client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                        headers=bearer(g["token"]))  # fmt: skip
+            archiver = Archiver(RedisStore(r), archive, 0, players=svc.profiles.players)
+            assert [archiver.step(g["id"])[0] for _ in range(2)] == ["archived", "deleted"]
+    seen, cursor = [], None
+    while True:
+        q = "limit=2" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(f"/v1/players/alice/games?{q}", headers=key).get_json()
+        seen += [g["id"] for g in page["games"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert seen == made[::-1]
+
+
+def test_keys_on_the_command_line(monkeypatch, redis_url):
+    """``spitlog admin keys create|list|revoke`` on a real Redis (the one the API reads)."""
+    from service.cli.main import cli
+
+    monkeypatch.setenv("SPITLOG_REDIS_URL", redis_url)
+    run = CliRunner().invoke
+    made = run(cli, ["admin", "keys", "create", "Acme Games"])
+    assert made.exit_code == 0, made.output
+    app_id = made.stdout.split()[1]
+    key = made.stdout.splitlines()[1].split()[1]
+    assert key.startswith("spk_") and app_id.startswith("a_")
+    listed = run(cli, ["admin", "keys", "list"]).stdout
+    assert app_id in listed and "Acme Games" in listed and key not in listed
+    import redis
+
+    client = create_app(app_settings(redis_url=redis_url),
+                        redis_client=redis.Redis.from_url(redis_url)).test_client()  # fmt: skip
+    assert client.get("/v1/players/nobody", headers={"X-Api-Key": key}).status_code == 404
+    assert run(cli, ["admin", "keys", "revoke", app_id]).exit_code == 0
+    assert client.get("/v1/players/nobody", headers={"X-Api-Key": key}).status_code == 401
+    assert "revoked 20" in run(cli, ["admin", "keys", "list"]).stdout
+    assert run(cli, ["admin", "keys", "revoke", "a_000000000000"]).exit_code == 1

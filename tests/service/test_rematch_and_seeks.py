@@ -1,0 +1,158 @@
+"""Rematches and seeks on the API (issue 16, items 3 and 4), on fakeredis; the concurrent
+and crash tests run on a real redis-server (tests/integration/test_pairing_real.py)."""
+
+import pytest
+
+from service.http.app import create_app
+from tests.support.api import app_settings, bearer, new_game, problem_of
+
+
+class Clock:
+    def __init__(self, t: float = 1_800_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def client(redis_client, clock):
+    return create_app(app_settings(rematch_s=60), redis_client=redis_client,
+                      clock=clock).test_client()  # fmt: skip
+
+
+def resign(client, gid, token):
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(token))
+    assert r.status_code == 201
+
+
+def test_both_seats_ask_and_get_one_new_game_with_seats_swapped(client):
+    gid, t0, t1 = new_game(client, options={"stockpiles": 4})
+    resign(client, gid, t1)
+    first = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0))
+    assert first.status_code == 202 and first.get_json()["status"] == "offered"
+    assert first.get_json()["asked"] == [True, False]
+    assert client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)).status_code == 202
+    second = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1))
+    assert second.status_code == 201, second.get_json()
+    made = second.get_json()
+    assert made["seat"] == 0 and made["state"]["you"] == 0  # seat 1 moves to seat 0
+    new = made["game"]
+    assert second.headers["Location"] == f"/v1/games/{new}"
+    # the first asker reads its new seat and token with its old token
+    mine = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t0)).get_json()
+    assert (mine["status"], mine["game"], mine["seat"]) == ("made", new, 1)
+    for token, seat in ((made["token"], 0), (mine["token"], 1)):
+        assert client.get(f"/v1/games/{new}", headers=bearer(token)).get_json()["you"] == seat
+    view = client.get(f"/v1/games/{new}").get_json()
+    assert view["rematch_of"] == gid and view["options"]["stockpiles"] == 4
+    assert view["status"] == "running"
+    assert client.get(f"/v1/games/{gid}").get_json()["rematch"]["game"] == new
+    again = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0))  # idempotent
+    assert again.status_code == 201 and again.get_json()["token"] == mine["token"]
+    spectator = client.get(f"/v1/games/{gid}/rematch").get_json()
+    assert spectator["status"] == "made" and "token" not in spectator
+
+
+def test_an_offer_expires_then_a_409(client, clock):
+    gid, t0, t1 = new_game(client)
+    resign(client, gid, t0)
+    client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0))
+    clock.t += 61
+    late = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1))
+    assert problem_of(late, 409)["type"].endswith("rematch-expired")
+    assert client.get(f"/v1/games/{gid}/rematch", headers=bearer(t0)).get_json()["status"] == (
+        "expired"
+    )
+
+
+def test_no_rematch_before_the_end_nor_of_an_aborted_game_nor_without_a_seat(client):
+    gid, t0, t1 = new_game(client)
+    assert problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)), 409)
+    lone, l0, _ = new_game(client, join=False)
+    resign(client, lone, l0)  # aborted (E-5 before the second seat)
+    assert problem_of(client.post(f"/v1/games/{lone}/rematch", headers=bearer(l0)), 409)
+    resign(client, gid, t0)
+    assert problem_of(client.post(f"/v1/games/{gid}/rematch"), 401)
+    assert problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(l0)), 403)
+
+
+def test_a_hosted_bot_always_agrees(client):
+    g = client.post("/v1/games", json={"game": "speed", "opponent": "bot:easy"}).get_json()
+    resign(client, g["id"], g["token"])
+    made = client.post(f"/v1/games/{g['id']}/rematch", headers=bearer(g["token"]))
+    assert made.status_code == 201
+    view = made.get_json()["state"]
+    assert made.get_json()["seat"] == 1 and [p["kind"] for p in view["players"]] == [
+        "bot:easy", "human"]  # fmt: skip
+
+
+def test_a_seek_pairs_with_a_compatible_one_and_its_token_is_the_seat(client):
+    a = client.post("/v1/seeks", json={"game": "speed", "rating_range": [1400, 1600]})
+    assert a.status_code == 201 and a.get_json()["status"] == "open"
+    other_game = client.post("/v1/seeks", json={"game": "spit"}).get_json()
+    narrow = client.post("/v1/seeks", json={"game": "speed", "rating_range": [0, 1000]})
+    assert narrow.get_json()["status"] == "open"  # 1500 is not in its range
+    b = client.post("/v1/seeks", json={"game": "speed"}).get_json()
+    assert b["status"] == "paired" and b["seat"] == 1 and b["opponent"] == "seek"
+    seen = client.get(f"/v1/seeks/{a.get_json()['id']}", headers=bearer(a.get_json()["token"]))
+    got = seen.get_json()
+    assert (got["status"], got["game_id"], got["seat"]) == ("paired", b["game_id"], 0)
+    view = client.get(f"/v1/games/{b['game_id']}", headers=bearer(a.get_json()["token"]))
+    assert view.get_json()["you"] == 0 and view.get_json()["status"] == "running"
+    left = client.get(f"/v1/seeks/{other_game['id']}", headers=bearer(other_game["token"]))
+    assert left.get_json()["status"] == "open"
+
+
+def test_bot_fallback_gives_the_level_nearest_the_rating(client, clock):
+    s = client.post("/v1/seeks", json={"game": "spit", "bot_fallback_s": 5}).get_json()
+    h = bearer(s["token"])
+    assert client.get(f"/v1/seeks/{s['id']}?wait=0.1", headers=h).get_json()["status"] == "open"
+    clock.t += 5
+    got = client.get(f"/v1/seeks/{s['id']}", headers=h).get_json()
+    assert got["status"] == "paired" and got["opponent"] == "bot:medium"  # 1452, nearest 1500
+    players = client.get(f"/v1/games/{got['game_id']}", headers=h).get_json()["players"]
+    assert [p["kind"] for p in players] == ["human", "bot:medium"]
+
+
+def test_a_seek_expires_and_cancel_is_a_delete(client, clock):
+    s = client.post("/v1/seeks", json={"game": "spit", "expires_s": 10}).get_json()
+    h = bearer(s["token"])
+    clock.t += 10
+    assert client.get(f"/v1/seeks/{s['id']}", headers=h).get_json()["status"] == "expired"
+    c = client.post("/v1/seeks", json={"game": "spit"}).get_json()
+    assert client.delete(f"/v1/seeks/{c['id']}", headers=bearer(c["token"])).status_code == 204
+    assert client.get(f"/v1/seeks/{c['id']}",
+                      headers=bearer(c["token"])).get_json()["status"] == "cancelled"  # fmt: skip
+    d = client.post("/v1/seeks", json={"game": "spit"}).get_json()
+    assert d["status"] == "open"  # the cancelled seek does not pair
+    e = client.post("/v1/seeks", json={"game": "spit"}).get_json()
+    assert problem_of(client.delete(f"/v1/seeks/{e['id']}", headers=bearer(e["token"])), 409)
+    assert problem_of(client.get(f"/v1/seeks/{e['id']}"), 401)
+    assert problem_of(client.get(f"/v1/seeks/{e['id']}", headers=bearer(d["token"])), 403)
+    assert problem_of(client.get("/v1/seeks/s_0000000000000000", headers=h), 404)
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"game": "spit", "options": {"stockpiles": 3}}, "options.stockpiles"),
+        ({"game": "speed", "options": {"stockpiles": 4}}, "options.stockpiles"),
+        ({"game": "spit", "rating_range": [1600, 1400]}, "rating_range"),
+        ({"game": "spit", "rating_range": [-5, 1400]}, "rating_range"),
+        ({"game": "spit", "rating_range": [1400]}, "rating_range"),
+        ({"game": "spit", "expires_s": 10, "bot_fallback_s": 10}, "bot_fallback_s"),
+        ({"game": "spit", "expires_s": 100000}, "expires_s"),
+        ({"game": "spit", "rated": True}, "rated"),
+        ({"game": "chess"}, "game"),
+    ],
+)
+def test_impossible_seeks_are_400s_naming_the_field(client, redis_client, body, field):
+    got = problem_of(client.post("/v1/seeks", json=body), 400)
+    assert field in got["errors"], got
+    assert not list(redis_client.scan_iter("spit:{sk}:s:*"))
