@@ -27,6 +27,8 @@ from domain.cards import Card
 from domain.events import EVENT_TYPES
 from domain.wire import SEAT, array, nullable, obj
 
+from ..players import decorate
+
 COMPONENTS = "#/components/schemas/"
 ACTION_REF = {"$ref": COMPONENTS + "Action"}
 STATE_REF = {"$ref": COMPONENTS + "State"}
@@ -187,7 +189,13 @@ def _common(game: str) -> tuple[dict, dict]:
         "cards": {"type": "integer", "description": "every card the player holds (C-3)"},
         "ready": {"type": "boolean"},
         "called": {"type": "boolean", "description": "has called spit in this stalemate"},
-    }
+        # the service's, beside the log (``service.players.decorate``)
+        "name": {"type": ["string", "null"], "description": "the player's name, or a bot's"},
+        "player": nullable(obj({
+            "app": {"type": "string"}, "id": {"type": "string"},
+            "rating": {"type": ["integer", "null"], "description": "when it sat down"},
+        }, "an app's player (README.md, *Players*); null: anonymous")),
+    }  # fmt: skip
     view = {
         "id": {"type": "string", "pattern": "^g_[0-9a-f]{16}$"},
         "game": {"type": "string", "const": game},
@@ -207,15 +215,27 @@ def _common(game: str) -> tuple[dict, dict]:
         "winner": {**nullable(SEAT), "description": "the winner's seat, once there is one"},
         "result": {"type": ["string", "null"], "description": "the rule that ended the game"},
         "commitment": {"type": "string", "description": "sha256 hex of the server seed"},
-    }
+        "rated": {"type": "boolean", "description": "rated (Glicko-2) when it ends"},
+        "rematch": nullable(obj({
+            "game": {"type": ["string", "null"], "description": "the rematch, once made"},
+            "asked": array({"type": "boolean"}, "per seat: has asked for one"),
+            "until": {"type": "string", "description": "asks count until then (ISO 8601)"},
+        }, "a finished game's rematch; null before the end")),
+        "rematch_of": {"type": ["string", "null"], "description": "the game this one rematches"},
+    }  # fmt: skip
     return view, seat
 
 
-def _extended(base: dict, fragment: dict) -> dict:
-    """``base``'s properties, all required, and the game's ``fragment`` (``wire.obj``)."""
+OPTIONAL = {"rating_diff": {"type": "integer", "description": "a rated game, once rated: the "
+                            "player's new rating minus the old"}}  # fmt: skip
+
+
+def _extended(base: dict, fragment: dict, optional: dict | None = None) -> dict:
+    """``base``'s properties, all required, ``optional``'s, and the game's ``fragment``
+    (``wire.obj``)."""
     return {
         **fragment,
-        "properties": {**base, **fragment["properties"]},
+        "properties": {**base, **(optional or {}), **fragment["properties"]},
         "required": [*base, *fragment["required"]],
     }
 
@@ -230,7 +250,8 @@ def view_schemas() -> dict[str, dict]:
         view, seat = _common(game)
         for name, shape in rules.SHAPES.items():
             out[_camel(game) + name] = _named(shape, game)
-        out[_camel(game) + "Player"] = _extended(seat, _named(rules.VIEW["players"], game))
+        out[_camel(game) + "Player"] = _extended(seat, _named(rules.VIEW["players"], game),
+                                                 OPTIONAL)  # fmt: skip
         out[_camel(game) + "State"] = _extended(view, _named(rules.VIEW["table"], game))
         mapping[game] = _camel(game) + "State"
     out["State"] = _union("A game's state as you may see it, by its `game`.", mapping, "game")
@@ -257,7 +278,7 @@ def example_state(game: str) -> dict:
     state = domain.replay(events)
     for seat in (0, 1):
         state = domain.run(state, domain.Ready(), domain.Ctx(seat, now + 1.5, seed))[1]
-    return domain.view(state, 0)
+    return decorate(domain.view(state, 0), {"kind0": "human", "kind1": "bot:easy"})
 
 
 def _examples(values: dict) -> dict:

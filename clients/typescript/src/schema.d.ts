@@ -11,12 +11,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The lobby: games by status, newest first, a page at a time */
+        /**
+         * The lobby: games by status, newest first, a page at a time
+         * @description Filters: `game`, `kind` (a seat's), `player` (your app's, with `X-Api-Key`). With filters a page may hold fewer than `limit` games and still have a `next`: follow it until it is null.
+         */
         get: operations["list_games"];
         put?: never;
         /**
          * Create a game; you take seat 0
-         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409.
+         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
          */
         post: operations["create_game"];
         delete?: never;
@@ -60,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Take the free seat (409 when there is none)
-         * @description With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and token (`Idempotent-Replayed: true`).
+         * @description With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
          */
         post: operations["join"];
         delete?: never;
@@ -287,6 +290,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        /** Your app's player and its ratings per game kind */
+        get: operations["get_player"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{player_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Your app's player's games, newest first, a page at a time
+         * @description Those still live and those in the archive alike.
+         */
+        get: operations["player_games"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game kind's leaderboard: players by Glicko-2 rating, highest first
+         * @description Every app's players (hosted bots are calibrated anchors, not listed).
+         */
+        get: operations["leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seek an opponent: paired with a compatible seek, or a hosted bot after `bot_fallback_s`
+         * @description Compatible: the same game, options and `rated`, each seek's rating within the other's `rating_range`. Answers the seek and its token (shown once): read it (`GET`, `?wait=` to long-poll) until it is `paired` (then `game_id` and `seat`: the seek's token is your seat's token) or `expired`; cancel it with `DELETE`. Impossible options or ranges are a 400 naming the field.
+         */
+        post: operations["post_seek"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks/{seek_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seek_id: string;
+            };
+            cookie?: never;
+        };
+        /** Your seek (with its token): open, paired (your game and seat), expired or cancelled */
+        get: operations["get_seek"];
+        put?: never;
+        post?: never;
+        /** Cancel your seek (409 once paired) */
+        delete: operations["cancel_seek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        /** A finished game's rematch: the offer, or the new game (with your seat's token) */
+        get: operations["get_rematch"];
+        put?: never;
+        /**
+         * Ask for a rematch of a finished game (a seat's token)
+         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed, or for a game not finished.
+         */
+        post: operations["ask_rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -398,6 +525,17 @@ export interface components {
             ready: boolean;
             /** @description has called spit in this stalemate */
             called: boolean;
+            /** @description the player's name, or a bot's */
+            name: string | null;
+            /** @description an app's player (README.md, *Players*); null: anonymous */
+            player: {
+                app: string;
+                id: string;
+                /** @description when it sat down */
+                rating: number | null;
+            } | null;
+            /** @description a rated game, once rated: the player's new rating minus the old */
+            rating_diff?: number;
             /** @description how many; after the game, the cards, top first */
             spit_cards: number | components["schemas"]["Card"][];
             stockpiles: (components["schemas"]["SpitStockpile"] | components["schemas"]["SpitStockpileCards"])[];
@@ -434,6 +572,19 @@ export interface components {
             result: string | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
+            /** @description rated (Glicko-2) when it ends */
+            rated: boolean;
+            /** @description a finished game's rematch; null before the end */
+            rematch: {
+                /** @description the rematch, once made */
+                game: string | null;
+                /** @description per seat: has asked for one */
+                asked: boolean[];
+                /** @description asks count until then (ISO 8601) */
+                until: string;
+            } | null;
+            /** @description the game this one rematches */
+            rematch_of: string | null;
             /** @description S-3: the one spit pile left */
             solo_pile: number | null;
             spit_piles: (components["schemas"]["SpitPile"] | components["schemas"]["SpitPileCards"])[];
@@ -470,6 +621,17 @@ export interface components {
             ready: boolean;
             /** @description has called spit in this stalemate */
             called: boolean;
+            /** @description the player's name, or a bot's */
+            name: string | null;
+            /** @description an app's player (README.md, *Players*); null: anonymous */
+            player: {
+                app: string;
+                id: string;
+                /** @description when it sat down */
+                rating: number | null;
+            } | null;
+            /** @description a rated game, once rated: the player's new rating minus the old */
+            rating_diff?: number;
             /** @description your own hand (H-2); every hand after the game */
             hand?: components["schemas"]["Card"][];
             /** @description while the game runs */
@@ -507,6 +669,19 @@ export interface components {
             result: string | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
+            /** @description rated (Glicko-2) when it ends */
+            rated: boolean;
+            /** @description a finished game's rematch; null before the end */
+            rematch: {
+                /** @description the rematch, once made */
+                game: string | null;
+                /** @description per seat: has asked for one */
+                asked: boolean[];
+                /** @description asks count until then (ISO 8601) */
+                until: string;
+            } | null;
+            /** @description the game this one rematches */
+            rematch_of: string | null;
             /** @description per seat (Q-8) */
             scores: number[];
             side_piles: (components["schemas"]["SpeedSidePile"] | components["schemas"]["SpeedSidePileCards"])[];
@@ -989,6 +1164,11 @@ export interface components {
         LobbyPlayer: {
             seat: number;
             kind: string | null;
+            name?: string | null;
+            player?: {
+                [key: string]: unknown;
+            } | null;
+            rating_diff?: number;
         } & {
             [key: string]: unknown;
         };
@@ -999,6 +1179,7 @@ export interface components {
             status: "waiting" | "running" | "finished" | "aborted";
             version: number;
             created_at: string;
+            rated?: boolean;
             players: components["schemas"]["LobbyPlayer"][];
         } & {
             [key: string]: unknown;
@@ -1010,6 +1191,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PlayerRef: {
+            /** @description 1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: <app id>:<id>, your app's) */
+            id: string;
+            /** @description 1-64 printable characters, shown with the seat */
+            name: string;
+        };
         Webhook: {
             /** @description an HTTPS URL resolving to public addresses only (docs/webhooks.md) */
             url: string;
@@ -1020,6 +1207,15 @@ export interface components {
             events?: "lifecycle" | "all";
         };
         CreateGame: {
+            /**
+             * @description human (the default) or bot: a client's bot, playing through the API as a person does; shown in views and the lobby
+             * @enum {string}
+             */
+            kind?: "human" | "bot";
+            /** @description a bot seat's name, without a player */
+            name?: string;
+            /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
+            player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
             options?: components["schemas"]["Options"];
@@ -1033,6 +1229,8 @@ export interface components {
              * @enum {string}
              */
             seat0?: "human" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
+            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot */
+            rated?: boolean;
             /** @description your contribution to every shuffle of the game (RULES H-6) */
             client_seed?: string;
             /** @description where the game's notifications go, signed with a secret the answer shows once */
@@ -1060,6 +1258,15 @@ export interface components {
             [key: string]: unknown;
         };
         Join: {
+            /**
+             * @description human (the default) or bot: a client's bot, playing through the API as a person does; shown in views and the lobby
+             * @enum {string}
+             */
+            kind?: "human" | "bot";
+            /** @description a bot seat's name, without a player */
+            name?: string;
+            /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
+            player?: components["schemas"]["PlayerRef"];
             /** @description your contribution to every shuffle of the game (RULES H-6) */
             client_seed?: string;
         };
@@ -1171,6 +1378,113 @@ export interface components {
         };
         Health: {
             status: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Rating: {
+            rating: number;
+            /** @description Glicko-2 rating deviation */
+            rd: number;
+            volatility: number;
+            /** @description RD of 110 or more (as Lichess) */
+            provisional: boolean;
+            games: number;
+            wins?: number;
+            losses?: number;
+            draws?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        PlayerProfile: {
+            app: string;
+            id: string;
+            name: string;
+            created_at: string;
+            /** @description per game kind (a newcomer's 1500, RD 350 until rated) */
+            ratings: {
+                [key: string]: components["schemas"]["Rating"];
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        PlayerGames: {
+            games: components["schemas"]["LobbyGame"][];
+            next: string | null;
+        };
+        LeaderRow: {
+            rank: number;
+            app: string;
+            id: string;
+            name?: string | null;
+            rating: number;
+            rd: number;
+            provisional: boolean;
+            games: number;
+        } & {
+            [key: string]: unknown;
+        };
+        Leaderboard: {
+            game: string;
+            players: components["schemas"]["LeaderRow"][];
+            next: string | null;
+        };
+        Seek: {
+            /**
+             * @description human (the default) or bot: a client's bot, playing through the API as a person does; shown in views and the lobby
+             * @enum {string}
+             */
+            kind?: "human" | "bot";
+            /** @description a bot seat's name, without a player */
+            name?: string;
+            /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
+            player?: components["schemas"]["PlayerRef"];
+            /** @enum {string} */
+            game: "spit" | "speed";
+            /** @description table options, as a create's: the same options pair */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description pair only with rated seeks (your app's player: X-Api-Key) */
+            rated?: boolean;
+            /** @description [low, high]: the opponent ratings you accept (0-4000; default any); each seek's rating must be in the other's range */
+            rating_range?: number[];
+            /** @description unpaired after this many seconds: a game against the hosted level whose rating is nearest yours; null or absent: none */
+            bot_fallback_s?: number | null;
+            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S) */
+            expires_s?: number;
+        };
+        SeekState: {
+            id: string;
+            /** @enum {string} */
+            status: "open" | "making" | "paired" | "expired" | "cancelled";
+            game: string;
+            rated: boolean;
+            rating_range: number[];
+            expires_at: string;
+            bot_fallback_at?: string | null;
+            /** @description once paired: your game (the seek's token is your seat's token in it) */
+            game_id?: string | null;
+            seat?: number | null;
+            /** @description seek (another seeker) or bot:<level> */
+            opponent?: string | null;
+            /** @description the seek's token, shown once: it reads and cancels the seek, then plays your seat */
+            token?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Rematch: {
+            /** @enum {string} */
+            status: "none" | "offered" | "made" | "expired";
+            /** @description the new game, once made */
+            game?: string | null;
+            asked?: boolean[];
+            /** @description asks count until then */
+            until?: string;
+            /** @description your seat: in the old game while offered, in the new one once made */
+            seat?: number | null;
+            /** @description your seat's token in the new game (a seat's caller only) */
+            token?: string;
+            state?: components["schemas"]["State"];
         } & {
             [key: string]: unknown;
         };
@@ -1314,6 +1628,12 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "open" | "running" | "finished";
+                /** @description only games of this kind */
+                game?: "spit" | "speed";
+                /** @description only games with a seat of this kind */
+                kind?: "human" | "bot" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
+                /** @description only games of this player of your app (X-Api-Key) */
+                player?: string;
                 /** @description the `next` of the previous page */
                 cursor?: string;
                 limit?: number;
@@ -1334,6 +1654,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1366,6 +1688,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
             408: components["responses"]["REQUEST_TIMEOUT"];
             409: components["responses"]["CONFLICT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
@@ -1777,6 +2101,240 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    get_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfile"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    player_games: {
+        parameters: {
+            query?: {
+                /** @description the `next` of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerGames"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    leaderboard: {
+        parameters: {
+            query: {
+                /** @description the `next` of the previous page */
+                cursor?: string;
+                limit?: number;
+                game: "spit" | "speed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    post_seek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Seek"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekState"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            408: components["responses"]["REQUEST_TIMEOUT"];
+            413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    get_seek: {
+        parameters: {
+            query?: {
+                /** @description long-poll: while the seek is open, wait up to this many seconds for it to change */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                seek_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekState"];
+                };
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    cancel_seek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seek_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled (or expired already) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    get_rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    ask_rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
 }

@@ -9,6 +9,7 @@ from .card_turned_up_event import CardTurnedUpEvent
 from .centre_started_event import CentreStartedEvent
 from .create_game import CreateGame
 from .create_game_game import CreateGameGame
+from .create_game_kind import CreateGameKind
 from .create_game_opponent import CreateGameOpponent
 from .create_game_seat_0 import CreateGameSeat0
 from .created import Created
@@ -28,11 +29,18 @@ from .game_ended_event import GameEndedEvent
 from .game_scored_event import GameScoredEvent
 from .health import Health
 from .join import Join
+from .join_kind import JoinKind
+from .leader_row import LeaderRow
+from .leaderboard import Leaderboard
+from .leaderboard_game import LeaderboardGame
+from .list_games_game import ListGamesGame
+from .list_games_kind import ListGamesKind
 from .list_games_status import ListGamesStatus
 from .lobby import Lobby
 from .lobby_game import LobbyGame
 from .lobby_game_status import LobbyGameStatus
 from .lobby_player import LobbyPlayer
+from .lobby_player_player_type_0 import LobbyPlayerPlayerType0
 from .options import Options
 from .options_pile_choice import OptionsPileChoice
 from .options_side_piles import OptionsSidePiles
@@ -40,15 +48,28 @@ from .options_stockpiles import OptionsStockpiles
 from .pile_chosen_event import PileChosenEvent
 from .pile_slapped_event import PileSlappedEvent
 from .piles_taken_event import PilesTakenEvent
+from .player_games import PlayerGames
+from .player_profile import PlayerProfile
+from .player_profile_ratings import PlayerProfileRatings
 from .player_ready_event import PlayerReadyEvent
+from .player_ref import PlayerRef
 from .player_resigned_event import PlayerResignedEvent
 from .problem import Problem
 from .problem_errors import ProblemErrors
+from .rating import Rating
+from .rematch import Rematch
+from .rematch_status import RematchStatus
 from .round_ended_event import RoundEndedEvent
 from .rules_check import RulesCheck
 from .rules_check_deals_item import RulesCheckDealsItem
 from .seat_taken_event import SeatTakenEvent
 from .seated import Seated
+from .seek import Seek
+from .seek_game import SeekGame
+from .seek_kind import SeekKind
+from .seek_options import SeekOptions
+from .seek_state import SeekState
+from .seek_state_status import SeekStateStatus
 from .side_cards_turned_event import SideCardsTurnedEvent
 from .side_piles_rebuilt_event import SidePilesRebuiltEvent
 from .speed_centre_pile import SpeedCentrePile
@@ -57,12 +78,14 @@ from .speed_dealt_event import SpeedDealtEvent
 from .speed_draw_action import SpeedDrawAction
 from .speed_play_action import SpeedPlayAction
 from .speed_player import SpeedPlayer
+from .speed_player_player_type_0 import SpeedPlayerPlayerType0
 from .speed_ready_action import SpeedReadyAction
 from .speed_resign_action import SpeedResignAction
 from .speed_side_pile import SpeedSidePile
 from .speed_side_pile_cards import SpeedSidePileCards
 from .speed_spit_action import SpeedSpitAction
 from .speed_state import SpeedState
+from .speed_state_rematch_type_0 import SpeedStateRematchType0
 from .speed_state_status import SpeedStateStatus
 from .spit_called_event import SpitCalledEvent
 from .spit_cards_turned_event import SpitCardsTurnedEvent
@@ -73,11 +96,13 @@ from .spit_pile import SpitPile
 from .spit_pile_cards import SpitPileCards
 from .spit_play_action import SpitPlayAction
 from .spit_player import SpitPlayer
+from .spit_player_player_type_0 import SpitPlayerPlayerType0
 from .spit_ready_action import SpitReadyAction
 from .spit_resign_action import SpitResignAction
 from .spit_slap_action import SpitSlapAction
 from .spit_spit_action import SpitSpitAction
 from .spit_state import SpitState
+from .spit_state_rematch_type_0 import SpitStateRematchType0
 from .spit_state_status import SpitStateStatus
 from .spit_stockpile import SpitStockpile
 from .spit_stockpile_cards import SpitStockpileCards
@@ -98,6 +123,7 @@ __all__ = (
     "CreatedWebhook",
     "CreateGame",
     "CreateGameGame",
+    "CreateGameKind",
     "CreateGameOpponent",
     "CreateGameSeat0",
     "Deadline",
@@ -115,11 +141,18 @@ __all__ = (
     "GameScoredEvent",
     "Health",
     "Join",
+    "JoinKind",
+    "Leaderboard",
+    "LeaderboardGame",
+    "LeaderRow",
+    "ListGamesGame",
+    "ListGamesKind",
     "ListGamesStatus",
     "Lobby",
     "LobbyGame",
     "LobbyGameStatus",
     "LobbyPlayer",
+    "LobbyPlayerPlayerType0",
     "Options",
     "OptionsPileChoice",
     "OptionsSidePiles",
@@ -127,15 +160,28 @@ __all__ = (
     "PileChosenEvent",
     "PileSlappedEvent",
     "PilesTakenEvent",
+    "PlayerGames",
+    "PlayerProfile",
+    "PlayerProfileRatings",
     "PlayerReadyEvent",
+    "PlayerRef",
     "PlayerResignedEvent",
     "Problem",
     "ProblemErrors",
+    "Rating",
+    "Rematch",
+    "RematchStatus",
     "RoundEndedEvent",
     "RulesCheck",
     "RulesCheckDealsItem",
     "Seated",
     "SeatTakenEvent",
+    "Seek",
+    "SeekGame",
+    "SeekKind",
+    "SeekOptions",
+    "SeekState",
+    "SeekStateStatus",
     "SideCardsTurnedEvent",
     "SidePilesRebuiltEvent",
     "SpeedCentrePile",
@@ -144,12 +190,14 @@ __all__ = (
     "SpeedDrawAction",
     "SpeedPlayAction",
     "SpeedPlayer",
+    "SpeedPlayerPlayerType0",
     "SpeedReadyAction",
     "SpeedResignAction",
     "SpeedSidePile",
     "SpeedSidePileCards",
     "SpeedSpitAction",
     "SpeedState",
+    "SpeedStateRematchType0",
     "SpeedStateStatus",
     "SpitCalledEvent",
     "SpitCardsTurnedEvent",
@@ -160,11 +208,13 @@ __all__ = (
     "SpitPileCards",
     "SpitPlayAction",
     "SpitPlayer",
+    "SpitPlayerPlayerType0",
     "SpitReadyAction",
     "SpitResignAction",
     "SpitSlapAction",
     "SpitSpitAction",
     "SpitState",
+    "SpitStateRematchType0",
     "SpitStateStatus",
     "SpitStockpile",
     "SpitStockpileCards",

@@ -6,12 +6,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.create_game_game import CreateGameGame
+from ..models.create_game_kind import CreateGameKind
 from ..models.create_game_opponent import CreateGameOpponent
 from ..models.create_game_seat_0 import CreateGameSeat0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.options import Options
+    from ..models.player_ref import PlayerRef
     from ..models.webhook import Webhook
 
 
@@ -23,23 +25,42 @@ class CreateGame:
     """
     Attributes:
         game (CreateGameGame):
+        kind (CreateGameKind | Unset): human (the default) or bot: a client's bot, playing through the API as a person
+            does; shown in views and the lobby
+        name (str | Unset): a bot seat's name, without a player
+        player (PlayerRef | Unset):
         options (Options | Unset): Table options, chosen when the game is created; options of the other game, unknown
             options and values out of range are a 400.
         opponent (CreateGameOpponent | Unset): who takes seat 1: a human who joins, or a bot
         seat0 (CreateGameSeat0 | Unset): who takes seat 0: you (human, the default) or a bot, and you watch
+        rated (bool | Unset): rated (Glicko-2) when it ends: your player against another player or a hosted bot
         client_seed (str | Unset): your contribution to every shuffle of the game (RULES H-6)
         webhook (Webhook | Unset):
     """
 
     game: CreateGameGame
+    kind: CreateGameKind | Unset = UNSET
+    name: str | Unset = UNSET
+    player: PlayerRef | Unset = UNSET
     options: Options | Unset = UNSET
     opponent: CreateGameOpponent | Unset = UNSET
     seat0: CreateGameSeat0 | Unset = UNSET
+    rated: bool | Unset = UNSET
     client_seed: str | Unset = UNSET
     webhook: Webhook | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         game = self.game.value
+
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
+
+        name = self.name
+
+        player: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.player, Unset):
+            player = self.player.to_dict()
 
         options: dict[str, Any] | Unset = UNSET
         if not isinstance(self.options, Unset):
@@ -52,6 +73,8 @@ class CreateGame:
         seat0: str | Unset = UNSET
         if not isinstance(self.seat0, Unset):
             seat0 = self.seat0.value
+
+        rated = self.rated
 
         client_seed = self.client_seed
 
@@ -66,12 +89,20 @@ class CreateGame:
                 "game": game,
             }
         )
+        if kind is not UNSET:
+            field_dict["kind"] = kind
+        if name is not UNSET:
+            field_dict["name"] = name
+        if player is not UNSET:
+            field_dict["player"] = player
         if options is not UNSET:
             field_dict["options"] = options
         if opponent is not UNSET:
             field_dict["opponent"] = opponent
         if seat0 is not UNSET:
             field_dict["seat0"] = seat0
+        if rated is not UNSET:
+            field_dict["rated"] = rated
         if client_seed is not UNSET:
             field_dict["client_seed"] = client_seed
         if webhook is not UNSET:
@@ -82,10 +113,27 @@ class CreateGame:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.options import Options  # noqa: PLC0415
+        from ..models.player_ref import PlayerRef  # noqa: PLC0415
         from ..models.webhook import Webhook  # noqa: PLC0415
 
         d = dict(src_dict)
         game = CreateGameGame(d.pop("game"))
+
+        _kind = d.pop("kind", UNSET)
+        kind: CreateGameKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = CreateGameKind(_kind)
+
+        name = d.pop("name", UNSET)
+
+        _player = d.pop("player", UNSET)
+        player: PlayerRef | Unset
+        if isinstance(_player, Unset):
+            player = UNSET
+        else:
+            player = PlayerRef.from_dict(_player)
 
         _options = d.pop("options", UNSET)
         options: Options | Unset
@@ -108,6 +156,8 @@ class CreateGame:
         else:
             seat0 = CreateGameSeat0(_seat0)
 
+        rated = d.pop("rated", UNSET)
+
         client_seed = d.pop("client_seed", UNSET)
 
         _webhook = d.pop("webhook", UNSET)
@@ -119,9 +169,13 @@ class CreateGame:
 
         create_game = cls(
             game=game,
+            kind=kind,
+            name=name,
+            player=player,
             options=options,
             opponent=opponent,
             seat0=seat0,
+            rated=rated,
             client_seed=client_seed,
             webhook=webhook,
         )

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.lobby_game_status import LobbyGameStatus
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.lobby_player import LobbyPlayer
@@ -25,6 +26,7 @@ class LobbyGame:
         version (int):
         created_at (str):
         players (list[LobbyPlayer]):
+        rated (bool | Unset):
     """
 
     id: str
@@ -33,6 +35,7 @@ class LobbyGame:
     version: int
     created_at: str
     players: list[LobbyPlayer]
+    rated: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,6 +54,8 @@ class LobbyGame:
             players_item = players_item_data.to_dict()
             players.append(players_item)
 
+        rated = self.rated
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -63,6 +68,8 @@ class LobbyGame:
                 "players": players,
             }
         )
+        if rated is not UNSET:
+            field_dict["rated"] = rated
 
         return field_dict
 
@@ -88,6 +95,8 @@ class LobbyGame:
 
             players.append(players_item)
 
+        rated = d.pop("rated", UNSET)
+
         lobby_game = cls(
             id=id,
             game=game,
@@ -95,6 +104,7 @@ class LobbyGame:
             version=version,
             created_at=created_at,
             players=players,
+            rated=rated,
         )
 
         lobby_game.additional_properties = d

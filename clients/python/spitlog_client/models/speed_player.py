@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.speed_player_player_type_0 import SpeedPlayerPlayerType0
+
 
 T = TypeVar("T", bound="SpeedPlayer")
 
@@ -21,7 +25,10 @@ class SpeedPlayer:
         cards (int): every card the player holds (C-3)
         ready (bool):
         called (bool): has called spit in this stalemate
+        name (None | str): the player's name, or a bot's
+        player (None | SpeedPlayerPlayerType0): an app's player (README.md, *Players*); null: anonymous
         draw_pile (int | list[str]): its size; after the game, its cards, top first
+        rating_diff (int | Unset): a rated game, once rated: the player's new rating minus the old
         hand (list[str] | Unset): your own hand (H-2); every hand after the game
         hand_size (int | Unset): while the game runs
     """
@@ -31,12 +38,17 @@ class SpeedPlayer:
     cards: int
     ready: bool
     called: bool
+    name: None | str
+    player: None | SpeedPlayerPlayerType0
     draw_pile: int | list[str]
+    rating_diff: int | Unset = UNSET
     hand: list[str] | Unset = UNSET
     hand_size: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.speed_player_player_type_0 import SpeedPlayerPlayerType0  # noqa: PLC0415
+
         seat = self.seat
 
         kind: None | str
@@ -48,12 +60,23 @@ class SpeedPlayer:
 
         called = self.called
 
+        name: None | str
+        name = self.name
+
+        player: dict[str, Any] | None
+        if isinstance(self.player, SpeedPlayerPlayerType0):
+            player = self.player.to_dict()
+        else:
+            player = self.player
+
         draw_pile: int | list[str]
         if isinstance(self.draw_pile, list):
             draw_pile = self.draw_pile
 
         else:
             draw_pile = self.draw_pile
+
+        rating_diff = self.rating_diff
 
         hand: list[str] | Unset = UNSET
         if not isinstance(self.hand, Unset):
@@ -70,9 +93,13 @@ class SpeedPlayer:
                 "cards": cards,
                 "ready": ready,
                 "called": called,
+                "name": name,
+                "player": player,
                 "draw_pile": draw_pile,
             }
         )
+        if rating_diff is not UNSET:
+            field_dict["rating_diff"] = rating_diff
         if hand is not UNSET:
             field_dict["hand"] = hand
         if hand_size is not UNSET:
@@ -82,6 +109,8 @@ class SpeedPlayer:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.speed_player_player_type_0 import SpeedPlayerPlayerType0  # noqa: PLC0415
+
         d = dict(src_dict)
         seat = d.pop("seat")
 
@@ -98,6 +127,28 @@ class SpeedPlayer:
 
         called = d.pop("called")
 
+        def _parse_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        name = _parse_name(d.pop("name"))
+
+        def _parse_player(data: object) -> None | SpeedPlayerPlayerType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                player_type_0 = SpeedPlayerPlayerType0.from_dict(data)
+
+                return player_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpeedPlayerPlayerType0, data)
+
+        player = _parse_player(d.pop("player"))
+
         def _parse_draw_pile(data: object) -> int | list[str]:
             try:
                 if not isinstance(data, list):
@@ -111,6 +162,8 @@ class SpeedPlayer:
 
         draw_pile = _parse_draw_pile(d.pop("draw_pile"))
 
+        rating_diff = d.pop("rating_diff", UNSET)
+
         hand = cast(list[str], d.pop("hand", UNSET))
 
         hand_size = d.pop("hand_size", UNSET)
@@ -121,7 +174,10 @@ class SpeedPlayer:
             cards=cards,
             ready=ready,
             called=called,
+            name=name,
+            player=player,
             draw_pile=draw_pile,
+            rating_diff=rating_diff,
             hand=hand,
             hand_size=hand_size,
         )

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.speed_side_pile import SpeedSidePile
     from ..models.speed_side_pile_cards import SpeedSidePileCards
     from ..models.speed_spit_action import SpeedSpitAction
+    from ..models.speed_state_rematch_type_0 import SpeedStateRematchType0
 
 
 T = TypeVar("T", bound="SpeedState")
@@ -49,6 +50,9 @@ class SpeedState:
         winner (int | None): the winner's seat, once there is one
         result (None | str): the rule that ended the game
         commitment (str): sha256 hex of the server seed
+        rated (bool): rated (Glicko-2) when it ends
+        rematch (None | SpeedStateRematchType0): a finished game's rematch; null before the end
+        rematch_of (None | str): the game this one rematches
         scores (list[int]): per seat (Q-8)
         side_piles (list[SpeedSidePile | SpeedSidePileCards]):
         centre_piles (list[SpeedCentrePile | SpeedCentrePileCards]):
@@ -72,6 +76,9 @@ class SpeedState:
     winner: int | None
     result: None | str
     commitment: str
+    rated: bool
+    rematch: None | SpeedStateRematchType0
+    rematch_of: None | str
     scores: list[int]
     side_piles: list[SpeedSidePile | SpeedSidePileCards]
     centre_piles: list[SpeedCentrePile | SpeedCentrePileCards]
@@ -86,6 +93,7 @@ class SpeedState:
         from ..models.speed_ready_action import SpeedReadyAction  # noqa: PLC0415
         from ..models.speed_side_pile import SpeedSidePile  # noqa: PLC0415
         from ..models.speed_spit_action import SpeedSpitAction  # noqa: PLC0415
+        from ..models.speed_state_rematch_type_0 import SpeedStateRematchType0  # noqa: PLC0415
 
         id = self.id
 
@@ -141,6 +149,17 @@ class SpeedState:
 
         commitment = self.commitment
 
+        rated = self.rated
+
+        rematch: dict[str, Any] | None
+        if isinstance(self.rematch, SpeedStateRematchType0):
+            rematch = self.rematch.to_dict()
+        else:
+            rematch = self.rematch
+
+        rematch_of: None | str
+        rematch_of = self.rematch_of
+
         scores = self.scores
 
         side_piles = []
@@ -186,6 +205,9 @@ class SpeedState:
                 "winner": winner,
                 "result": result,
                 "commitment": commitment,
+                "rated": rated,
+                "rematch": rematch,
+                "rematch_of": rematch_of,
                 "scores": scores,
                 "side_piles": side_piles,
                 "centre_piles": centre_piles,
@@ -210,6 +232,7 @@ class SpeedState:
         from ..models.speed_side_pile import SpeedSidePile  # noqa: PLC0415
         from ..models.speed_side_pile_cards import SpeedSidePileCards  # noqa: PLC0415
         from ..models.speed_spit_action import SpeedSpitAction  # noqa: PLC0415
+        from ..models.speed_state_rematch_type_0 import SpeedStateRematchType0  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -330,6 +353,30 @@ class SpeedState:
 
         commitment = d.pop("commitment")
 
+        rated = d.pop("rated")
+
+        def _parse_rematch(data: object) -> None | SpeedStateRematchType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                rematch_type_0 = SpeedStateRematchType0.from_dict(data)
+
+                return rematch_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpeedStateRematchType0, data)
+
+        rematch = _parse_rematch(d.pop("rematch"))
+
+        def _parse_rematch_of(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        rematch_of = _parse_rematch_of(d.pop("rematch_of"))
+
         scores = cast(list[int], d.pop("scores"))
 
         side_piles = []
@@ -396,6 +443,9 @@ class SpeedState:
             winner=winner,
             result=result,
             commitment=commitment,
+            rated=rated,
+            rematch=rematch,
+            rematch_of=rematch_of,
             scores=scores,
             side_piles=side_piles,
             centre_piles=centre_piles,

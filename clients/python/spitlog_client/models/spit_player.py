@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.spit_player_player_type_0 import SpitPlayerPlayerType0
     from ..models.spit_stockpile import SpitStockpile
     from ..models.spit_stockpile_cards import SpitStockpileCards
 
@@ -26,8 +27,11 @@ class SpitPlayer:
         cards (int): every card the player holds (C-3)
         ready (bool):
         called (bool): has called spit in this stalemate
+        name (None | str): the player's name, or a bot's
+        player (None | SpitPlayerPlayerType0): an app's player (README.md, *Players*); null: anonymous
         spit_cards (int | list[str]): how many; after the game, the cards, top first
         stockpiles (list[SpitStockpile | SpitStockpileCards]):
+        rating_diff (int | Unset): a rated game, once rated: the player's new rating minus the old
         pool (list[str] | Unset): after the game: the cards taken and not dealt (only when there are some)
     """
 
@@ -36,12 +40,16 @@ class SpitPlayer:
     cards: int
     ready: bool
     called: bool
+    name: None | str
+    player: None | SpitPlayerPlayerType0
     spit_cards: int | list[str]
     stockpiles: list[SpitStockpile | SpitStockpileCards]
+    rating_diff: int | Unset = UNSET
     pool: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.spit_player_player_type_0 import SpitPlayerPlayerType0  # noqa: PLC0415
         from ..models.spit_stockpile import SpitStockpile  # noqa: PLC0415
 
         seat = self.seat
@@ -54,6 +62,15 @@ class SpitPlayer:
         ready = self.ready
 
         called = self.called
+
+        name: None | str
+        name = self.name
+
+        player: dict[str, Any] | None
+        if isinstance(self.player, SpitPlayerPlayerType0):
+            player = self.player.to_dict()
+        else:
+            player = self.player
 
         spit_cards: int | list[str]
         if isinstance(self.spit_cards, list):
@@ -72,6 +89,8 @@ class SpitPlayer:
 
             stockpiles.append(stockpiles_item)
 
+        rating_diff = self.rating_diff
+
         pool: list[str] | Unset = UNSET
         if not isinstance(self.pool, Unset):
             pool = self.pool
@@ -85,10 +104,14 @@ class SpitPlayer:
                 "cards": cards,
                 "ready": ready,
                 "called": called,
+                "name": name,
+                "player": player,
                 "spit_cards": spit_cards,
                 "stockpiles": stockpiles,
             }
         )
+        if rating_diff is not UNSET:
+            field_dict["rating_diff"] = rating_diff
         if pool is not UNSET:
             field_dict["pool"] = pool
 
@@ -96,6 +119,7 @@ class SpitPlayer:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.spit_player_player_type_0 import SpitPlayerPlayerType0  # noqa: PLC0415
         from ..models.spit_stockpile import SpitStockpile  # noqa: PLC0415
         from ..models.spit_stockpile_cards import SpitStockpileCards  # noqa: PLC0415
 
@@ -114,6 +138,28 @@ class SpitPlayer:
         ready = d.pop("ready")
 
         called = d.pop("called")
+
+        def _parse_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        name = _parse_name(d.pop("name"))
+
+        def _parse_player(data: object) -> None | SpitPlayerPlayerType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                player_type_0 = SpitPlayerPlayerType0.from_dict(data)
+
+                return player_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpitPlayerPlayerType0, data)
+
+        player = _parse_player(d.pop("player"))
 
         def _parse_spit_cards(data: object) -> int | list[str]:
             try:
@@ -151,6 +197,8 @@ class SpitPlayer:
 
             stockpiles.append(stockpiles_item)
 
+        rating_diff = d.pop("rating_diff", UNSET)
+
         pool = cast(list[str], d.pop("pool", UNSET))
 
         spit_player = cls(
@@ -159,8 +207,11 @@ class SpitPlayer:
             cards=cards,
             ready=ready,
             called=called,
+            name=name,
+            player=player,
             spit_cards=spit_cards,
             stockpiles=stockpiles,
+            rating_diff=rating_diff,
             pool=pool,
         )
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..models.spit_resign_action import SpitResignAction
     from ..models.spit_slap_action import SpitSlapAction
     from ..models.spit_spit_action import SpitSpitAction
+    from ..models.spit_state_rematch_type_0 import SpitStateRematchType0
     from ..models.spit_turn_up_action import SpitTurnUpAction
 
 
@@ -50,6 +51,9 @@ class SpitState:
         winner (int | None): the winner's seat, once there is one
         result (None | str): the rule that ended the game
         commitment (str): sha256 hex of the server seed
+        rated (bool): rated (Glicko-2) when it ends
+        rematch (None | SpitStateRematchType0): a finished game's rematch; null before the end
+        rematch_of (None | str): the game this one rematches
         solo_pile (int | None): S-3: the one spit pile left
         spit_piles (list[SpitPile | SpitPileCards]):
     """
@@ -78,6 +82,9 @@ class SpitState:
     winner: int | None
     result: None | str
     commitment: str
+    rated: bool
+    rematch: None | SpitStateRematchType0
+    rematch_of: None | str
     solo_pile: int | None
     spit_piles: list[SpitPile | SpitPileCards]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -91,6 +98,7 @@ class SpitState:
         from ..models.spit_ready_action import SpitReadyAction  # noqa: PLC0415
         from ..models.spit_slap_action import SpitSlapAction  # noqa: PLC0415
         from ..models.spit_spit_action import SpitSpitAction  # noqa: PLC0415
+        from ..models.spit_state_rematch_type_0 import SpitStateRematchType0  # noqa: PLC0415
         from ..models.spit_turn_up_action import SpitTurnUpAction  # noqa: PLC0415
 
         id = self.id
@@ -153,6 +161,17 @@ class SpitState:
 
         commitment = self.commitment
 
+        rated = self.rated
+
+        rematch: dict[str, Any] | None
+        if isinstance(self.rematch, SpitStateRematchType0):
+            rematch = self.rematch.to_dict()
+        else:
+            rematch = self.rematch
+
+        rematch_of: None | str
+        rematch_of = self.rematch_of
+
         solo_pile: int | None
         solo_pile = self.solo_pile
 
@@ -185,6 +204,9 @@ class SpitState:
                 "winner": winner,
                 "result": result,
                 "commitment": commitment,
+                "rated": rated,
+                "rematch": rematch,
+                "rematch_of": rematch_of,
                 "solo_pile": solo_pile,
                 "spit_piles": spit_piles,
             }
@@ -206,6 +228,7 @@ class SpitState:
         from ..models.spit_resign_action import SpitResignAction  # noqa: PLC0415
         from ..models.spit_slap_action import SpitSlapAction  # noqa: PLC0415
         from ..models.spit_spit_action import SpitSpitAction  # noqa: PLC0415
+        from ..models.spit_state_rematch_type_0 import SpitStateRematchType0  # noqa: PLC0415
         from ..models.spit_turn_up_action import SpitTurnUpAction  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -354,6 +377,30 @@ class SpitState:
 
         commitment = d.pop("commitment")
 
+        rated = d.pop("rated")
+
+        def _parse_rematch(data: object) -> None | SpitStateRematchType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                rematch_type_0 = SpitStateRematchType0.from_dict(data)
+
+                return rematch_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpitStateRematchType0, data)
+
+        rematch = _parse_rematch(d.pop("rematch"))
+
+        def _parse_rematch_of(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        rematch_of = _parse_rematch_of(d.pop("rematch_of"))
+
         def _parse_solo_pile(data: object) -> int | None:
             if data is None:
                 return data
@@ -400,6 +447,9 @@ class SpitState:
             winner=winner,
             result=result,
             commitment=commitment,
+            rated=rated,
+            rematch=rematch,
+            rematch_of=rematch_of,
             solo_pile=solo_pile,
             spit_piles=spit_piles,
         )

@@ -46,6 +46,16 @@ def _parse_response(
 
         return response_400
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 408:
         response_408 = Problem.from_dict(response.json())
 
@@ -95,7 +105,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Created | Problem]:
@@ -105,7 +115,8 @@ def sync_detailed(
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409.
+    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
+    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -133,7 +144,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Created | Problem | None:
@@ -143,7 +154,8 @@ def sync(
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409.
+    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
+    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -166,7 +178,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Created | Problem]:
@@ -176,7 +188,8 @@ async def asyncio_detailed(
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409.
+    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
+    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -202,7 +215,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Created | Problem | None:
@@ -212,7 +225,8 @@ async def asyncio(
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409.
+    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
+    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):

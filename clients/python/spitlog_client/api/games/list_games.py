@@ -5,6 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.list_games_game import ListGamesGame
+from ...models.list_games_kind import ListGamesKind
 from ...models.list_games_status import ListGamesStatus
 from ...models.lobby import Lobby
 from ...models.problem import Problem
@@ -14,6 +16,9 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
+    game: ListGamesGame | Unset = UNSET,
+    kind: ListGamesKind | Unset = UNSET,
+    player: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
 ) -> dict[str, Any]:
@@ -25,6 +30,20 @@ def _get_kwargs(
         json_status = status.value
 
     params["status"] = json_status
+
+    json_game: str | Unset = UNSET
+    if not isinstance(game, Unset):
+        json_game = game.value
+
+    params["game"] = json_game
+
+    json_kind: str | Unset = UNSET
+    if not isinstance(kind, Unset):
+        json_kind = kind.value
+
+    params["kind"] = json_kind
+
+    params["player"] = player
 
     params["cursor"] = cursor
 
@@ -54,6 +73,16 @@ def _parse_response(
 
         return response_400
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -78,15 +107,24 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
+    game: ListGamesGame | Unset = UNSET,
+    kind: ListGamesKind | Unset = UNSET,
+    player: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
 ) -> Response[Lobby | Problem]:
     """The lobby: games by status, newest first, a page at a time
 
+     Filters: `game`, `kind` (a seat's), `player` (your app's, with `X-Api-Key`). With filters a page may
+    hold fewer than `limit` games and still have a `next`: follow it until it is null.
+
     Args:
         status (ListGamesStatus | Unset):  Default: ListGamesStatus.OPEN.
+        game (ListGamesGame | Unset):
+        kind (ListGamesKind | Unset):
+        player (str | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -100,6 +138,9 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         status=status,
+        game=game,
+        kind=kind,
+        player=player,
         cursor=cursor,
         limit=limit,
     )
@@ -113,15 +154,24 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
+    game: ListGamesGame | Unset = UNSET,
+    kind: ListGamesKind | Unset = UNSET,
+    player: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
 ) -> Lobby | Problem | None:
     """The lobby: games by status, newest first, a page at a time
 
+     Filters: `game`, `kind` (a seat's), `player` (your app's, with `X-Api-Key`). With filters a page may
+    hold fewer than `limit` games and still have a `next`: follow it until it is null.
+
     Args:
         status (ListGamesStatus | Unset):  Default: ListGamesStatus.OPEN.
+        game (ListGamesGame | Unset):
+        kind (ListGamesKind | Unset):
+        player (str | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -136,6 +186,9 @@ def sync(
     return sync_detailed(
         client=client,
         status=status,
+        game=game,
+        kind=kind,
+        player=player,
         cursor=cursor,
         limit=limit,
     ).parsed
@@ -143,15 +196,24 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
+    game: ListGamesGame | Unset = UNSET,
+    kind: ListGamesKind | Unset = UNSET,
+    player: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
 ) -> Response[Lobby | Problem]:
     """The lobby: games by status, newest first, a page at a time
 
+     Filters: `game`, `kind` (a seat's), `player` (your app's, with `X-Api-Key`). With filters a page may
+    hold fewer than `limit` games and still have a `next`: follow it until it is null.
+
     Args:
         status (ListGamesStatus | Unset):  Default: ListGamesStatus.OPEN.
+        game (ListGamesGame | Unset):
+        kind (ListGamesKind | Unset):
+        player (str | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -165,6 +227,9 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         status=status,
+        game=game,
+        kind=kind,
+        player=player,
         cursor=cursor,
         limit=limit,
     )
@@ -176,15 +241,24 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
+    game: ListGamesGame | Unset = UNSET,
+    kind: ListGamesKind | Unset = UNSET,
+    player: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
 ) -> Lobby | Problem | None:
     """The lobby: games by status, newest first, a page at a time
 
+     Filters: `game`, `kind` (a seat's), `player` (your app's, with `X-Api-Key`). With filters a page may
+    hold fewer than `limit` games and still have a `next`: follow it until it is null.
+
     Args:
         status (ListGamesStatus | Unset):  Default: ListGamesStatus.OPEN.
+        game (ListGamesGame | Unset):
+        kind (ListGamesKind | Unset):
+        player (str | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -200,6 +274,9 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             status=status,
+            game=game,
+            kind=kind,
+            player=player,
             cursor=cursor,
             limit=limit,
         )

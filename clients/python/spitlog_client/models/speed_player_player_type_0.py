@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="SpeedPlayerPlayerType0")
+
+
+@_attrs_define
+class SpeedPlayerPlayerType0:
+    """an app's player (README.md, *Players*); null: anonymous
+
+    Attributes:
+        app (str):
+        id (str):
+        rating (int | None): when it sat down
+    """
+
+    app: str
+    id: str
+    rating: int | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        app = self.app
+
+        id = self.id
+
+        rating: int | None
+        rating = self.rating
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "app": app,
+                "id": id,
+                "rating": rating,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        app = d.pop("app")
+
+        id = d.pop("id")
+
+        def _parse_rating(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        rating = _parse_rating(d.pop("rating"))
+
+        speed_player_player_type_0 = cls(
+            app=app,
+            id=id,
+            rating=rating,
+        )
+
+        speed_player_player_type_0.additional_properties = d
+        return speed_player_player_type_0
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
