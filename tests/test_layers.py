@@ -4,9 +4,9 @@ Layers, from the inside out (a module may import its own layer and those inside 
 
 0. ``domain``: the rules, pure;
 1. the use cases: ``service`` and its modules ``games``, ``audit``, ``cache``,
-   ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``;
-2. the adapters: ``service.store``, ``service.limits``, ``service.http``, ``workers``
-   (and the workers never import the HTTP adapter);
+   ``idempotency``, ``archiving``, ``bulk``, ``errors``, ``ports``, ``metrics``, ``config``;
+2. the adapters: ``service.store``, ``service.archive``, ``service.limits``,
+   ``service.http``, ``workers`` (and the workers never import the HTTP adapter);
 3. the entry points: ``service.cli`` (nothing outside it imports it).
 
 The graph is read from the source, every ``import`` (a function's too), as
@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("domain", "service", "workers")
-ADAPTERS = ("service.store", "service.limits", "service.http", "workers")
+ADAPTERS = ("service.store", "service.archive", "service.limits", "service.http", "workers")
 
 
 def modules() -> dict[str, Path]:
