@@ -2,7 +2,7 @@
 
 import click
 
-from . import console, dev, serve, workers
+from . import archive, console, dev, serve, workers
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,5 +32,6 @@ def main(argv=None) -> int:
 
 
 for _command in (dev.dev, serve.serve, serve.openapi, workers.worker, workers.scheduler,
-                 console.export, console.audit, console.replay, console.simulate):  # fmt: skip
+                 console.export, console.audit, console.replay, console.simulate,
+                 archive.dump):  # fmt: skip
     cli.add_command(_command)
