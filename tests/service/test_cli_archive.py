@@ -303,3 +303,16 @@ def test_the_readmes_archive_commands_run_as_shown(sound, tmp_path):
         assert r.returncode == 0, (command, r.stdout, r.stderr)
         ran += 1
     assert ran >= 3
+
+
+def _unopenable():
+    raise OSError("no archive here")
+
+
+def test_a_process_that_cannot_open_the_archive_stops_the_run_it_does_not_hang():
+    from concurrent.futures.process import BrokenProcessPool
+
+    from service.bulk import check_all
+
+    with pytest.raises(BrokenProcessPool):
+        list(check_all(_unopenable, ["games/2026/11/a.json", "games/2026/11/b.json"], 2))
