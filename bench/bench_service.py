@@ -305,46 +305,52 @@ def run_load(kind: str, port: int, seconds: float, procs: int = 2, threads: int 
     return total["ops"] / (time.perf_counter() - t), total
 
 
+def measure(proc, kind: str, port: int, redis_pid: int, seconds: float) -> dict:
+    """Closed-loop rate of the server ``proc`` under ``kind`` load (``run_load``) after a
+    2 s warm-up, and the CPU it (and Redis) spent per operation."""
+    run_load(kind, port, 2)  # warm up
+    cpu0, rcpu0 = cpu_seconds(proc.pid), cpu_seconds(redis_pid)
+    rate, counts = run_load(kind, port, seconds)
+    n = counts["ops"]
+    return {"rate": rate, "counts": counts,
+            "cpu_ms": 1000 * (cpu_seconds(proc.pid) - cpu0) / n,
+            "redis_ms": 1000 * (cpu_seconds(redis_pid) - rcpu0) / n}  # fmt: skip
+
+
+def floor(redis_port: int, redis_pid: int, seconds: float, kind: str = "default") -> dict:
+    """The floor (``serve_bare``, 2 gevent workers, on redis-py's connections or, with
+    ``kind="ours"``, the API's) under 16 keep-alive clients: ``measure``'s figures."""
+    port = free_port()
+    bare = start_server([__file__, "--serve-bare", str(redis_port), str(port), kind], {}, port)
+    try:
+        return measure(bare, "bare", port, redis_pid, seconds)
+    finally:
+        stop(bare)
+
+
 def throughput(redis_port: int, redis_pid: int, seconds: float) -> dict:
     """Closed-loop throughput of each server, and the CPU it (and Redis) spent per
     operation. The load generators share the two cores with the servers, so the CPU
     figures say more: how many operations a core could serve."""
-
-    def measure(proc, kind, port):
-        run_load(kind, port, 2)  # warm up
-        cpu0, rcpu0 = cpu_seconds(proc.pid), cpu_seconds(redis_pid)
-        rate, counts = run_load(kind, port, seconds)
-        n = counts["ops"]
-        return {"rate": rate, "counts": counts,
-                "cpu_ms": 1000 * (cpu_seconds(proc.pid) - cpu0) / n,
-                "redis_ms": 1000 * (cpu_seconds(redis_pid) - rcpu0) / n}  # fmt: skip
-
-    floors = {}
-    for kind in ("default", "ours"):
-        port = free_port()
-        bare = start_server([__file__, "--serve-bare", str(redis_port), str(port), kind], {}, port)
-        try:
-            floors[kind] = measure(bare, "bare", port)
-        finally:
-            stop(bare)
-    floor = floors["default"]
+    floors = {kind: floor(redis_port, redis_pid, seconds, kind) for kind in ("default", "ours")}
+    floor_ = floors["default"]
     api, port = serve_api(redis_port, workers=2)
     try:
-        reads = measure(api, "read", port)
-        acts = measure(api, "api", port)
+        reads = measure(api, "read", port, redis_pid, seconds)
+        acts = measure(api, "api", port, redis_pid, seconds)
     finally:
         stop(api)
     c = acts["counts"]
     # the CPU of the reads a player needed between its actions, taken out
     alone = acts["cpu_ms"] - c["read"] / c["acted"] * reads["cpu_ms"]
     return {
-        "floor": floor,
+        "floor": floor_,
         "floor_ours": floors["ours"],
         "reads": reads,
         "api": acts,
         "action_cpu_ms": alone,
-        "ratio": acts["rate"] / floor["rate"],
-        "cpu_ratio": floor["cpu_ms"] / alone,
+        "ratio": acts["rate"] / floor_["rate"],
+        "cpu_ratio": floor_["cpu_ms"] / alone,
         "cpu_ratio_ours": floors["ours"]["cpu_ms"] / alone,
     }
 

@@ -4,7 +4,8 @@ Layers, from the inside out (a module may import its own layer and those inside 
 
 0. ``domain``: the rules, pure;
 1. the use cases: ``service`` and its modules ``games``, ``audit``, ``archiving``,
-   ``webhooks``, ``cache``, ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``;
+   ``bulk``, ``webhooks``, ``players``, ``rating``, ``seeks``, ``rematch``, ``cache``,
+   ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``, ...;
 2. the adapters: ``service.store``, ``service.limits``, ``service.http``,
    ``service.archive`` (the archive's object stores), ``service.outbound`` (webhook
    deliveries), ``workers`` (and the workers never import the HTTP adapter);

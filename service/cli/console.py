@@ -1,12 +1,13 @@
 """Terminal tools on exported games: ``spitlog export``, ``spitlog audit`` and
-``spitlog replay`` (FILE or URL), and ``spitlog simulate`` (games between bot levels, in
-virtual time).
+``spitlog replay`` (FILE or URL; ``audit`` of a whole archive is ``archive``'s), and
+``spitlog simulate`` (games between bot levels, in virtual time).
 
 They read an NDJSON log or a notation file (docs/export.md), or the URL of a finished
 game on a spitlog server (they fetch its export, ``GET /v1/games/{id}/export``).
 """
 
 import json
+import os
 import re
 import sys
 import urllib.error
@@ -19,6 +20,8 @@ from domain.audit import verify
 from domain.events import event_to_dict
 from domain.export import ExportError, from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.state import State
+
+from .archive import audit_archive, is_archive, month_option
 
 SOURCE = click.argument("source", metavar="FILE|URL")
 NDJSON = "application/x-ndjson"
@@ -77,10 +80,19 @@ def _load_or_exit(source: str):
 
 
 @click.command()
-@SOURCE
-def audit(source: str) -> int:
+@click.argument("source", metavar="FILE|URL|ARCHIVE")
+@month_option("an archive: only the games that ended that month (UTC)")
+@click.option("-j", "--jobs", type=click.IntRange(1), help="an archive: processes (default: cores)")
+def audit(source: str, month: str | None, jobs: int | None) -> int:
     """Re-derive every deal from the revealed seed and re-judge every event of a finished
-    game (exit 0 if it checks out, 1 if not, 2 if it cannot be read)."""
+    game; or of every game of an archive (a directory, file:// or s3:// URL), each read
+    back and checked against its record (exit 0 if all check out, 1 if not, 2 if it
+    cannot be read)."""
+    if is_archive(source):
+        return audit_archive(source, month, jobs or os.cpu_count() or 1)
+    if month or jobs:
+        raise click.UsageError("--month and --jobs are for an archive (a directory, "
+                               "file:// or s3:// URL)")  # fmt: skip
     events, seed = _load_or_exit(source)
     if seed is None:
         click.echo("the server seed is not revealed (is the game over?): cannot check the deals")

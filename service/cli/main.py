@@ -2,7 +2,7 @@
 
 import click
 
-from . import admin, bot, console, dev, keys, serve, workers
+from . import admin, archive, bot, console, dev, keys, serve, workers
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,6 +33,6 @@ def main(argv=None) -> int:
 
 for _command in (dev.dev, serve.serve, serve.openapi, workers.worker, workers.scheduler,
                  workers.health, admin.admin, console.export, console.audit, console.replay,
-                 console.simulate, bot.bot):  # fmt: skip
+                 console.simulate, bot.bot, archive.dump):  # fmt: skip
     cli.add_command(_command)
 admin.admin.add_command(keys.keys)  # spitlog admin keys create|list|revoke

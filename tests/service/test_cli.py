@@ -16,7 +16,7 @@ from service.cli import main
 from service.cli.main import cli
 
 COMMANDS = ("dev", "serve", "openapi", "worker", "scheduler", "export", "audit", "replay",
-            "simulate")  # fmt: skip
+            "simulate", "dump")  # fmt: skip
 
 
 def spitlog(*args: str, env=None, input=None) -> subprocess.CompletedProcess:
