@@ -72,6 +72,7 @@ def run(redis_url, s3_server, tmp_path):
     ns = type("Run", (), {})()
     ns.r, ns.archive, ns.app, ns.start, ns.tmp = r, archive, app, start, tmp_path
     ns.redis_url = redis_url
+    ns.url, ns.s3 = url, s3_server
     ns.client = app.test_client()
     try:
         yield ns
@@ -104,6 +105,24 @@ def test_finished_games_go_to_s3_and_leave_redis_after_the_retention(run):
     # the game that runs on is untouched
     assert client.get(f"/v1/games/{running}", headers=bearer(r0)).status_code == 200
     assert archiving.read(run.archive, running) is None
+    # the bulk audit and the monthly dump read the bucket as a user types them
+    import os
+    import re
+    import subprocess
+    import sys
+
+    env = {**os.environ, **run.s3.env}
+    audit = subprocess.run([sys.executable, "-m", "service.cli", "audit", run.url],
+                           capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert audit.returncode == 0, audit.stderr
+    assert re.search(rf": {len(played)} games, \d+ events, 0 failed; ", audit.stdout)
+    month = keys[0].split("/")[1] + "-" + keys[0].split("/")[2]
+    out = run.tmp / "month.ndjson.zst"
+    dump = subprocess.run([sys.executable, "-m", "service.cli", "dump", "--month", month,
+                           str(out), "--archive", run.url], capture_output=True, text=True,
+                          env=env, timeout=120)  # fmt: skip
+    assert dump.returncode == 0, dump.stderr
+    assert out.exists() and (run.tmp / "month.ndjson.zst.sha256").exists()
 
 
 def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, s3_server):
