@@ -123,7 +123,14 @@ class Settings(BaseSettings):
     )
     workers: int = _f(2, "gunicorn processes (gevent: one per core is plenty)", ge=1)
     worker_connections: int = _f(2000, "open connections per process, SSE streams included", ge=1)
-    access_log: bool = _f(False, "`1`: gunicorn's access log on stdout")
+    access_log: bool = _f(
+        False, "`1`: a log line per request (method, route, status, duration, request id, "
+        "game, seat)",
+    )  # fmt: skip
+    log_format: Literal["json", "text"] = _f(
+        "json", "every process's log lines: one JSON object each (with the request's or the "
+        "job's context, and the trace id when tracing is on), or plain `text`",
+    )  # fmt: skip
     log_level: Literal["debug", "info", "warning", "error", "critical"] = _f(
         "info", "gunicorn's log level"
     )
@@ -269,7 +276,7 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 
 SERVICE = (
     "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
-    "worker_connections", "access_log", "log_level", "snapshot_every", "state_cache",
+    "worker_connections", "access_log", "log_format", "log_level", "snapshot_every", "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
     "webhook_url", "webhook_secret", "webhook_events", "webhook_allow_private",
     "webhook_timeout_s", "webhook_retry_s",

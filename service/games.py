@@ -40,7 +40,16 @@ from .errors import (
     Unauthorized,
 )
 from .metrics import Metrics
-from .players import ANONYMOUS, Who, decorate, matches, pkeys, seat_meta, seat_players, summary
+from .players import (
+    ANONYMOUS,
+    Who,
+    decorate,
+    matches,
+    pkeys,
+    seat_meta,
+    summary,
+    with_players,
+)
 from .ports import (
     Appended,
     Archive,
@@ -258,7 +267,7 @@ class Games:
             {"version": v, **domain.redact(domain.event_from_dict(d), seat, public=public)}
             for v, d in entries
         ]
-        return _with_players(out, meta) if meta else out
+        return with_players(out, meta) if meta else out
 
     def state_at(self, game: Game, seat: int | None, version: int) -> dict:
         """The state after ``version`` events: ``seat``'s view during the game, the full
@@ -793,17 +802,3 @@ class Games:
 
 
 LOBBY_SCAN = 1000  # games a filtered lobby page looks at, at most
-
-
-def _with_players(events: list[dict], meta: dict[str, str]) -> list[dict]:
-    """The events that seat someone (``game_created``: seat 0, ``seat_taken``) with the
-    seat's ``name`` and ``player``, as views show them (the log keeps only the kind)."""
-    players = None
-    for e in events:
-        seat = 0 if e["type"] == "game_created" else e.get("seat") if e["type"] == "seat_taken" \
-            else None  # fmt: skip
-        if seat is not None:
-            players = players or seat_players(meta)
-            e["name"] = players[seat]["name"]
-            e["player"] = players[seat]["player"]
-    return events

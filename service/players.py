@@ -191,3 +191,17 @@ def shown(stored: dict | None) -> dict:
         "provisional": r.rd >= PROVISIONAL_RD, "games": s.get("games", 0),
         "wins": s.get("wins", 0), "losses": s.get("losses", 0), "draws": s.get("draws", 0),
     }  # fmt: skip
+
+
+def with_players(events: list[dict], meta: dict[str, str]) -> list[dict]:
+    """The events that seat someone (``game_created``: seat 0, ``seat_taken``) with the
+    seat's ``name`` and ``player``, as views show them (the log keeps only the kind)."""
+    players = None
+    for e in events:
+        seat = 0 if e["type"] == "game_created" else e.get("seat") if e["type"] == "seat_taken" \
+            else None  # fmt: skip
+        if seat is not None:
+            players = players or seat_players(meta)
+            e["name"] = players[seat]["name"]
+            e["player"] = players[seat]["player"]
+    return events

@@ -42,6 +42,9 @@ from urllib.parse import urlsplit
 import domain
 from domain import State
 
+from . import telemetry
+from .players import with_players
+
 log = logging.getLogger(__name__)
 
 MAX_URL = 2048
@@ -286,6 +289,8 @@ class Deliverer:
                 if self.clock() >= budget:  # a long backlog goes on in the next job
                     self.store.set_hooks(game.id, target.key, {**cursor, "v": version, "n": n})
                     return self.clock()
+                if kind == "game.event":  # the seat's player, as the API's events show it
+                    data = with_players([data], game.meta)[0]
                 body = body_of(game.id, version, n, kind, game.state.game, data, event.at)
                 wait = min(RETRY_FIRST_S * 2 ** cursor["a"], RETRY_MAX_S)
                 failing = {"v": version, "n": n, "a": cursor["a"] + 1, "f": cursor["f"] or now,
@@ -328,7 +333,7 @@ class Deliverer:
             host, _port, addresses = resolve(target.url, self.allow_private)
             headers = {"Content-Type": "application/json", "User-Agent": "spitlog-webhooks",
                        "Spitlog-Signature": sign(target.secret, int(t0), body),
-                       "Spitlog-Event-Id": ident["id"]}  # fmt: skip
+                       "Spitlog-Event-Id": ident["id"], **telemetry.carrier()}  # fmt: skip
             status = self.sender.post(target.url, host, addresses, body, headers,
                                       self.timeout_s)  # fmt: skip
             entry["status"] = status

@@ -21,6 +21,7 @@ The lag |start - due| of every job goes to the ``spitlog_worker_lag_seconds``
 histogram, and with ``SPITLOG_TRACE=1`` to the schedule's trace stream.
 """
 
+import functools
 import logging
 import os
 import time
@@ -29,6 +30,7 @@ from datetime import UTC
 from rq import get_current_job
 
 import domain
+from service import logs, telemetry
 from service.archiving import ArchiveConflict, ArchiveCorrupt
 from service.config import Settings, load
 from service.errors import ArchiveUnavailable, NoSuchGame
@@ -48,6 +50,30 @@ MAX_EARLY_S = 0.05  # the longest a job waits for its due time (SPITLOG_LEAD_MS,
 _runtime: Runtime | None = None
 
 
+def traced(task: str):
+    """A job within its log context (``task``, ``game``) and, when tracing is on, a span
+    continuing the trace of the append that armed it (the ``traceparent`` the ticker put
+    in the job's meta)."""
+
+    def wrap(f):
+        @functools.wraps(f)
+        def job(game_id: str, *args, **kwargs):
+            bound = logs.bind(task=task, game=game_id)
+            try:
+                if not telemetry.enabled():
+                    return f(game_id, *args, **kwargs)
+                current = get_current_job()
+                carrier = (current.meta or {}) if current is not None else {}
+                with telemetry.span(f"job {task}", carrier, **{"spitlog.game": game_id}):
+                    return f(game_id, *args, **kwargs)
+            finally:
+                logs.reset(bound)
+
+        return job
+
+    return wrap
+
+
 def setup(s: Settings | None = None) -> Runtime:
     """Build this process's runtime (the worker does it before its first job)."""
     global _runtime
@@ -59,6 +85,7 @@ def runtime() -> Runtime:
     return _runtime if _runtime is not None else setup()
 
 
+@traced("bot_turn")
 def bot_turn(game_id: str, seat: int, version: int, attempt: int = 0, due_ms=None) -> str:
     """Play bot ``seat``'s decision planned at ``version`` (``attempt``: how many times it
     was asked again at that version)."""
@@ -104,6 +131,7 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
     return ("passed" if wire is None else "refused"), version
 
 
+@traced("fire_deadline")
 def fire_deadline(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Fire the game's deadlines (T-1..T-5) due by now, each a ``Timeout`` submitted by
     the system (no seat) at the real time; then arm the next one (``attempt``: how many
@@ -166,6 +194,7 @@ ARCHIVE_RETRY_S = 1.0  # an archive write that failed: again this much later,
 ARCHIVE_MAX_BACKOFF_S = 300.0  # ... doubling with each failure in a row, up to this
 
 
+@traced("archive_game")
 def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Move a finished game out of Redis (``service.archiving.Archiver.step``): archive it
     and check the copy, then, once the retention is over, delete it from Redis. Each run
@@ -197,6 +226,7 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
     return outcome
 
 
+@traced("deliver_webhooks")
 def deliver_webhooks(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Deliver the game's webhook notifications that are due, in order
     (``service.webhooks.Deliverer.step``); arm the slot again at the next retry if a
@@ -220,6 +250,7 @@ def deliver_webhooks(game_id: str, attempt: int = 0, due_ms=None) -> str:
     return outcome
 
 
+@traced("seek_due")
 def seek_due(seek_id: str, due_ms=None) -> str:
     """A seek's bot fallback or expiry (``service.seeks.Seeks.due``), or the game of a
     pairing its process left unmade; armed again if it ran early."""

@@ -1,12 +1,12 @@
 """What every worker, scheduler and sweeper process does first: logging, its metrics
 endpoint, and (under ``spitlog dev``) to end with its parent."""
 
-import logging
 import os
 import signal
 import sys
 import threading
 
+from service import logs, telemetry
 from service.config import Settings
 
 
@@ -29,9 +29,8 @@ def prepare(s: Settings, *, metrics_port: int | None = None, parent: int | None 
     ``s.worker_log_level``, serve metrics on ``metrics_port`` (default: ``s.metrics_port``;
     0: none)."""
     _die_with_parent(s.parent_pid if parent is None else parent)
-    logging.basicConfig(
-        level=s.worker_log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
+    logs.configure(s.worker_log_level, s.log_format)
+    telemetry.setup("spitlog-workers")
     port = s.metrics_port if metrics_port is None else metrics_port
     if port > 0:
         from prometheus_client import start_http_server

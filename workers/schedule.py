@@ -12,6 +12,8 @@ RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 - ``spitlog:sched:wake``  a Pub/Sub channel: an arm that makes a slot the soonest in the
   set publishes its due time there, so that a ticker waiting for a later one (or for
   nothing) wakes at once (``workers.ticker``): an idle scheduler sleeps;
+- ``spitlog:sched:ctx:<game>`` the trace context (``traceparent``) of the game's latest
+  append, when tracing is on (an hour's TTL): the jobs it arms continue that trace;
 - ``spitlog:sched:beat:<host>`` the time (ms) a scheduler on that host last ticked, for
   ``spitlog health scheduler`` (a minute's TTL).
 
@@ -62,6 +64,7 @@ import redis
 import domain
 from domain import State
 from domain.bots import POLICIES
+from service import telemetry
 from service.config import Settings
 from service.store.connect import options
 
@@ -70,6 +73,8 @@ DUE = f"{PREFIX}:due"
 PLAN = f"{PREFIX}:plan"
 TRACE = f"{PREFIX}:trace"
 WAKE = f"{PREFIX}:wake"
+CTX = f"{PREFIX}:ctx"  # <ctx>:<game> -> the traceparent of its latest append (tracing on)
+CTX_TTL_S = 3600
 BEAT = f"{PREFIX}:beat"
 BEAT_TTL_S = 60
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
@@ -380,6 +385,13 @@ class Schedule:
         """The games with a ``kind`` slot planned (waiting, or claimed and not done)."""
         return [_s(f).split("|", 1)[1] for f, _p in self.r.hscan_iter(PLAN, match=f"{kind}|*")]
 
+    def trace_of(self, game_ids: list[str]) -> list[str | None]:
+        """The traceparent kept for each game (``Scheduler.remember_trace``), or None."""
+        if not game_ids:
+            return []
+        return [_s(v) if v is not None else None
+                for v in self.r.mget([f"{CTX}:{g}" for g in game_ids])]  # fmt: skip
+
     def depth(self) -> int:
         return int(self.r.zcard(DUE))
 
@@ -459,6 +471,13 @@ class Scheduler:
                 out.append((bot_slot(game_id, seat), now * 1000 + self.reaction_ms(policy, rng), 0))
         return out
 
+    def remember_trace(self, game_id: str) -> None:
+        """Keep the current trace's context beside the game's decisions (tracing on only),
+        for the ticker to hand to the jobs they become (``trace_of``)."""
+        carrier = telemetry.carrier()
+        if carrier.get("traceparent"):
+            self.schedule.r.set(f"{CTX}:{game_id}", carrier["traceparent"], ex=CTX_TTL_S)
+
     def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
         """Arm what ``state`` calls for; ``before``: the state the append was decided on
         (None: unknown), so that in a game of humans a deadline that did not come sooner
@@ -466,6 +485,8 @@ class Scheduler:
         then the deadline slot is set to the soonest deadline exactly, so that no early
         job runs for a deadline that went away (100 bot games dealt at once would
         otherwise wake 100 such jobs at once, 10 s later: T-2, long since met)."""
+        if telemetry.enabled():
+            self.remember_trace(game_id)
         if state.over:
             self._soonest.pop(game_id, None)
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)

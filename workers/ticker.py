@@ -51,6 +51,7 @@ import time
 import redis
 from rq import Queue
 
+from service import telemetry
 from service.config import Settings
 
 from . import process, sweeper
@@ -66,8 +67,8 @@ FAILURE_TTL_S = 24 * 3600  # failed jobs stay this long for inspection (rq info)
 CLAIM_LIMIT = 500
 
 
-def job_data(d: Decision):
-    """The RQ job of a claimed decision."""
+def job_data(d: Decision, traceparent: str | None = None):
+    """The RQ job of a claimed decision (``traceparent``: the trace it continues)."""
     if d.kind == "bot":
         func, args = "workers.jobs.bot_turn", (d.game_id, d.seat, d.version, d.attempt, d.due_ms)
     elif d.kind == "arc":
@@ -81,6 +82,7 @@ def job_data(d: Decision):
     return Queue.prepare_data(
         func, args=args, timeout=JOB_TIMEOUT_S, result_ttl=0, ttl=JOB_TTL_S,
         failure_ttl=FAILURE_TTL_S, description=d.slot,
+        meta={"traceparent": traceparent} if traceparent else None,
     )  # fmt: skip
 
 
@@ -100,8 +102,12 @@ class Ticker:
         now_ms = time.time() * 1000
         decisions, nxt = self.schedule.claim(now_ms + self.lead_ms, CLAIM_LIMIT, now_ms)
         if decisions:
+            traces = [None] * len(decisions)
+            if telemetry.enabled():
+                traces = self.schedule.trace_of([d.game_id for d in decisions])
             with self.queue.connection.pipeline() as pipe:
-                self.queue.enqueue_many([job_data(d) for d in decisions], pipeline=pipe)
+                jobs = [job_data(d, t) for d, t in zip(decisions, traces, strict=True)]
+                self.queue.enqueue_many(jobs, pipeline=pipe)
                 pipe.execute()
             now_ms = time.time() * 1000
             for d in decisions:

@@ -4,13 +4,16 @@ import sys
 
 import click
 
-from .. import config
+from .. import config, telemetry
 
 
 def settings(**overrides) -> config.Settings:
-    """The process's settings; a bad ``SPITLOG_*`` value ends the command (exit 2) naming it."""
+    """The process's settings; a bad ``SPITLOG_*`` (or ``OTEL_*``) value ends the command
+    (exit 2) naming it."""
     try:
-        return config.load(**overrides)
+        s = config.load(**overrides)
+        telemetry.check()
+        return s
     except config.SettingsError as e:
         click.echo(f"spitlog: {e}", err=True)
         sys.exit(2)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from .. import logs, telemetry
 from .common import settings
 
 
@@ -78,9 +79,10 @@ def serve(bind: str | None) -> int:
         "timeout": 30,
         "graceful_timeout": GRACEFUL_TIMEOUT_S,
         "keepalive": 5,
-        "accesslog": "-" if s.access_log else None,
+        "accesslog": None,  # the app logs each request itself (SPITLOG_ACCESS_LOG)
         "errorlog": "-",
         "loglevel": s.log_level,
+        "logconfig_dict": logs.gunicorn_config(s.log_level, s.log_format),
         "control_socket_disable": True,  # gunicorn >= 25: one shared path per user otherwise
         "child_exit": _child_exit,
         "post_worker_init": _post_worker_init,
@@ -96,6 +98,7 @@ def serve(bind: str | None) -> int:
             from ..http.app import create_app
 
             s = settings(warn=None)
+            telemetry.setup("spitlog-api")  # in each worker process: after the fork
             return create_app(s, scheduler=_scheduler(s))
 
     try:

@@ -24,6 +24,7 @@ machinery (contexts, signals), which no stage needs.
 
 import contextlib
 import http
+import logging
 import re
 import secrets
 import time
@@ -36,6 +37,7 @@ import orjson
 from marshmallow import Schema, ValidationError
 from werkzeug.wsgi import ClosingIterator
 
+from .. import logs, telemetry
 from ..errors import BadRequest, RateLimited
 from .body import is_json, parse_json, read_body
 from .credentials import api_key, bearer
@@ -69,7 +71,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate", "request_id", "app")  # fmt: skip
+                 "gate", "request_id", "app", "seat")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -82,6 +84,7 @@ class Call:
         self.started = time.time()
         self.gate = None  # (the gate, the game) while the call holds a place in it
         self.request_id = request_id(environ.get("HTTP_X_REQUEST_ID"))
+        self.seat: int | None = None  # the caller's seat, once a handler knows it (logs)
         self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
 
     def leave_gate(self) -> None:
@@ -120,6 +123,19 @@ class Route:
     doc: dict | None = None  # its OpenAPI operation (None: not in the document)
 
 
+_access = logging.getLogger("spitlog.access")
+
+
+def log_access(call: Call, route: Route, status: int, took_s: float) -> None:
+    """One line per request (``SPITLOG_ACCESS_LOG``): what was asked and how it went;
+    never a body."""
+    _access.info("request", extra={
+        "request_id": call.request_id, "method": call.environ.get("REQUEST_METHOD"),
+        "route": route.path, "status": status, "duration_ms": round(took_s * 1000, 2),
+        "game": call.args.get("game_id"), "seat": call.seat,
+    })  # fmt: skip
+
+
 def request_id(given: str | None) -> str:
     """The request's id: the client's ``X-Request-Id`` if it is 1-128 of
     ``[A-Za-z0-9._:-]`` (a UUID, a ULID, a trace id), else a new one.
@@ -146,10 +162,27 @@ class Pipeline:
         self.gate = services.gate
         self.metrics = services.metrics
         self.cors = services.cors
+        self.access = log_access if s.access_log else None
 
     def run(self, route: Route, environ: dict, args: dict) -> Answer:
+        """The answer to one request of ``route`` (its path's ``args``); within its log
+        context and, when tracing is on, its span."""
+        bound = logs.bind(route=route.name, game=args.get("game_id"))
+        try:
+            if not telemetry.enabled():
+                return self._run(route, environ, args)
+            parent = environ.get("HTTP_TRACEPARENT")
+            attrs = {"http.route": route.path, "spitlog.game": args.get("game_id")}
+            with telemetry.span(f"{environ.get('REQUEST_METHOD')} {route.path}",
+                                {"traceparent": parent} if parent else None, **attrs):  # fmt: skip
+                return self._run(route, environ, args)
+        finally:
+            logs.reset(bound)
+
+    def _run(self, route: Route, environ: dict, args: dict) -> Answer:
         t0 = time.perf_counter()
         call = Call(environ, args, self.services)
+        logs.bind(request_id=call.request_id)  # (reset with the route's, in ``run``)
         rated: list | tuple = ()
         try:
             preflight = self.cors.preflight(environ)
@@ -201,8 +234,11 @@ class Pipeline:
             if extra:
                 answer.headers = _merge_vary([*answer.headers, *extra])
         method = call.environ["REQUEST_METHOD"]
+        took = time.perf_counter() - t0
         self.metrics.answered(method if method in _METHODS else "OTHER", route.path,
-                              answer.status, time.perf_counter() - t0)  # fmt: skip
+                              answer.status, took)  # fmt: skip
+        if self.access is not None:
+            self.access(call, route, answer.status, took)
         return answer
 
     def refusal(self, exc: BaseException, call: Call) -> Answer:

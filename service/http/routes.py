@@ -27,7 +27,8 @@ NO_STORE = [("Vary", "Authorization"), ("Cache-Control", "no-store")]  # answers
 def _viewer(call: Call):
     games = call.services.games
     game = games.load(call.args["game_id"])
-    return game, games.seat(game, call.token)
+    call.seat = games.seat(game, call.token)
+    return game, call.seat
 
 
 def _etag(version: int) -> tuple[str, str]:
@@ -126,6 +127,7 @@ def act(call: Call) -> Answer:
         call.args["game_id"], call.token, call.body, idem_key=_idem_key(call),
         if_match=_if_match(call),
     )  # fmt: skip
+    call.seat = acted.body["state"].get("you")
     return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *_replayed(acted)])
 
 
