@@ -84,6 +84,5 @@ def gunicorn_config(level: str, fmt: str) -> dict:
         "root": {"level": level.upper(), "handlers": ["main"]},
         "loggers": {
             "gunicorn.error": {"level": level.upper(), "handlers": ["main"], "propagate": False},
-            "gunicorn.access": {"level": "INFO", "handlers": ["main"], "propagate": False},
         },
     }

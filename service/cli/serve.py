@@ -68,6 +68,14 @@ def serve(bind: str | None) -> int:
     open SSE streams), configured by the SPITLOG_* variables. SIGTERM stops it gracefully:
     requests in flight finish (up to 10 s), SSE streams end with a retry hint."""
     from gunicorn.app.base import BaseApplication
+    from gunicorn.glogging import Logger
+
+    class Logs(Logger):
+        """gunicorn's logger without its access line: a ``logconfig_dict`` turns that line on
+        in gunicorn, and the app logs each request itself (SPITLOG_ACCESS_LOG)."""
+
+        def access(self, resp, req, environ, request_time):
+            return None
 
     s = settings()  # fail now, in the master, on a bad setting
     made = _metrics_dir()
@@ -79,7 +87,8 @@ def serve(bind: str | None) -> int:
         "timeout": 30,
         "graceful_timeout": GRACEFUL_TIMEOUT_S,
         "keepalive": 5,
-        "accesslog": None,  # the app logs each request itself (SPITLOG_ACCESS_LOG)
+        "accesslog": None,
+        "logger_class": Logs,
         "errorlog": "-",
         "loglevel": s.log_level,
         "logconfig_dict": logs.gunicorn_config(s.log_level, s.log_format),

@@ -667,7 +667,8 @@ def test_the_try_it_page_lists_every_operation_and_tries_one(open_page, server):
     page = open_page()
     page.goto(f"{server}/docs/try")
     expect(page.locator(".opblock")).to_have_count(len(ids))
-    assert page.locator(".opblock-summary-operation-id").all_inner_texts() == ids
+    listed = page.locator(".opblock-summary-operation-id").all_inner_texts()
+    assert sorted(listed) == sorted(ids)  # (grouped by tag on the page)
     create = page.locator("#operations-games-create_game")
     create.locator(".opblock-summary").click()
     create.get_by_role("button", name="Try it out").click()

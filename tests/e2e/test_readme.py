@@ -50,6 +50,10 @@ def shell(command: str, cwd: Path, env: dict | None = None, stdin: str = "", tim
 
 
 KEYS_AND_BOTS = "test_keys_then_two_bots"
+S3_AUDIT = (  # (the archive on a real S3 server: its test runs the audit of the bucket)
+    "tests/integration/test_archive_real.py::"
+    "test_finished_games_go_to_s3_and_leave_redis_after_the_retention"
+)
 # Where each README command runs (a test of this module), or why CI runs it already.
 RUNS = {
     "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
@@ -58,6 +62,11 @@ RUNS = {
     "spitlog worker": "test_worker_and_scheduler",
     "spitlog scheduler": "test_worker_and_scheduler",
     **dict.fromkeys(readme_commands("Clients"), "test_the_example_bots_play_speed_to_the_end"),
+    **dict.fromkeys(
+        [c for c in readme_commands("Auditing the archive") if "s3://" not in c],
+        "tests/service/test_cli_archive.py::test_the_readmes_archive_commands_run_as_shown",
+    ),
+    "spitlog audit s3://bucket/prefix --month 2026-11": S3_AUDIT,
     "spitlog health worker": "test_worker_and_scheduler",
     "spitlog health scheduler": "test_worker_and_scheduler",
     "spitlog admin list --status running --older-than 1h": "test_admin",
@@ -81,7 +90,11 @@ def test_every_command_of_the_readme_runs_here():
     missing = [c for c in commands if c not in RUNS and c not in replay]
     assert missing == [], f"README commands no test runs: {missing}"
     for how in RUNS.values():
-        assert how.startswith("CI: ") or callable(globals().get(how)), how
+        if "::" in how:  # a test elsewhere: it must exist
+            path, name = how.split("::")
+            assert f"def {name}(" in (ROOT / path).read_text(), how
+        else:
+            assert how.startswith("CI: ") or callable(globals().get(how)), how
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
     assert ci[-1] == "python -m pytest -q" and "pip install --quiet -e '.[dev]'" in ci
     assert len(replay) >= 6 and REPLAY_AND_AUDIT in globals()
@@ -179,7 +192,8 @@ def test_admin(tmp_path, redis_url):
     gid = old.create("spit", None, "bot:hard", "").body["id"]
     expect = {"list": gid, "inspect": f"game {gid}: spit, running", "abort": f"aborted {gid}",
               "archive": f"{gid}: archived", "delete": "deleted from Redis"}  # fmt: skip
-    commands = [c for c in readme_commands() if c.startswith("spitlog admin")]
+    commands = [c for c in readme_commands() if c.startswith("spitlog admin")
+                and not c.startswith("spitlog admin keys")]  # fmt: skip
     assert [c.split()[2] for c in commands] == list(expect)
     for command in commands:
         r = shell(command.replace(EXAMPLE_ID, gid), tmp_path, env)
@@ -253,6 +267,12 @@ def test_keys_then_two_bots(tmp_path, redis_url):
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
            "SPITLOG_WORKERS": "1", "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
            "SPITLOG_RATE_GAMES": "0"}  # fmt: skip
+    from tests.support.workers_procs import Procs, wait_for_workers
+
+    procs = Procs({"SPITLOG_REDIS_URL": redis_url}, tmp_path / "procs")  # the timers fire
+    procs.start("w0")
+    procs.start("scheduler", "scheduler")
+    wait_for_workers(redis_url, 1)
     server = start(["serve"], env)
     try:
         wait_ready(base, server)
@@ -283,3 +303,4 @@ def test_keys_then_two_bots(tmp_path, redis_url):
         assert [p["name"] for p in view["players"]] == ["Hal", "Marvin"]
     finally:
         stop(server)
+        procs.stop()

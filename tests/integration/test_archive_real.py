@@ -140,12 +140,17 @@ def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, 
     def failed_runs():
         return [t for t in schedule.read_trace() if t["kind"] == "arc" and t["game"] == gid]
 
-    wait_until(lambda: len(failed_runs()) >= 2, 20, "two failed archive jobs")
+    def retried():
+        return any(int(t["attempt"]) >= 1 for t in failed_runs())
+
+    wait_until(retried, 30, "a failed archive job tried again")
     runs = failed_runs()
-    assert all(t["outcome"] == "failed" for t in runs)
-    assert [int(t["attempt"]) for t in runs[:2]] == [0, 1]
-    gap = float(runs[1]["start"]) - float(runs[0]["start"])
-    assert 900 <= gap < 5000  # backed off a second (then 2, 4, ... up to 5 minutes)
+    assert len(runs) >= 2 and all(t["outcome"] == "failed" for t in runs)
+    attempts = [int(t["attempt"]) for t in runs]
+    assert attempts == sorted(attempts)  # (a job the sweeper saw running long may run twice)
+    again = next(t for t in runs if int(t["attempt"]) == 1)
+    before_it = max(float(t["end"]) for t in runs if int(t["attempt"]) == 0)
+    assert float(again["start"]) - before_it >= 900  # backed off a second (then 2, 4, ...)
     assert {k for k in keys_naming(run.r, gid) if k.startswith("spit:")} == before  # all there
     assert "archived" not in run.app.extensions["spitlog"].store.meta(gid)
     down.stop()

@@ -366,7 +366,7 @@ def test_the_sweeper_shows_live_games_and_how_long_an_unmoved_game_is_overdue(rt
 
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "")
+    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "").body
     rt.games.create("speed", {"ready_grace_s": 300}, "bot:hard", "")  # due long after
     t5 = rt.games.load(g["id"]).state.created_at + 30
     clock.t = t5 - 10

@@ -277,7 +277,7 @@ def readme_section_commands(title: str) -> list[str]:
     """The command lines of the ``sh`` block under ``title`` in README.md (comments
     off)."""
     text = (ROOT / "README.md").read_text()
-    section = text.split(f"\n### {title}\n", 1)[1]
+    section = text.split(f"\n## {title}\n", 1)[1]
     block = section.split("```sh\n", 1)[1].split("\n```", 1)[0]
     return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
 
