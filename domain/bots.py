@@ -77,6 +77,7 @@ class Bot:
     look: float = 1.0  # chance of seeing a face-down top to turn up (squared: a free space)
     plan: int = 2  # 0: any play it saw; 1: one step ahead; 2: chains and the opponent
     judge: float = 1.0  # chance of slapping (or choosing) the smaller pile
+    search: int = 0  # determinizations per searched decision (0: none; the game's search)
 
     def reaction(self, rng) -> float:
         return self.pace(rng)
@@ -128,5 +129,14 @@ POLICIES: dict[str, Bot | RandomBot] = {
         plan=1,
         judge=0.9,
     ),
-    "hard": Bot("hard", Reaction(0.2, 0.3, 0.3)),
+    "hard": Bot("hard", Reaction(0.2, 0.3, 0.3), search=32),
+}
+
+
+BASELINES: dict[str, Bot] = {
+    # Issue 16's yardstick, not hosted: any fitting card at once (P-1, Q-3), then turn-ups
+    # and moves (P-2, P-3) or a draw (Q-4), calls at once (S-2, Q-5), the smaller pile (N-2).
+    "greedy": Bot("greedy", POLICIES["hard"].pace, plan=0),
+    # ``hard`` before its search (issue 16): its plans alone, for the ladder's comparisons.
+    "planner": Bot("planner", POLICIES["hard"].pace),
 }
