@@ -33,7 +33,11 @@ def _ms(t: float) -> float:
 
 
 def _choose(pol, state: State, seat: int, game: str, rng):
-    """The action ``pol`` chooses for ``seat`` from what it may see (None: it passes)."""
+    """The action ``pol`` chooses for ``seat`` from what it may see (None: it passes).
+    ``choose_state`` is for a bench's omniscient bound (bench/oracle.py), never a level:
+    the service gives bots their seat's view only."""
+    if hasattr(pol, "choose_state"):
+        return pol.choose_state(state, seat, rng)
     if hasattr(pol, "choose_among"):
         return pol.choose_among(legal(state, seat), rng)
     wire = pol.choose(view(state, seat), rng)

@@ -690,6 +690,7 @@ def _dig(view: dict, moves: list[dict]) -> dict:
 # hard's search: how many steps each rollout plays, and what a game won (E-2) is worth
 # against the cards the seats would hold (found by bench/ladder.py at equal paces)
 _HORIZON, _WON = 20, 30.0
+_NONE = frozenset()  # what fits on no pile (N-5)
 
 
 def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
@@ -772,31 +773,36 @@ def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
     n = len(coins)
     i = 0
     while i < n:
+        fit0 = fits[tops[0]] if tops[0] is not None else _NONE
+        fit1 = fits[tops[1]] if tops[1] is not None else _NONE
         acts = [None, None]
         for seat in (0, 1):
             pl, fl = piles[seat], up[seat]
             found = []
-            turn = space = dig = -1
-            for k in range(len(pl)):
-                pile = pl[k]
-                if not pile:
-                    space = k
-                elif not fl[k]:
-                    turn = k
-                else:
-                    c = pile[-1]
-                    for q in (0, 1):
-                        top = tops[q]
-                        if top is not None and c in fits[top]:
-                            found.append((k, q))
-                    if len(pile) >= 2 and (dig < 0 or len(pile) > len(pl[dig])):
-                        dig = k
+            turn = -1
+            for k, pile in enumerate(pl):
+                if pile:
+                    if fl[k]:
+                        c = pile[-1]
+                        if c in fit0:
+                            found.append((k, 0))
+                        if c in fit1:
+                            found.append((k, 1))
+                    else:
+                        turn = k
             if found:
                 acts[seat] = found[int(coins[i + 1] * len(found))] if len(found) > 1 else found[0]
             elif turn >= 0:
                 acts[seat] = (turn, -1)
-            elif space >= 0 and dig >= 0:
-                acts[seat] = (dig, -2 - space)
+            else:
+                space = dig = -1
+                for k, pile in enumerate(pl):
+                    if not pile:
+                        space = k
+                    elif len(pile) >= 2 and (dig < 0 or len(pile) > len(pl[dig])):
+                        dig = k
+                if space >= 0 and dig >= 0:
+                    acts[seat] = (dig, -2 - space)
         if acts[0] is None and acts[1] is None:  # S-1
             need = [seat for seat in (0, 1) if spit[seat]]
             if not need:
