@@ -4,7 +4,7 @@ games, and what their play alone is worth at equal reaction times.
     cd /work/wt16b && PYTHONPATH=. /work/main/.venv/bin/python bench/ladder.py ladder
     PYTHONPATH=. python bench/ladder.py ladder --games 30 --periods 2     # quicker
     PYTHONPATH=. python bench/ladder.py random --games 2000 --matches 1000
-    PYTHONPATH=. python bench/ladder.py equal --game spit --games 2000
+    PYTHONPATH=. python bench/ladder.py equal --game spit --games 2000 --rows hard-greedy
     PYTHONPATH=. python bench/ladder.py equal --game speed --games 2000 --oracle
 
 Parts (each one run, single process; every game seeded by its part, pairing and number,
@@ -59,12 +59,12 @@ class Paced:
 def duel(game, strong, weak, n, tag, *, options=None, paced=False) -> tuple[int, int, int]:
     """Play ``n`` games, the stronger at seat ``i % 2``: (won, lost, drawn) by the stronger."""
     a, b = (ALL[strong] if isinstance(strong, str) else strong), ALL[weak]
-    if paced:  # (an oracle has hard's reaction times already)
-        a = a if hasattr(a, "choose_state") else Paced(a, POLICIES[EQUAL_PACE])
+    if paced:  # (bench/oracle.py's players have hard's reaction times already)
+        a = Paced(a, POLICIES[EQUAL_PACE]) if isinstance(strong, str) else a
         b = Paced(b, POLICIES[EQUAL_PACE])
     won = lost = drawn = 0
     for i in range(n):
-        rng = random.Random(f"{tag}/{game}/{a.name}-{b.name}/{i}")
+        rng = random.Random(f"{tag}/{game}/{a.name}-{b.name}/{i}")  # (the seeds of a row)
         r = play_game(game, (a, b) if i % 2 == 0 else (b, a), rng, options=options)
         if r.winner is None:
             drawn += 1
@@ -88,7 +88,7 @@ def _row(label: str, game: str, wld, target=None) -> tuple[str, bool]:
 def part_ladder(args) -> int:
     failed = 0
     pairs = list(itertools.combinations(reversed(LEVELS), 2))  # (stronger, weaker)
-    for game in GAMES:
+    for game in [args.only] if args.only else GAMES:
         ratings = {lvl: Rating() for lvl in LEVELS}
         totals = {p: [0, 0, 0] for p in pairs}
         for period in range(args.periods):
@@ -142,16 +142,19 @@ def part_equal(args) -> int:
     print(f"at equal reaction times ({EQUAL_PACE}'s for both seats), {args.game},"
           f" {args.games} games a row, seats alternated")  # fmt: skip
     for s, w, target in EQUAL:
+        if args.rows and f"{s}-{w}" not in args.rows.split(","):
+            continue
         line, ok = _row(f"{s}-{w}", args.game, duel(args.game, s, w, args.games, "equal",
                                                      paced=True), target)  # fmt: skip
         print(line)
         failed += not ok
-    if args.oracle and args.game == "speed":
-        from bench.oracle import SpeedOracle
+    if args.oracle and args.game == "speed":  # (Spit's hard searches already)
+        from bench.oracle import SpeedOracle, SpeedSearch
 
-        for w in ("greedy", "planner"):
-            wld = duel(args.game, SpeedOracle(), w, args.games, "equal", paced=True)
-            print(_row(f"oracle-{w}", args.game, wld)[0] + "  (sees every card: a bound)")
+        for who, what in ((SpeedSearch(), "its seat's view"), (SpeedOracle(), "every card")):
+            for w in ("greedy", "planner"):
+                wld = duel(args.game, who, w, args.games, "equal", paced=True)
+                print(_row(f"{who.name}-{w}", args.game, wld)[0] + f"  (searches {what})")
     return failed
 
 
@@ -163,7 +166,9 @@ def main(argv=None) -> int:
     ap.add_argument("--matches", type=int, default=1000, help="random: matches to --target")
     ap.add_argument("--target", type=int, default=10, help="random: a match's target score")
     ap.add_argument("--game", choices=GAMES, default="spit", help="equal: which game")
-    ap.add_argument("--oracle", action="store_true", help="equal: add the omniscient bound")
+    ap.add_argument("--rows", default="", help="equal: only these rows (hard-greedy,...)")
+    ap.add_argument("--oracle", action="store_true", help="equal: add Speed's bounds")
+    ap.add_argument("--only", choices=GAMES, help="ladder: one game only")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     failed = {"ladder": part_ladder, "random": part_random, "equal": part_equal}[args.part](args)

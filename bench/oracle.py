@@ -1,10 +1,12 @@
-"""An omniscient player for bounds, never a level: ``hard``'s Speed search run on the real
-deal instead of deals sampled from what its seat may see.
+"""Speed's search (``domain.speed.search``) as two players for bounds, never levels.
 
-It breaks H-1 and H-2 on purpose, so it lives in bench/ and gets the State through the
-simulator's ``choose_state`` (which no hosted level has). What it wins against a policy
-at equal reaction times bounds what any choice of plays and draws can win against it
-with the same search: the gap between it and ``hard`` is what the hidden cards cost.
+- ``SpeedSearch``: the search over deals sampled from what its seat may see (H-1, H-2),
+  as a fair player; no level uses it (bench/README.md says why).
+- ``SpeedOracle``: the same search run on the real deal. It breaks H-1 and H-2 on
+  purpose, so it lives in bench/ and gets the State through the simulator's
+  ``choose_state`` (which no hosted level has). What it wins against a policy at equal
+  reaction times is what this search could win if nothing were hidden: the gap between
+  the two is what the hidden cards hold.
 """
 
 import os
@@ -17,6 +19,22 @@ from domain.bots import POLICIES  # noqa: E402
 from domain.cards import Card, kind  # noqa: E402
 from domain.game import action_to_dict, parse_action  # noqa: E402
 from domain.game import legal_actions as legal  # noqa: E402
+
+
+class SpeedSearch:
+    """Speed's fair search with ``hard``'s number of sampled deals."""
+
+    def __init__(self, pace=POLICIES["hard"]):
+        self.name, self.reaction, self.bot = "search", pace.reaction, POLICIES["hard"]
+
+    def choose(self, view: dict, rng):
+        acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
+        if not acts:
+            return None
+        plays = [a for a in acts if a["type"] == "play"]
+        if not plays:
+            return acts[0]  # ready, spit or draw
+        return speed.search(self.bot, view, acts, plays, rng)
 
 
 class SpeedOracle:

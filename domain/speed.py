@@ -363,8 +363,6 @@ def bot_choose(bot, view: dict, legal: list[dict], rng) -> dict | None:
     if legal[0]["type"] == "spit":
         return {"type": "spit"}
     plays = [a for a in legal if a["type"] == "play"]
-    if bot.search and plays:
-        return _search(bot, view, legal, plays, rng)
     if bot.notice < 1.0:
         plays = [a for a in plays if rng.random() < bot.notice]
     if plays:
@@ -464,12 +462,16 @@ def _settle(cards: tuple, tops: tuple, alt: bool) -> float:
     return score + _NEAR * near / 4 + _REACH * len(reach)
 
 
-# hard's search: how many steps each rollout plays at most (a game is about 60)
+# The search of Spit's hard, written for Speed: how many steps each rollout plays at most
+# (a game is about 60). No level uses it: at equal reaction times it wins no more than
+# the greedy baseline, and hard wins less often against random with it than with its
+# plans; bench/ladder.py (``equal --game speed --oracle``) measures it beside the same
+# search run on the real cards (bench/oracle.py), which shows what the hidden cards hold.
 _HORIZON = 40
 
 
-def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
-    """hard (issue 16): determinized rollouts over what the seat may see (H-1, H-2). Its
+def search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
+    """Determinized rollouts over what the seat may see (H-1, H-2). Its
     candidates are each play of a different card kind or pile, and a draw (Q-4). ``bot.search``
     times, the cards it cannot see (every card but its hand and the centre tops) are dealt
     at random to the opponent's hand, the draw piles, the side piles and the centre below

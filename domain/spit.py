@@ -769,40 +769,20 @@ def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
 def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
     """Both seats play as the greedy baseline, for ``len(coins) // 2`` steps at most:
     the cards each would hold then (stockpiles and spit cards), a seat that won (E-2)
-    holding ``-_WON``. Changes its arguments."""
+    holding ``-_WON``. A seat's next action is worked out again only when its piles or
+    the spit piles' tops have changed. Changes its arguments."""
     n = len(coins)
     i = 0
+    acts = [None, None]
+    stale = [True, True]
     while i < n:
-        fit0 = fits[tops[0]] if tops[0] is not None else _NONE
-        fit1 = fits[tops[1]] if tops[1] is not None else _NONE
-        acts = [None, None]
-        for seat in (0, 1):
-            pl, fl = piles[seat], up[seat]
-            found = []
-            turn = -1
-            for k, pile in enumerate(pl):
-                if pile:
-                    if fl[k]:
-                        c = pile[-1]
-                        if c in fit0:
-                            found.append((k, 0))
-                        if c in fit1:
-                            found.append((k, 1))
-                    else:
-                        turn = k
-            if found:
-                acts[seat] = found[int(coins[i + 1] * len(found))] if len(found) > 1 else found[0]
-            elif turn >= 0:
-                acts[seat] = (turn, -1)
-            else:
-                space = dig = -1
-                for k, pile in enumerate(pl):
-                    if not pile:
-                        space = k
-                    elif len(pile) >= 2 and (dig < 0 or len(pile) > len(pl[dig])):
-                        dig = k
-                if space >= 0 and dig >= 0:
-                    acts[seat] = (dig, -2 - space)
+        if stale[0] or stale[1]:
+            fit0 = fits[tops[0]] if tops[0] is not None else _NONE
+            fit1 = fits[tops[1]] if tops[1] is not None else _NONE
+            for seat in (0, 1):
+                if stale[seat]:
+                    acts[seat] = _next(piles[seat], up[seat], fit0, fit1, coins[i + 1])
+                    stale[seat] = False
         if acts[0] is None and acts[1] is None:  # S-1
             need = [seat for seat in (0, 1) if spit[seat]]
             if not need:
@@ -815,6 +795,7 @@ def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
                 if solo is None:
                     solo = seat if tops[seat] is not None else 1 - seat
                 tops[solo] = spit[seat].pop()
+            stale[0] = stale[1] = True
             i += 2
             continue
         if acts[0] is not None and acts[1] is not None:
@@ -823,9 +804,11 @@ def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
             seat = 0 if acts[1] is None else 1
         k, q = acts[seat]
         pl, fl = piles[seat], up[seat]
+        stale[seat] = True
         if q >= 0:  # P-1
             tops[q] = pl[k].pop()
             fl[k] = False
+            stale[1 - seat] = True
             if not any(pl):  # N-1a, E-2
                 if not spit[seat]:
                     left = [0.0, 0.0]
@@ -840,6 +823,34 @@ def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
             fl[k], fl[-2 - q] = False, True
         i += 2
     return tuple(sum(map(len, piles[s])) + len(spit[s]) for s in (0, 1))
+
+
+def _next(pl, fl, fit0, fit1, coin: float):
+    """The greedy baseline's next action with stockpiles ``pl`` (face up: ``fl``): a play
+    (pile, spit pile), else a turn-up (pile, -1), else a dig (pile, -2 - space), or None."""
+    found = []
+    turn = -1
+    for k, pile in enumerate(pl):
+        if pile:
+            if fl[k]:
+                c = pile[-1]
+                if c in fit0:
+                    found.append((k, 0))
+                if c in fit1:
+                    found.append((k, 1))
+            else:
+                turn = k
+    if found:
+        return found[int(coin * len(found))] if len(found) > 1 else found[0]
+    if turn >= 0:
+        return (turn, -1)
+    space = dig = -1
+    for k, pile in enumerate(pl):
+        if not pile:
+            space = k
+        elif len(pile) >= 2 and (dig < 0 or len(pile) > len(pl[dig])):
+            dig = k
+    return (dig, -2 - space) if space >= 0 and dig >= 0 else None
 
 
 EVOLVE = {
