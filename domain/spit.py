@@ -585,7 +585,8 @@ def candidates(e) -> list:
 
 def bot_choose(bot, view: dict, legal: list[dict], rng) -> dict | None:
     """S-2 calls at once; N-2 and V-2 want the smaller pile; otherwise P-1 first (the piles
-    are raced for; its own cards wait), then P-2, then P-3."""
+    are raced for; its own cards wait), then P-2, then P-3; a level that searches
+    (``bot.search``) weighs a play against a turn-up and a dig (``_search``)."""
     kind = legal[0]["type"]
     if kind == "spit":
         return _spit_call(bot, view, legal)
@@ -636,7 +637,8 @@ def _take_pile(bot, view: dict, legal: list[dict], rng) -> dict:
     return next((a for a in legal if a["pile"] == small), legal[0])
 
 
-# Weights of hard's play score, tuned by self-play at equal reaction times (bench/ladder.py).
+# Weights of the planner's play score (hard before its search, now a baseline of
+# bench/ladder.py), tuned by self-play at equal reaction times.
 _UNCOVER, _SPACE, _CHAIN, _OPP, _KEEP = 2.0, 2.0, 1.5, 3.0, 1.0
 
 
