@@ -66,8 +66,8 @@ def main(argv=None) -> int:
             p99 = pct(times, 0.99)
             ok = p99 < floor
             missed += not ok
-            print(f"{name:<8}{game:<7}{len(times):>10}{pct(times, 0.5) * 1e3:>9.2f}"
-                  f"{p99 * 1e3:>9.2f}{max(times) * 1e3:>9.2f}{floor * 1e3:>10.0f}  "
+            print(f"{name:<8}{game:<7}{len(times):>10}{pct(times, 0.5) * 1e3:>9.3f}"
+                  f"{p99 * 1e3:>9.3f}{max(times) * 1e3:>9.3f}{floor * 1e3:>10.0f}  "
                   f"{'yes' if ok else 'NO'}")  # fmt: skip
     load = os.getloadavg()[0]
     print(f"\n{time.perf_counter() - t0:.0f} s; load average at the end {load:.1f}")

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from domain import Ctx, bots, decide, parse_action, view
+from domain import Ctx, bots, decide, events, parse_action, view
 from domain.bots import BASELINES, POLICIES
 from domain.simulate import play_game as simulate
 from tests.support.cards import visible_cards
@@ -197,3 +197,31 @@ def test_H1_H2_hard_searches_only_what_its_seat_may_see(game):
         assert wire == hard.choose(vb, random.Random(i))
         assert wire in va["legal_actions"]
         decide(a, parse_action(game, wire), Ctx(0, 2_000.0, b"s" * 32))
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_the_simulator_asks_a_policy_only_when_its_plan_falls_due(game):
+    """As a worker does: one choice per action of the seat (a plan the state outran is
+    never chosen, so a search is paid once per action)."""
+    asked = [0, 0]
+
+    class Counted:
+        def __init__(self, seat):
+            self.seat, self.name = seat, "greedy"
+            self.reaction = BASELINES["greedy"].reaction
+
+        def choose(self, v, rng):
+            asked[self.seat] += 1
+            return BASELINES["greedy"].choose(v, rng)
+
+    r = simulate(game, (Counted(0), Counted(1)), random.Random(f"asked/{game}"), keep_log=True)
+    assert r.status == "finished"
+    own = [e for e in r.log[3:] if getattr(e, "seat", None) is not None]
+    acted = [sum(e.seat == s and getattr(e, "by", None) is None and type(e) in ACTS
+                 for e in own) for s in (0, 1)]  # fmt: skip
+    assert asked == acted and min(acted) > 10
+
+
+ACTS = {c for c in vars(events).values() if isinstance(c, type) and c.__name__ in (
+    "CardPlayed", "CardTurnedUp", "CardMoved", "CardDrawn", "SpitCalled", "PileSlapped",
+    "PileChosen", "PlayerReady")}  # fmt: skip
