@@ -10,9 +10,9 @@ seed and the progress bar):
 Each seat is a policy with ``choose(view, rng) -> action wire dict | None`` and
 ``reaction(rng) -> seconds`` (domain/bots.py). Whenever the state a seat sees
 changes, it plans again: after its reaction time, unless the state moves on first, it
-chooses from its own view and acts (a plan the state outran is never chosen: the search
-of a strong level is paid once per action, as by a worker). Deadlines (T-1..T-5) fire when they fall
-due and nobody acted before. ``play_game`` is pure (the rng comes in).
+chooses from its own view and acts (a plan the state outran is never chosen: a level's
+search is paid once per action, as by a worker). Deadlines (T-1..T-5) fire when they
+fall due and nobody acted before. ``play_game`` is pure (the rng comes in).
 """
 
 from dataclasses import dataclass

@@ -471,14 +471,14 @@ _HORIZON = 40
 
 
 def search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
-    """Determinized rollouts over what the seat may see (H-1, H-2). Its
-    candidates are each play of a different card kind or pile, and a draw (Q-4). ``bot.search``
-    times, the cards it cannot see (every card but its hand and the centre tops) are dealt
-    at random to the opponent's hand, the draw piles, the side piles and the centre below
-    the tops; from each candidate both seats play ``_HORIZON`` steps as the greedy baseline
-    would, each step won by either seat alike (equal paces), with the same coin flips for
-    every candidate. It takes the candidate that wins most often, then leaves it the
-    fewest cards against the opponent's."""
+    """Determinized rollouts over what the seat may see (H-1, H-2). Its candidates are
+    each play of a different card kind or pile, and a draw (Q-4). ``bot.search`` times,
+    the cards it cannot see (every card but its hand and the centre tops) are dealt at
+    random to the opponent's hand, the draw piles, the side piles and the centre below
+    the tops; from each candidate both seats play ``_HORIZON`` steps as the greedy
+    baseline would, each step won by either seat alike (equal paces), with the same coin
+    flips for every candidate. It takes the candidate that wins most often, then leaves
+    it the fewest cards against the opponent's."""
     you = view["you"]
     alt = view["options"].get("alternate_colors", False)
     fits = FITS[alt]

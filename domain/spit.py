@@ -690,7 +690,7 @@ def _dig(view: dict, moves: list[dict]) -> dict:
 
 
 # hard's search: how many steps each rollout plays, and what a game won (E-2) is worth
-# against the cards the seats would hold (found by bench/ladder.py at equal paces)
+# against the cards the seats would hold (docs/decisions/0010 has the trials)
 _HORIZON, _WON = 20, 30.0
 _NONE = frozenset()  # what fits on no pile (N-5)
 
@@ -763,7 +763,11 @@ def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
             else:
                 mine[a["to"]].append(mine[a["from"]].pop())
                 flags[a["from"]], flags[a["to"]] = False, True
-            left = _rollout(p, u, [list(spit[0]), list(spit[1])], t, view["solo_pile"], fits, coins)
+            sp = [list(spit[0]), list(spit[1])]
+            if any(mine):
+                left = _rollout(p, u, sp, t, view["solo_pile"], fits, coins)
+            else:  # its last stockpile card: E-2 or N-1a at once
+                left = _left(p, sp, you)
             totals[j] += left[1 - you] - left[you]
     return cands[max(range(len(cands)), key=totals.__getitem__)]
 
@@ -812,12 +816,7 @@ def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
             fl[k] = False
             stale[1 - seat] = True
             if not any(pl):  # N-1a, E-2
-                if not spit[seat]:
-                    left = [0.0, 0.0]
-                    left[seat] = -_WON
-                    left[1 - seat] = sum(map(len, piles[1 - seat])) + len(spit[1 - seat])
-                    return left[0], left[1]
-                break
+                return _left(piles, spit, seat)
         elif q == -1:  # P-2
             fl[k] = True
         else:  # P-3
@@ -825,6 +824,15 @@ def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
             fl[k], fl[-2 - q] = False, True
         i += 2
     return tuple(sum(map(len, piles[s])) + len(spit[s]) for s in (0, 1))
+
+
+def _left(piles, spit, cleared: int) -> tuple[float, float]:
+    """The cards each seat holds when ``cleared`` has played its last stockpile card: a
+    seat that won the game by it (E-2, no spit cards left) holds ``-_WON``."""
+    left = [sum(map(len, piles[s])) + len(spit[s]) for s in (0, 1)]
+    if not spit[cleared]:
+        left[cleared] = -_WON
+    return left[0], left[1]
 
 
 def _next(pl, fl, fit0, fit1, coin: float):
