@@ -116,17 +116,18 @@ def test_the_module_examples_hold():
     assert doctest.testmod(bots).failed == 0
 
 
-@pytest.mark.parametrize("game", ["spit", "speed"])
-def test_hard_beats_random_in_a_small_ladder(game):
-    """A fast ladder (the full one is bench/ladder.py): seats alternate, virtual time."""
+@pytest.mark.parametrize(("game", "games", "least"), [("spit", 20, 19), ("speed", 40, 34)])
+def test_hard_beats_random_in_a_small_ladder(game, games, least):
+    """A fast ladder (the full one is bench/ladder.py: 99.8% in Spit, 97.0% in single
+    Speed games): seats alternate, virtual time. (Spit's hard searches: fewer games.)"""
     hard, rand = POLICIES["hard"], POLICIES["random"]
     wins = 0
-    for i in range(40):
+    for i in range(games):
         rng = random.Random(f"test-ladder/{game}/{i}")
         r = simulate(game, (hard, rand) if i % 2 == 0 else (rand, hard), rng)
         assert r.status == "finished"
         wins += r.winner == i % 2
-    assert wins >= 34
+    assert wins >= least
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
