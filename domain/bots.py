@@ -20,14 +20,19 @@ The levels differ in play, not only in pace (bench/ladder.py measures both):
 - ``medium``: quicker; sees nine plays in ten; looks one step ahead (a play that
   uncovers a card or frees a space, with its own follow-ups); turns up at once; digs
   with free spaces; slaps the wrong pile one time in ten.
-- ``hard``: quickest; sees everything and plans: in Spit the play that uncovers a
-  face-down card (or frees a space to dig with), starts the longest chain of its own
-  follow-ups, keeps its other cards playable on the new tops and opens the fewest new
-  plays for the opponent, whose face-up cards it sees; then turns up, then digs from
-  its tallest pile. It spits at once, slaps or chooses (V-2) the smaller pile, and puts
-  a solo spit (S-3) where the piles' difference helps it. In Speed it plays before it
-  draws and plans its whole run of plays up to where it is stuck: the fewest cards
-  left, then the most it could play after the opponent's next play.
+- ``hard``: quickest. In Spit it searches (issue 16): with a play in reach, it weighs
+  each play, a turn-up and a dig by determinized rollouts over what its seat may see
+  (``spit._search``: the unseen cards dealt at random, ``search`` times, both seats then
+  playing as the greedy baseline). It spits at once, slaps or chooses (V-2) the smaller
+  pile, and puts a solo spit (S-3) where the piles' difference helps it. In Speed it
+  plays before it draws and plans its whole run of plays up to where it is stuck: the
+  fewest cards left, then the most it could play after the opponent's next play (the
+  same search did not pay there: bench/README.md).
+
+``BASELINES`` are policies the service does not host, for the ladder's comparisons: the
+greedy baseline (any fitting card at once, then turn-ups and moves or a draw, calls at
+once, the smaller pile) and ``planner``, hard's plans without the search (hard before
+issue 16).
 
 >>> v = {"game": "spit", "phase": "slap", "you": 0, "legal_actions": [
 ...     {"type": "slap", "pile": 0}, {"type": "slap", "pile": 1}, {"type": "resign"}],
@@ -77,6 +82,7 @@ class Bot:
     look: float = 1.0  # chance of seeing a face-down top to turn up (squared: a free space)
     plan: int = 2  # 0: any play it saw; 1: one step ahead; 2: chains and the opponent
     judge: float = 1.0  # chance of slapping (or choosing) the smaller pile
+    search: int = 0  # determinizations per searched decision (0: none; the game's search)
 
     def reaction(self, rng) -> float:
         return self.pace(rng)
@@ -94,7 +100,9 @@ class RandomBot:
     """Any legal action but resign, uniformly, at the slowest pace: the ladder's floor."""
 
     name = "random"
-    pace = Reaction(0.5, 1.0, 0.45)
+    # slower than easy at its slowest: at 0.5 + 1.0 s (issue 4) easy won only 56% of
+    # Speed games against it, where pace decides most, too close for a ladder's step
+    pace = Reaction(0.8, 1.3, 0.45)
 
     def reaction(self, rng) -> float:
         return self.pace(rng)
@@ -128,5 +136,14 @@ POLICIES: dict[str, Bot | RandomBot] = {
         plan=1,
         judge=0.9,
     ),
-    "hard": Bot("hard", Reaction(0.2, 0.3, 0.3)),
+    "hard": Bot("hard", Reaction(0.2, 0.3, 0.3), search=32),
+}
+
+
+BASELINES: dict[str, Bot] = {
+    # Issue 16's yardstick, not hosted: any fitting card at once (P-1, Q-3), then turn-ups
+    # and moves (P-2, P-3) or a draw (Q-4), calls at once (S-2, Q-5), the smaller pile (N-2).
+    "greedy": Bot("greedy", POLICIES["hard"].pace, plan=0),
+    # ``hard`` before its search (issue 16): its plans alone, for the ladder's comparisons.
+    "planner": Bot("planner", POLICIES["hard"].pace),
 }

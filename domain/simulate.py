@@ -9,9 +9,10 @@ seed and the progress bar):
 
 Each seat is a policy with ``choose(view, rng) -> action wire dict | None`` and
 ``reaction(rng) -> seconds`` (domain/bots.py). Whenever the state a seat sees
-changes, it plans again: it chooses from its own view and acts after its reaction
-time, unless the state moves on first. Deadlines (T-1..T-5) fire when they fall
-due and nobody acted before. ``play_game`` is pure (the rng comes in).
+changes, it plans again: after its reaction time, unless the state moves on first, it
+chooses from its own view and acts (a plan the state outran is never chosen: a level's
+search is paid once per action, as by a worker). Deadlines (T-1..T-5) fire when they
+fall due and nobody acted before. ``play_game`` is pure (the rng comes in).
 """
 
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from .actions import Timeout
 from .bots import POLICIES
 from .errors import IllegalAction
-from .game import Ctx, create_game, deadlines, parse_action, replay, run
+from .game import KINDS, Ctx, create_game, deadlines, parse_action, replay, run
 from .game import legal_actions as legal
 from .shuffle import commitment
 from .state import State
@@ -29,6 +30,18 @@ from .views import view
 def _ms(t: float) -> float:
     """Round a time up to the millisecond, the precision the service stamps."""
     return -(-round(t * 1e6) // 1000) / 1000
+
+
+def _choose(pol, state: State, seat: int, game: str, rng):
+    """The action ``pol`` chooses for ``seat`` from what it may see (None: it passes).
+    ``choose_state`` is for a bench's omniscient bound (bench/oracle.py), never a level:
+    the service gives bots their seat's view only."""
+    if hasattr(pol, "choose_state"):
+        return pol.choose_state(state, seat, rng)
+    if hasattr(pol, "choose_among"):
+        return pol.choose_among(legal(state, seat), rng)
+    wire = pol.choose(view(state, seat), rng)
+    return wire and parse_action(game, wire)
 
 
 def policies() -> dict:
@@ -61,7 +74,8 @@ def play_game(
     """Play one game between ``pols`` (seat 0, seat 1) and return how it ended."""
     seed = bytes(rng.getrandbits(8) for _ in range(32))
     now = start
-    kinds = [f"bot:{p.name}" for p in pols]
+    # a policy the service does not host (a bench baseline) sits as bot:random in the log
+    kinds = [f"bot:{p.name}" if f"bot:{p.name}" in KINDS else "bot:random" for p in pols]
     log = create_game(
         game_id=f"sim-{rng.getrandbits(32):08x}",
         game=game,
@@ -74,34 +88,36 @@ def play_game(
     )
     state: State = replay(log)
     count = len(log)
-    plans: list = [None, None]  # per seat: (version planned at, due time, action)
+    # per seat: (version planned at, due time, whether it can act); it chooses when its
+    # plan falls due, as a worker does (workers.jobs): a plan the state outran costs nothing
+    plans: list = [None, None]
     while not state.over and count < max_events:
         for seat in (0, 1):
             if plans[seat] is None or plans[seat][0] != state.version:
-                pol = pols[seat]
-                wire = None
-                if state.can_act[seat]:
-                    if hasattr(pol, "choose_among"):
-                        wire = pol.choose_among(legal(state, seat), rng)
-                    else:
-                        wire = pol.choose(view(state, seat), rng)
-                        wire = wire and parse_action(game, wire)
-                plans[seat] = (state.version, now + pol.reaction(rng), wire)
-        best = None
-        for seat in (0, 1):
-            _v, due, wire = plans[seat]
-            if wire is not None and (best is None or due < best[0]):
-                best = (due, seat, wire)
-        dls = deadlines(state)
-        if dls and (best is None or dls[0].at <= best[0]):
-            d = dls[0]
-            now = max(now, _ms(d.at))
-            action, ctx = Timeout(d.rule, d.seat), Ctx(None, now, seed)
-        elif best is not None:
-            now = _ms(best[0])
-            action, ctx = best[2], Ctx(best[1], now, seed)
-        else:
-            raise RuntimeError(f"nobody can act and no deadline runs: {state.phase}")
+                due = now + pols[seat].reaction(rng)
+                plans[seat] = (state.version, due, state.can_act[seat])
+        action = None
+        while action is None:
+            best = None
+            for seat in (0, 1):
+                _v, due, able = plans[seat]
+                if able and (best is None or due < best[0]):
+                    best = (due, seat)
+            dls = deadlines(state)
+            if dls and (best is None or dls[0].at <= best[0]):
+                d = dls[0]
+                now = max(now, _ms(d.at))
+                action, ctx = Timeout(d.rule, d.seat), Ctx(None, now, seed)
+            elif best is not None:
+                seat = best[1]
+                action = _choose(pols[seat], state, seat, game, rng)
+                if action is None:  # it passes: it waits for the next change
+                    plans[seat] = (state.version, best[0], False)
+                    continue
+                now = _ms(best[0])
+                ctx = Ctx(seat, now, seed)
+            else:
+                raise RuntimeError(f"nobody can act and no deadline runs: {state.phase}")
         try:
             events, state = run(state, action, ctx)
         except IllegalAction:  # a policy erred; it plans again

@@ -520,6 +520,132 @@ def _settle(cards: tuple, tops: tuple, alt: bool) -> float:
     return score + _NEAR * near / 4 + _REACH * len(reach)
 
 
+# The search of Spit's hard, written for Speed: how many steps each rollout plays at most
+# (a game is about 60). No level uses it: at equal reaction times it wins no more than
+# the greedy baseline, and hard wins less often against random with it than with its
+# plans; bench/ladder.py (``equal --game speed --oracle``) measures it beside the same
+# search run on the real cards (bench/oracle.py), which shows what the hidden cards hold.
+_HORIZON = 40
+
+
+def search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
+    """Determinized rollouts over what the seat may see (H-1, H-2). Its candidates are
+    each play of a different card kind or pile, and a draw (Q-4). ``bot.search`` times,
+    the cards it cannot see (every card but its hand and the centre tops) are dealt at
+    random to the opponent's hand, the draw piles, the side piles and the centre below
+    the tops; from each candidate both seats play ``_HORIZON`` steps as the greedy
+    baseline would, each step won by either seat alike (equal paces), with the same coin
+    flips for every candidate. It takes the candidate that wins most often, then leaves
+    it the fewest cards against the opponent's."""
+    you = view["you"]
+    alt = view["options"].get("alternate_colors", False)
+    fits = FITS[alt]
+    me, opp = view["players"][you], view["players"][1 - you]
+    hand = [Card.parse(t).index for t in me["hand"]]
+    tops = [Card.parse(p["top"]).index for p in view["centre_piles"]]
+    seen = set(hand) | set(tops)
+    unseen = [c for c in range(52) if c not in seen]
+    cands, keys = [], set()
+    for a in plays:
+        key = (kind(Card.parse(a["card"])), a["to"])
+        if key not in keys:
+            keys.add(key)
+            cands.append(a)
+    draw = next((a for a in legal if a["type"] == "draw"), None)
+    if draw is not None:
+        cands.append(draw)
+    if len(cands) == 1:
+        return cands[0]
+    sizes = (opp["hand_size"], me["draw_pile"], opp["draw_pile"])
+    sides = [sp["size"] for sp in view["side_piles"]]
+    totals = [0.0] * len(cands)
+    for _ in range(bot.search):
+        rng.shuffle(unseen)
+        k = sizes[0]
+        theirs = unseen[:k]
+        draws = [None, None]
+        draws[you] = unseen[k : k + sizes[1]]
+        k += sizes[1]
+        draws[1 - you] = unseen[k : k + sizes[2]]
+        k += sizes[2]
+        side = (unseen[k : k + sides[0]], unseen[k + sides[0] : k + sides[0] + sides[1]])
+        coins = [rng.random() for _ in range(2 * _HORIZON)]
+        for j, a in enumerate(cands):
+            hands = [None, None]
+            hands[you], hands[1 - you] = list(hand), list(theirs)
+            t = list(tops)
+            if a["type"] == "play":
+                c = Card.parse(a["card"]).index
+                hands[you].remove(c)
+                t[a["to"]] = c
+                left = None
+                if not hands[you] and not draws[you]:  # Q-7
+                    left = [0.0, 0.0]
+                    left[you], left[1 - you] = -_WON, len(theirs) + len(draws[1 - you])
+            else:
+                hands[you].append(draws[you][-1])
+                left = None
+            if left is None:
+                d = [list(draws[0]), list(draws[1])]
+                if a["type"] == "draw":
+                    d[you].pop()
+                left = _rollout(hands, d, [list(side[0]), list(side[1])], t, fits, coins)
+            totals[j] += left[1 - you] - left[you]
+    return cands[max(range(len(cands)), key=totals.__getitem__)]
+
+
+_WON = 100.0  # a game won, against the cards the seats hold
+
+
+def _rollout(hands, draws, side, tops, fits, coins) -> tuple[float, float]:
+    """Both seats play as the greedy baseline (a play at once, else a draw), for
+    ``len(coins) // 2`` steps at most: the cards each would hold then (hand and draw pile),
+    a seat out of cards (Q-7) holding ``-_WON``. Stops where the side piles are empty at
+    a stalemate (Q-6 would shuffle). Changes its arguments."""
+    n = len(coins)
+    i = 0
+    while i < n:
+        if not hands[0] and not draws[0] or not hands[1] and not draws[1]:
+            break
+        fit0, fit1 = fits[tops[0]], fits[tops[1]]
+        acts = [None, None]
+        for seat in (0, 1):
+            found = []
+            for c in hands[seat]:
+                if c in fit0:
+                    found.append((c, 0))
+                if c in fit1:
+                    found.append((c, 1))
+            if found:
+                acts[seat] = found[int(coins[i + 1] * len(found))] if len(found) > 1 else found[0]
+            elif draws[seat] and len(hands[seat]) < HAND:
+                acts[seat] = (None, -1)
+        if acts[0] is None and acts[1] is None:  # Q-5
+            if not side[0] and not side[1]:
+                break  # Q-6: the rollout ends here
+            for q in (0, 1):
+                if side[q]:
+                    tops[q] = side[q].pop()
+            i += 2
+            continue
+        if acts[0] is not None and acts[1] is not None:
+            seat = 1 if coins[i] < 0.5 else 0
+        else:
+            seat = 0 if acts[1] is None else 1
+        c, q = acts[seat]
+        if q >= 0:  # Q-3
+            hands[seat].remove(c)
+            tops[q] = c
+        else:  # Q-4
+            hands[seat].append(draws[seat].pop())
+        i += 2
+    left = [len(hands[s]) + len(draws[s]) for s in (0, 1)]
+    for s in (0, 1):
+        if not left[s]:
+            left[s] = -_WON
+    return left[0], left[1]
+
+
 EVOLVE = {
     SpeedDealt: apply_dealt,
     CentreStarted: apply_started,

@@ -633,13 +633,16 @@ def candidates(e) -> list:
 
 def bot_choose(bot, view: dict, legal: list[dict], rng) -> dict | None:
     """S-2 calls at once; N-2 and V-2 want the smaller pile; otherwise P-1 first (the piles
-    are raced for; its own cards wait), then P-2, then P-3."""
+    are raced for; its own cards wait), then P-2, then P-3; a level that searches
+    (``bot.search``) weighs a play against a turn-up and a dig (``_search``)."""
     kind = legal[0]["type"]
     if kind == "spit":
         return _spit_call(bot, view, legal)
     if kind in ("slap", "choose"):
         return _take_pile(bot, view, legal, rng)
     plays = [a for a in legal if a["type"] == "play"]
+    if bot.search and plays:
+        return _search(bot, view, legal, plays, rng)
     if bot.notice < 1.0:
         plays = [a for a in plays if rng.random() < bot.notice]
     if plays:
@@ -654,10 +657,7 @@ def bot_choose(bot, view: dict, legal: list[dict], rng) -> dict | None:
     if turns:  # P-2: a face-down top is a card that cannot be played yet
         return turns[0]
     if moves:  # P-3: a card moved to a space lays bare the face-down card under it
-        if not bot.plan:
-            return rng.choice(moves)
-        mine = view["players"][view["you"]]["stockpiles"]
-        return max(moves, key=lambda a: (mine[a["from"]]["size"], -a["to"]))
+        return _dig(view, moves) if bot.plan else rng.choice(moves)
     return rng.choice(legal)  # missed them all at first glance: it fumbles something
 
 
@@ -685,7 +685,8 @@ def _take_pile(bot, view: dict, legal: list[dict], rng) -> dict:
     return next((a for a in legal if a["pile"] == small), legal[0])
 
 
-# Weights of hard's play score, tuned by self-play at equal reaction times (bench/ladder.py).
+# Weights of the planner's play score (hard before its search, now a baseline of
+# bench/ladder.py), tuned by self-play at equal reaction times.
 _UNCOVER, _SPACE, _CHAIN, _OPP, _KEEP = 2.0, 2.0, 1.5, 3.0, 1.0
 
 
@@ -728,6 +729,186 @@ def _best_play(bot, view: dict, plays: list[dict]) -> dict:
         if best_score is None or score > best_score:
             best, best_score = a, score
     return best
+
+
+def _dig(view: dict, moves: list[dict]) -> dict:
+    """P-3 from its tallest pile (the most face-down cards to lay bare), to the first space."""
+    mine = view["players"][view["you"]]["stockpiles"]
+    return max(moves, key=lambda a: (mine[a["from"]]["size"], -a["to"]))
+
+
+# hard's search: how many steps each rollout plays, and what a game won (E-2) is worth
+# against the cards the seats would hold (docs/decisions/0015 has the trials)
+_HORIZON, _WON = 20, 30.0
+_NONE = frozenset()  # what fits on no pile (N-5)
+
+
+def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
+    """hard (issue 16): determinized rollouts over what the seat may see (H-1). Its
+    candidates are each play, a turn-up (P-2) and a dig (P-3): turning up or digging
+    before a play can be worth more (the play waits; a card turned up may follow it).
+    ``bot.search`` times, the cards it cannot see (face-down stockpile cards, spit cards:
+    every card not face up in its view) are dealt at random to where face-down cards lie,
+    and from each candidate both seats play ``_HORIZON`` steps as the greedy baseline
+    would, each step won by either seat alike (equal paces), with the same coin flips
+    for every candidate. It takes the candidate that leaves it, on average, the fewest
+    cards against the opponent's (a game won by E-2 counts ``_WON``)."""
+    you = view["you"]
+    fits = FITS[view["options"].get("alternate_colors", False)]
+    seen = set()
+    layout = []  # per seat: (size, face-up top index or None) per stockpile
+    for pv in view["players"]:
+        rows = []
+        for sp in pv["stockpiles"]:
+            top = None if sp["top"] is None else Card.parse(sp["top"]).index
+            if top is not None:
+                seen.add(top)
+            rows.append((sp["size"], top))
+        layout.append(rows)
+    tops = []
+    for sp in view["spit_piles"]:
+        top = Card.parse(sp["top"]).index if sp["top"] is not None else None
+        if top is not None:
+            seen.add(top)
+        tops.append(top)
+    spits = [pv["spit_cards"] for pv in view["players"]]
+    unseen = [c for c in range(52) if c not in seen]
+    cands = list(plays)
+    turn = next((a for a in legal if a["type"] == "turn_up"), None)
+    if turn is not None:
+        cands.append(turn)
+    moves = [a for a in legal if a["type"] == "move"]
+    if moves:
+        cands.append(_dig(view, moves))
+    if len(cands) == 1:
+        return cands[0]
+    totals = [0.0] * len(cands)
+    for _ in range(bot.search):
+        rng.shuffle(unseen)
+        piles, up, spit, k = ([], []), ([], []), ([], []), 0
+        for seat in (0, 1):
+            for size, top in layout[seat]:
+                hidden = size - (top is not None)
+                pile = unseen[k : k + hidden]
+                k += hidden
+                if top is not None:
+                    pile.append(top)
+                piles[seat].append(pile)
+                up[seat].append(top is not None)
+            spit[seat].extend(unseen[k : k + spits[seat]])
+            k += spits[seat]
+        coins = [rng.random() for _ in range(2 * _HORIZON)]
+        for j, a in enumerate(cands):
+            p = [[list(x) for x in piles[0]], [list(x) for x in piles[1]]]
+            u = [list(up[0]), list(up[1])]
+            t = list(tops)
+            mine, flags = p[you], u[you]
+            if a["type"] == "play":
+                t[a["to"]] = mine[a["from"]].pop()
+                flags[a["from"]] = False
+            elif a["type"] == "turn_up":
+                flags[a["stockpile"]] = True
+            else:
+                mine[a["to"]].append(mine[a["from"]].pop())
+                flags[a["from"]], flags[a["to"]] = False, True
+            sp = [list(spit[0]), list(spit[1])]
+            if any(mine):
+                left = _rollout(p, u, sp, t, view["solo_pile"], fits, coins)
+            else:  # its last stockpile card: E-2 or N-1a at once
+                left = _left(p, sp, you)
+            totals[j] += left[1 - you] - left[you]
+    return cands[max(range(len(cands)), key=totals.__getitem__)]
+
+
+def _rollout(piles, up, spit, tops, solo, fits, coins) -> tuple[float, float]:
+    """Both seats play as the greedy baseline, for ``len(coins) // 2`` steps at most:
+    the cards each would hold then (stockpiles and spit cards), a seat that won (E-2)
+    holding ``-_WON``. A seat's next action is worked out again only when its piles or
+    the spit piles' tops have changed. Changes its arguments."""
+    n = len(coins)
+    i = 0
+    acts = [None, None]
+    stale = [True, True]
+    while i < n:
+        if stale[0] or stale[1]:
+            fit0 = fits[tops[0]] if tops[0] is not None else _NONE
+            fit1 = fits[tops[1]] if tops[1] is not None else _NONE
+            for seat in (0, 1):
+                if stale[seat]:
+                    acts[seat] = _next(piles[seat], up[seat], fit0, fit1, coins[i + 1])
+                    stale[seat] = False
+        if acts[0] is None and acts[1] is None:  # S-1
+            need = [seat for seat in (0, 1) if spit[seat]]
+            if not need:
+                break  # N-1b
+            if len(need) == 2:  # S-2
+                for seat in need:
+                    tops[seat] = spit[seat].pop()
+            else:  # S-3
+                seat = need[0]
+                if solo is None:
+                    solo = seat if tops[seat] is not None else 1 - seat
+                tops[solo] = spit[seat].pop()
+            stale[0] = stale[1] = True
+            i += 2
+            continue
+        if acts[0] is not None and acts[1] is not None:
+            seat = 1 if coins[i] < 0.5 else 0
+        else:
+            seat = 0 if acts[1] is None else 1
+        k, q = acts[seat]
+        pl, fl = piles[seat], up[seat]
+        stale[seat] = True
+        if q >= 0:  # P-1
+            tops[q] = pl[k].pop()
+            fl[k] = False
+            stale[1 - seat] = True
+            if not any(pl):  # N-1a, E-2
+                return _left(piles, spit, seat)
+        elif q == -1:  # P-2
+            fl[k] = True
+        else:  # P-3
+            pl[-2 - q].append(pl[k].pop())
+            fl[k], fl[-2 - q] = False, True
+        i += 2
+    return tuple(sum(map(len, piles[s])) + len(spit[s]) for s in (0, 1))
+
+
+def _left(piles, spit, cleared: int) -> tuple[float, float]:
+    """The cards each seat holds when ``cleared`` has played its last stockpile card: a
+    seat that won the game by it (E-2, no spit cards left) holds ``-_WON``."""
+    left = [sum(map(len, piles[s])) + len(spit[s]) for s in (0, 1)]
+    if not spit[cleared]:
+        left[cleared] = -_WON
+    return left[0], left[1]
+
+
+def _next(pl, fl, fit0, fit1, coin: float):
+    """The greedy baseline's next action with stockpiles ``pl`` (face up: ``fl``): a play
+    (pile, spit pile), else a turn-up (pile, -1), else a dig (pile, -2 - space), or None."""
+    found = []
+    turn = -1
+    for k, pile in enumerate(pl):
+        if pile:
+            if fl[k]:
+                c = pile[-1]
+                if c in fit0:
+                    found.append((k, 0))
+                if c in fit1:
+                    found.append((k, 1))
+            else:
+                turn = k
+    if found:
+        return found[int(coin * len(found))] if len(found) > 1 else found[0]
+    if turn >= 0:
+        return (turn, -1)
+    space = dig = -1
+    for k, pile in enumerate(pl):
+        if not pile:
+            space = k
+        elif len(pile) >= 2 and (dig < 0 or len(pile) > len(pl[dig])):
+            dig = k
+    return (dig, -2 - space) if space >= 0 and dig >= 0 else None
 
 
 EVOLVE = {
