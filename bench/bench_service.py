@@ -166,15 +166,18 @@ def serve_bare(redis_port: int, port: int, workers: int, ours: bool = False) -> 
 class Conn:
     """HTTP/1.1 keep-alive over a raw socket: light enough not to be the bottleneck."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, addr: str | None = None):
         self.port = port
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buf = b""
+        # the client's own address, as a trusted proxy would say it (X-Forwarded-For)
+        self.xff = f"X-Forwarded-For: {addr}\r\n" if addr else ""
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None):
         data = json.dumps(body).encode() if body is not None else b""
         head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(data)}\r\n"
+        head += self.xff
         if body is not None:
             head += "Content-Type: application/json\r\n"
         for k, v in (headers or {}).items():
@@ -256,7 +259,7 @@ class Player:
 def _load(kind: str, port: int, seconds: float, seed: int, out) -> None:
     """One load-generating thread: bare requests, reads of a view, or a game's actions."""
     rng = random.Random(seed)
-    conn = Conn(port)
+    conn = Conn(port, f"10.9.{seed // 250 % 250}.{seed % 250 + 1}")  # one address a client
     counts = {"ops": 0, "acted": 0, "refused": 0, "read": 0}
     end = time.perf_counter() + seconds
     if kind == "bare":
@@ -276,6 +279,7 @@ def _load(kind: str, port: int, seconds: float, seed: int, out) -> None:
             what, _t, _v = player.step()
             counts[what] += 1
         counts["ops"] = counts["acted"]
+    counts["requests"] = counts["acted"] + counts["refused"] + counts["read"] or counts["ops"]
     out.put(counts)
 
 
@@ -353,6 +357,49 @@ def throughput(redis_port: int, redis_pid: int, seconds: float) -> dict:
         "cpu_ratio": floor_["cpu_ms"] / alone,
         "cpu_ratio_ours": floors["ours"]["cpu_ms"] / alone,
     }
+
+
+# every limit on at rates no client here reaches: each request pays for its buckets (the
+# code path of the defaults) and none is refused; one trusted proxy, so that each load
+# generating client is charged at an address of its own (X-Forwarded-For, ``Conn``)
+LIMITS_NEVER_HIT = {
+    "SPITLOG_RATE_ACTIONS": 1e6, "SPITLOG_RATE_ACTIONS_BURST": 10**6,
+    "SPITLOG_RATE_REQUESTS": 1e6, "SPITLOG_RATE_REQUESTS_BURST": 10**6,
+    "SPITLOG_RATE_GAMES": 1e6, "SPITLOG_RATE_GAMES_BURST": 10**6,
+    "SPITLOG_STREAMS_PER_CLIENT": 1000, "SPITLOG_STREAMS_PER_ADDRESS": 2000,
+    "SPITLOG_TRUSTED_PROXIES": 1,
+}  # fmt: skip
+
+
+def per_request(m: dict) -> dict:
+    """``measure``'s figures per request (actions, refusals and reads alike)."""
+    c = m["counts"]
+    k = c["requests"] / c["ops"]
+    return {"rate": m["rate"] * k, "cpu_ms": m["cpu_ms"] / k, "redis_ms": m["redis_ms"] / k}
+
+
+def limits_cost(redis_port: int, redis_pid: int, seconds: float, runs: int = 1) -> dict:
+    """Closed-loop requests per second of the API with the limits off and on (never hit),
+    players (actions and the reads they make between them) and reads alone, against the
+    floor's; ``runs`` rounds of floor, off, on, side by side, each figure their median."""
+    got: dict[str, list] = {}
+    for _ in range(runs):
+        got.setdefault("floor", []).append(floor(redis_port, redis_pid, seconds))
+        for name, env in (("off", {}), ("on", LIMITS_NEVER_HIT)):
+            api, port = serve_api(redis_port, workers=2, **env)
+            try:
+                got.setdefault(f"players_{name}", []).append(
+                    per_request(measure(api, "api", port, redis_pid, seconds))
+                )
+                got.setdefault(f"reads_{name}", []).append(
+                    measure(api, "read", port, redis_pid, seconds)
+                )
+            finally:
+                stop(api)
+    out = {k: {f: statistics.median(m[f] for m in ms) for f in ("rate", "cpu_ms", "redis_ms")}
+           for k, ms in got.items()}  # fmt: skip
+    out["runs"] = got
+    return out
 
 
 # ---------------------------------------------------------------- 2. cost by game length
@@ -479,9 +526,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     parser.add_argument(
-        "--part", choices=("all", "throughput", "length", "sse"), default="all",
+        "--part", choices=("all", "throughput", "limits", "length", "sse"), default="all",
         help="run one part only",
     )  # fmt: skip
+    parser.add_argument("--runs", type=int, default=1, help="limits: rounds side by side")
     parser.add_argument("--serve-bare", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
@@ -496,6 +544,8 @@ def main() -> None:
             part = args.part
             if part in ("all", "throughput"):
                 report_throughput(redis_port, redis_proc.pid, quick)
+            if part in ("all", "limits"):
+                report_limits(redis_port, redis_proc.pid, quick, args.runs)
             if part in ("all", "length"):
                 report_length(redis_port, quick)
             if part in ("all", "sse"):
@@ -532,6 +582,27 @@ def report_throughput(redis_port: int, redis_pid: int, quick: bool) -> None:
         f"{t['cpu_ratio']:.2f} ({t['cpu_ratio_ours']:.2f} to the floor on the API's "
         f"connections)   (target >= 0.70)"
     )
+
+
+def report_limits(redis_port: int, redis_pid: int, quick: bool, runs: int) -> None:
+    t = limits_cost(redis_port, redis_pid, seconds=5 if quick else 10, runs=runs)
+    f = t["floor"]
+    print(f"\n1b. the limits' cost: requests per second, closed loop, 16 clients (median of "
+          f"{runs} run{'s' if runs > 1 else ''})")  # fmt: skip
+    print(f"   floor                          {f['rate']:6.0f} req/s; server CPU "
+          f"{f['cpu_ms']:.3f} ms/request")  # fmt: skip
+    for what in ("players", "reads"):
+        for on in ("off", "on"):
+            m = t[f"{what}_{on}"]
+            ratio = m["rate"] / f["rate"]
+            print(f"   {what:7} limits {on:3}  {m['rate']:6.0f} req/s = {ratio:.2f} x "
+                  f"the floor; server CPU {m['cpu_ms']:.3f} ms/request (floor / it: "
+                  f"{f['cpu_ms'] / m['cpu_ms']:.2f}; Redis {m['redis_ms']:.3f})")  # fmt: skip
+        on, off = t[f"{what}_on"], t[f"{what}_off"]
+        print(
+            f"   {what:7} on / off  {on['rate'] / off['rate']:.2f} (rate), "
+            f"{off['cpu_ms'] / on['cpu_ms']:.2f} (CPU)   (target: on >= 0.70 x the floor)"
+        )
 
 
 def report_length(redis_port: int, quick: bool) -> None:

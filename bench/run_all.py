@@ -10,10 +10,11 @@ delivery with 1,000 streams), ``bench_domain`` (replay and simulation speed),
 ``bench_workers`` (bot due-time precision, when that module is there), ``idle`` (the CPU
 of an idle serve + worker + scheduler against an idle redis-server), ``flood`` (a
 flood of one game against the others' latency), ``fault_durability`` (kill -9 of
-Redis while clients play) and ``memory`` (Redis bytes per event of a game, the keys a
-finished game leaves after its retention). Everything runs on loopback with its own redis-server;
-every loop is bounded in time or count. Absolute figures are this machine's; the
-ratios and the targets are what carries over.
+Redis while clients play), ``memory`` (Redis bytes per event of a game, the keys a
+finished game leaves after its retention) and ``capacity`` (how many games at human
+pace the box holds, humans only and half against a hosted bot). Everything runs on
+loopback with its own redis-server; every loop is bounded in time or count. Absolute
+figures are this machine's; the ratios and the targets are what carries over.
 """
 
 import argparse
@@ -37,6 +38,7 @@ sys.path.insert(0, str(HERE))
 
 import bench_domain  # noqa: E402
 import bench_service as bs  # noqa: E402
+import capacity as cap  # noqa: E402
 import fault_durability  # noqa: E402
 import flood  # noqa: E402
 import idle  # noqa: E402
@@ -84,6 +86,19 @@ def throughput(redis_port: int, redis_pid: int, seconds: float) -> None:
         bs.stop(api)
     row("action throughput, limits on (never hit)", f"{rate:,.0f} actions/s",
         f"limits off {a['rate']:,.0f}", f"{rate / a['rate']:.2f}", "~1")  # fmt: skip
+
+
+def limits_cost(redis_port: int, redis_pid: int, seconds: float) -> None:
+    """Requests per second (actions and reads alike) with the limits on against the floor."""
+    t = bs.limits_cost(redis_port, redis_pid, seconds)
+    f = t["floor"]
+    for what in ("players", "reads"):
+        on, off = t[f"{what}_on"], t[f"{what}_off"]
+        label = "actions and reads" if what == "players" else "reads alone"
+        row(f"requests/s, {label}, 16 clients, limits on (never hit)", f"{on['rate']:,.0f} req/s",
+            f"floor {f['rate']:,.0f}; limits off {off['rate']:,.0f} "
+            f"({off['rate'] / f['rate']:.2f})", f"{on['rate'] / f['rate']:.2f}",
+            ">= 0.70")  # fmt: skip
 
 
 def latency(redis_port: int, n: int) -> None:
@@ -227,6 +242,33 @@ def durability(kills: int) -> None:
             "0" if mode == "strict" else "")  # fmt: skip
 
 
+# ---------------------------------------------------------------- capacity
+
+
+def capacity(quick: bool) -> None:
+    """bench/capacity.py: games at human pace held at once, humans only and half against
+    a hosted bot; the CPU split at the largest number held (fractions of one core)."""
+    for mix, target in (("humans", ">= 1,000"), ("bots", ">= 1,000; bot due p99 <= 30 ms")):
+        r = cap.run(mix, cap.QUICK_LEVELS if quick else cap.LEVELS,
+                    warmup=4 if quick else 8, window=8 if quick else 20, procs=2, workers=1,
+                    bisect=1 if quick else 2, verbose=False)  # fmt: skip
+        at = r["at"]
+        label = ("capacity, games of two people at human pace" if mix == "humans"
+                 else "capacity, half of them one person against bot:hard")  # fmt: skip
+        if at is None:
+            row(label, "0 games", f"first level not held: {r['failed']['why']}"[:90], "", target)
+            continue
+        c = at["cpu"]
+        bot = f", bot due p99 {at['bot_p99']:.0f} ms" if mix == "bots" else ""
+        row(label, f"{r['held']:,} games",
+            f"act p99 {at['act_p99']:.0f} ms{bot}; CPU api {c['api']:.2f} redis "
+            f"{c['redis']:.2f} workers {c['workers'] + c['scheduler']:.2f} gen "
+            f"{c['generator']:.2f} others {c['others']:.2f}", "", target)  # fmt: skip
+        if r["failed"] is not None:
+            row("  ... first level not held", f"{r['failed']['games']:,} games",
+                r["failed"]["why"][:90])  # fmt: skip
+
+
 # ---------------------------------------------------------------- memory
 
 
@@ -272,7 +314,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     ap.add_argument("--skip", default="", help="comma-separated parts to leave out: throughput,"
-                    "latency,cost,sse,domain,workers,idle,flood,durability,memory")  # fmt: skip
+                    "limits,latency,cost,sse,domain,workers,idle,flood,durability,memory,"
+                    "capacity")  # fmt: skip
     args = ap.parse_args()
     quick, skip = args.quick, set(filter(None, args.skip.split(",")))
     started, load0 = time.time(), os.getloadavg()[0]
@@ -286,6 +329,8 @@ def main() -> None:
         try:
             if "throughput" not in skip:
                 throughput(redis_port, redis_proc.pid, seconds=5 if quick else 12)
+            if "limits" not in skip:
+                limits_cost(redis_port, redis_proc.pid, seconds=5 if quick else 10)
             if "latency" not in skip:
                 latency(redis_port, n=200 if quick else 600)
             if "cost" not in skip:
@@ -306,6 +351,8 @@ def main() -> None:
         durability(kills=3 if quick else 6)
     if "memory" not in skip:
         memory_figures()
+    if "capacity" not in skip:
+        capacity(quick)
     print(f"\nspitlog benchmarks, {time.strftime('%Y-%m-%d')}: {machine()}; absolute figures "
           f"are this machine's; load average {load0:.2f} at start, "
           f"{os.getloadavg()[0]:.2f} at the end; {time.time() - started:.0f} s\n")  # fmt: skip

@@ -137,9 +137,11 @@ class Games:
 
     # ---------------------------------------------------------------- reading
 
-    def load(self, game_id: str) -> Game:
-        """The game now (404 if there is none)."""
-        return self._load(game_id)[0]
+    def load(self, game_id: str, bill=None) -> Game:
+        """The game now (404 if there is none). ``bill``: the request's rate buckets, charged
+        in the same call as the load (``limits.rates.Bill``; a cached archived game needs
+        no call: then it is left to the caller)."""
+        return self._load(game_id, bill=bill)[0]
 
     def view(self, game: Game, seat: int | None, state: State | None = None) -> dict:
         """``state`` (default: the game's now) as ``seat`` may see it (``domain.view``),
@@ -160,13 +162,14 @@ class Games:
             "until": domain.views.iso(state.phase_since + self.rematch_s),
         }
 
-    def _load(self, game_id: str, idem_key: str | None = None):
+    def _load(self, game_id: str, idem_key: str | None = None, bill=None):
         """The game now and, with ``idem_key``, that key's records for both seats: the
-        cached state or the latest snapshot, plus the events after it, in one round trip."""
+        cached state or the latest snapshot, plus the events after it, in one round trip
+        (``bill``: and the request's rate buckets)."""
         cached = self.cache.get(game_id)
         if cached is not None and cached.log is not None:
             return cached, (None, None)  # archived: it never changes again
-        loaded = self.store.load(game_id, cached.version if cached else -1, idem_key)
+        loaded = self.store.load(game_id, cached.version if cached else -1, idem_key, bill=bill)
         if loaded is None:
             return self._archived(game_id), (None, None)
         state, tail = State(), loaded.tail
@@ -592,6 +595,7 @@ class Games:
         *,
         idem_key: str | None = None,
         if_match: frozenset[int] | None = None,
+        bill=None,
     ) -> Acted:
         """A seat's action (the seat is the token's, the action its game's wire form):
         its answer, or the error that refuses it.
@@ -603,11 +607,16 @@ class Games:
         Anything refused on a cached state is judged again on a freshly loaded one. With
         ``idem_key`` the first answer is kept (its record: ``idempotency``) and given
         again, even while the first is in flight; with another body, a 422.
+
+        ``bill``: the request's rate buckets (``limits.rates.Bill``), charged in the first
+        load or append this makes, before anything is written (a refusal's record comes
+        after a fresh load); a 429 from it goes up as it is. Decided on the cache and
+        refused by the rules, or malformed, it makes none: the caller charges it then.
         """
         fp = idempotency.fingerprint(body) if idem_key else ""
         game, idem, fresh = self.cache.get(game_id), (None, None), False
         if game is None:
-            (game, idem), fresh = self._load(game_id, idem_key), True
+            (game, idem), fresh = self._load(game_id, idem_key, bill), True
         action = domain.parse_action(game.state.game, body)  # the only validator: 400 first
         for attempt in range(self.retries + 1):
             try:
@@ -615,7 +624,7 @@ class Games:
             except (Unauthorized, Forbidden):
                 if fresh:
                     raise
-                (game, idem), fresh = self._load(game_id, idem_key), True
+                (game, idem), fresh = self._load(game_id, idem_key, bill), True
                 continue
             field = f"{seat}:{idem_key}" if idem_key else None
             if fresh and field and idem[seat] is not None:
@@ -625,13 +634,13 @@ class Games:
                     raise PreconditionFailed(
                         f"the game is at version {game.version}", version=game.version
                     )
-                (game, idem), fresh = self._load(game_id, idem_key), True
+                (game, idem), fresh = self._load(game_id, idem_key, bill), True
                 continue
             try:
                 events, state = self._run(game, seat, action)
             except (domain.IllegalAction, domain.GameOver) as e:
                 if not fresh:
-                    (game, idem), fresh = self._load(game_id, idem_key), True
+                    (game, idem), fresh = self._load(game_id, idem_key, bill), True
                     continue
                 self.metrics.action(game.state.game, "refused")
                 if field:  # the first answer is the answer, refusals included
@@ -645,8 +654,9 @@ class Games:
             record = idempotency.appended(fp, game.version + 1, state.version) if field else None
             wire = [domain.event_to_dict(e) for e in events]
             result = self._append(
-                game, events, state, idem=(field, record) if field else None, wire=wire
-            )
+                game, events, state, idem=(field, record) if field else None, wire=wire,
+                bill=bill,
+            )  # fmt: skip
             if isinstance(result, Appended):
                 self.metrics.action(game.state.game, "appended")
                 return Acted(self._answer(game, game.version, events, state, seat, wire))
@@ -704,7 +714,7 @@ class Games:
         return self._advance(Game(game.id, game.state, clash.meta), clash.tail, clash.version)
 
     def _append(self, game: Game, events, state: State, *, idem=None, meta=None, wire=None,
-                made: list | None = None):  # fmt: skip
+                made: list | None = None, bill=None):  # fmt: skip
         """Append the events of a decision on ``game`` (``wire``: their wire forms, if made
         already); on success, the follow-ups (cache, lobby and token indexes, the
         scheduler hook)."""
@@ -713,7 +723,7 @@ class Games:
             meta["status"] = state.status
         result = self.store.append(
             game.id, game.version, wire or [domain.event_to_dict(e) for e in events], idem=idem,
-            snapshot=self._snapshot(game.version, events, game.state), meta=meta,
+            snapshot=self._snapshot(game.version, events, game.state), meta=meta, bill=bill,
         )  # fmt: skip
         if isinstance(result, Appended):
             if made is not None:  # in the log: whatever fails next, it exists

@@ -64,10 +64,11 @@ class GameStore(Protocol):
     """Games as append-only logs (``service.store.redis`` tells how they are kept)."""
 
     def append(self, game_id: str, expected: int, events: list[dict], *, idem=None,
-               snapshot=None, meta=None) -> "Appended | Clash | Replayed": ...  # fmt: skip
+               snapshot=None, meta=None,
+               bill=None) -> "Appended | Clash | Replayed": ...  # fmt: skip
 
     def load(
-        self, game_id: str, known: int = -1, idem_key: str | None = None
+        self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
     ) -> "Loaded | None": ...
 
     def read_after(self, game_id: str, after: int, limit: int | None = None,

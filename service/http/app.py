@@ -2,7 +2,8 @@
 limits and the request pipeline into a Flask app.
 
 Every route is a ``pipeline.Route`` (``routes.ROUTES``, ``web.ROUTES``); Flask routes a
-request to its route's view, which runs the pipeline. The hot routes (an action) are
+request to its route's view, which runs the pipeline. The hot routes (an action, a
+read of a game) are
 matched by ``Front`` in front of Flask's dispatch and run the same pipeline. A request
 Flask finds no route for (404, 405) goes through the pipeline too, as ``unmatched``.
 """
@@ -61,6 +62,7 @@ class Services:
     profiles: Profiles | None = None
     seeks: Seeks | None = None
     rematches: Rematches | None = None
+    views: routes.Views = field(default_factory=routes.Views)  # the views last served
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:

@@ -19,6 +19,7 @@ from .pipeline import Answer, Call
 
 _END_EVENTS = ("game_ended", "game_aborted")
 _SEP = (",", ":")
+PAGE = 500  # events a stream reads from the store at once
 CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
 DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
 PRIVATE = [("Cache-Control", "private, no-cache"), ("Vary", "Authorization")]
@@ -41,6 +42,7 @@ def _slot(call: Call, longest_s: float):
     limits = call.services.limits
     if limits is None:
         return _nothing
+    call.charge()  # the request's rate buckets before its slot (if its load did not)
     address = call.address or limits.address(call.environ)
     return limits.open_stream(address, call.token, longest_s)
 
@@ -83,8 +85,15 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
             last = after
             now = time.monotonic()
             end, ping = now + max_s, now + keep_s
+            # whether the log moved past ``last``: None (unknown: read the store), True
+            # (the hub woke us: its watcher has the entries, most often), False (no)
+            moved = None
             while True:
-                entries = svc.games.entries(game, last, 500)
+                entries = hub.since(game.id, last) if moved else None
+                more = False  # a full page from the store: there may be more
+                if entries is None and moved is not False:
+                    entries = svc.games.entries(game, last, PAGE)
+                    more = len(entries) >= PAGE
                 if entries:
                     yield "".join(
                         f"id: {e['version']}\ndata: {json.dumps(e, separators=_SEP)}\n\n"
@@ -93,6 +102,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                     last = entries[-1][0]
                     if any(d["type"] in _END_EVENTS for _v, d in entries):
                         return
+                    moved = None if more else False  # the next wait says if more came
                     continue
                 now = time.monotonic()
                 if svc.draining:  # reconnect (elsewhere) soon, not all at once
@@ -103,7 +113,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                 if now >= ping:
                     yield b": keep-alive\n\n"
                     ping = now + keep_s
-                hub.wait(game.id, last, min(CHECK_S, end - now, max(ping - now, 0.001)))
+                moved = hub.wait(game.id, last, min(CHECK_S, end - now, max(ping - now, 0.001)))
         finally:
             metrics.sse_open.dec()
 

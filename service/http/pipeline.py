@@ -5,7 +5,10 @@
 2. **query**: the route's parameters only, each once (400 naming the parameter);
 3. **credentials**: ``credentials.bearer``, the one reader (401 for a malformed header);
    for routes that take one, an app's key (``X-Api-Key``: 401 unless a live app's);
-4. **limits**: the route's rate buckets for the client's address and token (429);
+4. **limits**: the route's rate buckets for the client's address and token (429): charged
+   here, or for a route that says so (``Route.charged_in_store``) on a single Redis in the
+   same call as its first script of the game, and after the handler if it ran none
+   (``limits.rates`` tells how a refused request still does nothing);
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
 7. **answer**: errors become problem+json (``problems``, with the request's id); a 503 of
@@ -16,10 +19,10 @@
 8. **metrics**: every answer counted and timed.
 
 A ``Route`` says which stages apply to it. Flask dispatches most requests and calls
-``Pipeline.run`` from the route's view; the hot routes (an action: the request every
-move of every game makes) are matched in front of Flask's dispatch (``app.Front``) and
-go through the same ``Pipeline.run``: the only thing they skip is Flask's own
-machinery (contexts, signals), which no stage needs.
+``Pipeline.run`` from the route's view; the hot routes (an action, the request every
+move of every game makes, and a read of a game's state) are matched in front of
+Flask's dispatch (``app.Front``) and go through the same ``Pipeline.run``: the only
+thing they skip is Flask's own machinery (contexts, signals), which no stage needs.
 """
 
 import contextlib
@@ -38,7 +41,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.wsgi import ClosingIterator
 
 from .. import logs, telemetry
-from ..errors import BadRequest, RateLimited
+from ..errors import BadRequest
 from .body import is_json, parse_json, read_body
 from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
@@ -71,7 +74,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate", "request_id", "app", "seat")  # fmt: skip
+                 "gate", "request_id", "app", "seat", "bill")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -86,6 +89,13 @@ class Call:
         self.request_id = request_id(environ.get("HTTP_X_REQUEST_ID"))
         self.seat: int | None = None  # the caller's seat, once a handler knows it (logs)
         self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
+        self.bill = None  # its rate buckets, left to its game's first script to charge
+
+    def charge(self) -> None:
+        """Charge the call's rate buckets now unless a game script has (a handler does so
+        before it changes anything by other means: a stream's slot); 429 when refused."""
+        if self.bill is not None and self.bill.charged is None:
+            self.bill.limits.settle(self.bill)
 
     def leave_gate(self) -> None:
         """Give the game's gate back (the pipeline does at the end; a handler that is about
@@ -117,6 +127,9 @@ class Route:
     auth: bool = False  # reads the credentials (a seat's token)
     app_key: bool = False  # reads an app's API key (X-Api-Key)
     limits: tuple[str, ...] = ("requests",)  # its rate buckets (service.limits.rates)
+    # its handler passes ``Call.bill`` to the game's first load or append and changes
+    # nothing before (so that on a single Redis its buckets cost no call of their own)
+    charged_in_store: bool = False
     gated: bool = False  # works on the game of its path: takes a place in its gate
     streams: Callable[[Call], bool] | None = None  # a call of it that is a stream: no gate
     hot: bool = False  # matched in front of Flask's dispatch
@@ -159,6 +172,11 @@ class Pipeline:
         self.limit = s.max_content_length
         self.body_timeout = s.body_timeout_s
         self.limits = services.limits if services.limits and services.limits.rate_limited else None
+        # a request's buckets and its game in one script: one Redis, not a Cluster's slots
+        store = services.store
+        self.in_store = (
+            self.limits is not None and not store.cluster and self.limits.r is store.r
+        )  # fmt: skip
         self.gate = services.gate
         self.metrics = services.metrics
         self.cors = services.cors
@@ -201,13 +219,11 @@ class Pipeline:
                 call.app = self.services.apps.authenticate(key) if key else None
             if self.limits is not None and route.limits:
                 call.address = self.limits.address(environ)
-                charged = self.limits.charge(route.limits, call.address, call.token)
-                rated = charged.headers()
-                if charged.wait:
-                    raise RateLimited(
-                        "over the rate limit",
-                        headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
-                    )
+                bill = self.limits.bill(route.limits, call.address, call.token)
+                if bill is not None and route.charged_in_store and self.in_store:
+                    call.bill = bill  # the handler's first game script charges it
+                elif bill is not None:
+                    rated = self.limits.settle(bill).headers()  # 429 when refused
             if data or (method in _WITH_BODY and route.body == "required"):
                 call.body = parse_json(data, media_ok=is_json(environ))
             if route.read_query and (route.query is not None or environ.get("QUERY_STRING")):
@@ -217,13 +233,29 @@ class Pipeline:
                 if self.gate.acquire(game_id):
                     call.gate = (self.gate, game_id)
             answer = route.handler(call)
+            self._charge_left(call)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem
-            answer = self.refusal(exc, call)
+            answer = self.refusal(self._charge_left(call, exc), call)
             rated = () if answer.status == 429 else rated  # a 429 has them already
         finally:
             call.leave_gate()
+        if call.bill is not None and call.bill.charged is not None and answer.status != 429:
+            rated = call.bill.charged.headers()
         answer.headers.extend(rated)
         return self._done(route, answer, call, t0)
+
+    def _charge_left(self, call: Call, exc: BaseException | None = None):
+        """Charge the call's bill if its handler ran no game script that did (it changed
+        nothing, then): raises the 429 when refused (with ``exc``, the handler's error,
+        answers the error to answer: the 429 instead, if refused)."""
+        if exc is None:
+            call.charge()
+            return None
+        try:
+            call.charge()
+        except Exception as refused:  # noqa: BLE001 - a 429, or the store failing
+            return refused
+        return exc
 
     def _done(self, route: Route, answer: Answer, call: Call, t0: float, cors=True) -> Answer:
         """The fields every answer carries; the answer counted and timed."""
@@ -260,7 +292,8 @@ class Pipeline:
         """Serve ``route`` as a WSGI application (``app.Front``)."""
         answer = self.run(route, environ, args)
         if isinstance(answer.body, bytes):
-            answer.headers.append(("Content-Length", str(len(answer.body))))
+            if answer.status not in (204, 304):  # none: a 304's would be its 200's (RFC 9110)
+                answer.headers.append(("Content-Length", str(len(answer.body))))
             start_response(STATUS[answer.status], answer.headers)
             return [answer.body]
         start_response(STATUS[answer.status], answer.headers)

@@ -8,6 +8,7 @@ body, checked the credentials' form, charged the limits and taken the game's gat
 import hashlib
 import http
 
+import orjson
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header, parse_etags
 
@@ -26,7 +27,7 @@ NO_STORE = [("Vary", "Authorization"), ("Cache-Control", "no-store")]  # answers
 
 def _viewer(call: Call):
     games = call.services.games
-    game = games.load(call.args["game_id"])
+    game = games.load(call.args["game_id"], call.bill)
     call.seat = games.seat(game, call.token)
     return game, call.seat
 
@@ -44,6 +45,29 @@ def _not_modified(call: Call, version: int) -> Answer | None:
 
 def _state(body: dict, version: int, status: int = 200, headers=PRIVATE) -> Answer:
     return json_answer(body, status, [_etag(version), *headers])
+
+
+class Views:
+    """The JSON of the latest view served per game and seat, with the state and meta it
+    shows: a read of a game that has not changed since (the same ``State``, equal meta:
+    a rematch's asks change the meta alone) answers those bytes again instead of making
+    the view anew. One per process, bounded."""
+
+    SIZE = 4096
+
+    def __init__(self):
+        self._d: dict = {}
+
+    def json(self, games, game, seat: int | None) -> bytes:
+        key = (game.id, seat)
+        hit = self._d.get(key)
+        if hit is not None and hit[0] is game.state and hit[1] == game.meta:
+            return hit[2]
+        body = orjson.dumps(games.view(game, seat))
+        if len(self._d) >= self.SIZE:
+            self._d.clear()
+        self._d[key] = (game.state, game.meta, body)
+        return body
 
 
 def _wants_stream(call: Call) -> bool:
@@ -106,8 +130,11 @@ def create_game(call: Call) -> Answer:
 
 def get_game(call: Call) -> Answer:
     game, seat = _viewer(call)
-    return _not_modified(call, game.version) or _state(
-        call.services.games.view(game, seat), game.version
+    svc = call.services
+    return _not_modified(call, game.version) or Answer(
+        200,
+        [("Content-Type", "application/json"), _etag(game.version), *PRIVATE],
+        svc.views.json(svc.games, game, seat),
     )
 
 
@@ -125,7 +152,7 @@ def join(call: Call) -> Answer:
 def act(call: Call) -> Answer:
     acted: Acted = call.services.games.act(
         call.args["game_id"], call.token, call.body, idem_key=_idem_key(call),
-        if_match=_if_match(call),
+        if_match=_if_match(call), bill=call.bill,
     )  # fmt: skip
     call.seat = acted.body["state"].get("you")
     return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *_replayed(acted)])
@@ -364,6 +391,8 @@ ROUTES: tuple[Route, ...] = (
         get_game,
         auth=True,
         gated=True,
+        charged_in_store=True,
+        hot=True,
         doc=_op(
             "The state as you may see it",
             "Your seat's view with your token, the spectator view without. Once the game is "
@@ -420,6 +449,7 @@ ROUTES: tuple[Route, ...] = (
         auth=True,
         limits=("requests", "actions"),
         gated=True,
+        charged_in_store=True,
         hot=True,
         doc=_op(
             "Act (the seat is your token's)",
@@ -460,6 +490,7 @@ ROUTES: tuple[Route, ...] = (
         query=schemas.EventsQuery,
         auth=True,
         gated=True,
+        charged_in_store=True,
         streams=_is_stream,
         doc=_op(
             "The log, redacted for you (in full once the game is over)",
@@ -492,6 +523,7 @@ ROUTES: tuple[Route, ...] = (
         state_at,
         auth=True,
         gated=True,
+        charged_in_store=True,
         doc=_op(
             "The state after `version` events",
             "Your own view (or the spectator's) while the game runs, every card once it is "

@@ -22,8 +22,20 @@ address whatever the tokens. Each open stream is a member of a sorted set scored
 time it ends at the latest; closing the stream removes it, and a process that dies with
 streams open leaks each slot only until that time.
 
-Every script touches one key, so it runs unchanged on a Redis Cluster. The keys are
-this module's alone (``store.redis`` owns the games' keys):
+**One round trip.** A request's buckets are charged in one call, all or nothing
+(``Bill``). On a single Redis the routes of a game's play (an action, a read of the
+game, of its log, of a state) are charged inside the first script of the game the
+request runs (``store.redis``'s append and load): the buckets first, and when they
+refuse, that script does nothing else; so an action on a current cache costs one round
+trip, its append. A request that runs no such script before it would change anything
+(refused by the rules on a cached state, a malformed action) is charged by a call of
+its own after its handler, and when that call refuses, the 429 replaces the handler's
+answer (which changed nothing). On a Redis Cluster the buckets and a game live in
+different slots and a script may only touch one: there every request is charged before
+its handler, one call per bucket (so a request refused by its second bucket has used
+up its first).
+
+The keys are this module's alone (``store.redis`` owns the games' keys):
 
 - ``spit:rl:a:<address>``  an address's request bucket (a number; expires once full)
 - ``spit:rl:t:<sha256 of the token>``  a token's action bucket
@@ -47,46 +59,54 @@ from prometheus_client import Counter
 
 from ..errors import RateLimited
 
-# GCRA over one or more buckets, all or nothing. KEYS: the buckets. ARGV[1]: now (ms; ''
-# for the server's clock), then for each bucket its emission interval (ms per request)
-# and its burst (requests admitted at once). Returns {admitted (1 or 0), now (ms), then
-# for each bucket: the ms until it would admit the request (0: now), its theoretical
-# arrival time (ms) after this request (when admitted: every bucket charged) or as it
-# stands (when refused: nothing charged)}.
-_GCRA = """
-local now = tonumber(ARGV[1])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local tats, bases, waits, refused = {}, {}, {}, false
-for i, key in ipairs(KEYS) do
-  local interval = tonumber(ARGV[2 * i])
-  local burst = tonumber(ARGV[2 * i + 1])
-  local tat = tonumber(redis.call('GET', key) or '0')
-  if tat < now then tat = now end
-  bases[i] = tat
-  tats[i] = tat + interval
-  local wait = tats[i] - interval * burst - now
-  if wait > 0 then
-    waits[i] = math.ceil(wait)
-    refused = true
-  else
-    waits[i] = 0
+# GCRA over one or more buckets, all or nothing, as a Lua function: ``gcra(K, k, n, A,
+# a)`` charges the buckets K[k .. k+n-1]; A[a]: now (ms; '' for the server's clock), then
+# for each bucket its emission interval (ms per request) and its burst (requests admitted
+# at once). Returns {admitted (1 or 0), now (ms), then for each bucket: the ms until it
+# would admit the request (0: now), its theoretical arrival time (ms) after this request
+# (when admitted: every bucket charged) or as it stands (when refused: nothing charged)}.
+# The limits' own script (``_GCRA``) and, on a single Redis, the game scripts that charge
+# a request's buckets in the same call (``Bill``, ``store.redis``) run it.
+GCRA_LUA = """
+local function gcra(K, k, n, A, a)
+  local now = tonumber(A[a])
+  if now == nil then
+    local t = redis.call('TIME')
+    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   end
-end
-if refused then tats = bases end
-local out = {refused and 0 or 1, string.format('%.3f', now)}
-for i, key in ipairs(KEYS) do
-  if not refused then
-    local ttl = math.max(1, math.ceil(tats[i] - now))
-    redis.call('SET', key, string.format('%.3f', tats[i]), 'PX', ttl)
+  local tats, bases, waits, refused = {}, {}, {}, false
+  for i = 1, n do
+    local key = K[k + i - 1]
+    local interval = tonumber(A[a + 2 * i - 1])
+    local burst = tonumber(A[a + 2 * i])
+    local tat = tonumber(redis.call('GET', key) or '0')
+    if tat < now then tat = now end
+    bases[i] = tat
+    tats[i] = tat + interval
+    local wait = tats[i] - interval * burst - now
+    if wait > 0 then
+      waits[i] = math.ceil(wait)
+      refused = true
+    else
+      waits[i] = 0
+    end
   end
-  out[#out + 1] = waits[i]
-  out[#out + 1] = string.format('%.3f', tats[i])
+  if refused then tats = bases end
+  local out = {refused and 0 or 1, string.format('%.3f', now)}
+  for i = 1, n do
+    if not refused then
+      local ttl = math.max(1, math.ceil(tats[i] - now))
+      redis.call('SET', K[k + i - 1], string.format('%.3f', tats[i]), 'PX', ttl)
+    end
+    out[#out + 1] = waits[i]
+    out[#out + 1] = string.format('%.3f', tats[i])
+  end
+  return out
 end
-return out
 """
+
+# KEYS: the buckets. ARGV: now, then each bucket's interval and burst (``gcra``).
+_GCRA = GCRA_LUA + "return gcra(KEYS, 1, #KEYS, ARGV, 1)\n"
 
 # A stream slot. KEYS[1]: the client's sorted set. ARGV: cap, member, how long the stream
 # may stay open (ms), now (ms; '' for the server's clock). Returns 1 when the slot is
@@ -185,22 +205,20 @@ class Limits:
             hops = [h for h in hops if h]
             if len(hops) >= self.proxies:
                 addr = hops[-self.proxies]
-        try:
-            ip = ipaddress.ip_address(addr)
-        except ValueError:
-            return addr[:64]
-        if ip.version == 4:
-            return str(ip)
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address) + "/64"
+        known = _addresses.get(addr)
+        if known is None:
+            if len(_addresses) >= 8192:
+                _addresses.clear()
+            known = _addresses[addr] = _normal(addr)
+        return known
 
     # ---------------------------------------------------------------- rates
 
-    def charge(self, names: Iterable[str], address: str, token: str | None) -> "Charged":
-        """Charge the buckets ``names`` ("requests", "actions", "games") of this client, all
-        or nothing (on a Cluster, one by one): what came of it (``Charged``). "actions"
-        counts only with a token (without one the request is refused for that)."""
+    def bill(self, names: Iterable[str], address: str, token: str | None) -> "Bill | None":
+        """The buckets ``names`` ("requests", "actions", "games") of this client, to be
+        charged all or nothing (``settle``, or a game's script: ``Bill``); None when no
+        limit applies. "actions" counts only with a token (without one the request is
+        refused for that)."""
         buckets = []
         for name in names:
             bucket = getattr(self, name)
@@ -213,20 +231,41 @@ class Limits:
                     buckets.append((name, f"spit:rl:t:{_hash(token)}", bucket))
             else:
                 buckets.append((name, f"spit:rl:g:{address}", bucket))
-        if not buckets:
+        return Bill(self, tuple(buckets), self._now()) if buckets else None
+
+    def settle(self, bill: "Bill") -> "Charged":
+        """Charge ``bill`` by a call of its own (one round trip, all or nothing; on a
+        Cluster, where the buckets live in different slots, one call each): what came of
+        it; ``RateLimited`` (429) when refused, and then nothing was charged."""
+        if len(bill.buckets) == 1 or not self.cluster:
+            reply = self._run(bill.keys, bill.args)
+            return bill.settled(reply)
+        states = []
+        for _n, k, b in bill.buckets:
+            reply = self._run([k], [bill.now, *b])
+            states.append((int(reply[2]), float(reply[3]), float(reply[1])))
+        return bill.settled_states(states)
+
+    def charge(self, names: Iterable[str], address: str, token: str | None) -> "Charged":
+        """``bill`` and ``settle`` in one: what came of it (``Charged.wait`` set when
+        refused, instead of raising)."""
+        bill = self.bill(names, address, token)
+        if bill is None:
             return Charged(None, ())
-        now = self._now()
-        if len(buckets) == 1 or not self.cluster:  # one round trip, all or nothing
-            args = [now, *(x for _n, _k, b in buckets for x in b)]
-            reply = self._gcra(keys=[k for _n, k, _b in buckets], args=args)
-            at = float(reply[1])
-            states = [(int(reply[2 + 2 * i]), float(reply[3 + 2 * i]), at)
-                      for i in range(len(buckets))]  # fmt: skip
-        else:  # a Cluster: the buckets live in different slots, one call each
-            states = []
-            for _n, k, b in buckets:
-                reply = self._gcra(keys=[k], args=[now, *b])
-                states.append((int(reply[2]), float(reply[3]), float(reply[1])))
+        try:
+            return self.settle(bill)
+        except RateLimited:
+            return bill.charged
+
+    def _run(self, keys: list, args: list):
+        """The GCRA script by its SHA (as ``store.redis`` runs its scripts)."""
+        try:
+            return self.r.execute_command("EVALSHA", self._gcra.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:
+            return self._gcra(keys=keys, args=args)
+
+    def _charged(self, buckets: tuple, states: list) -> "Charged":
+        """What charging ``buckets`` came to, from each one's (wait ms, TAT ms, now ms)."""
         worst = 0
         seen = []
         for (name, _key, (interval, burst)), (wait, tat, at) in zip(buckets, states, strict=True):
@@ -270,6 +309,50 @@ class Limits:
         return release
 
 
+class Bill:
+    """A request's buckets, charged all or nothing exactly once: by ``Limits.settle`` (a
+    call of its own), or on a single Redis inside the first script of the request's game
+    that carries it (``store.redis``: the buckets' ``gcra`` runs first in that script,
+    and when it refuses, the script does nothing else). ``charged`` is what came of it
+    (None until then)."""
+
+    __slots__ = ("limits", "buckets", "now", "charged")
+
+    def __init__(self, limits: Limits, buckets: tuple, now: str):
+        self.limits = limits
+        self.buckets = buckets  # (name, key, (interval ms, burst)), ...
+        self.now = now  # '' for the Redis server's clock
+        self.charged: Charged | None = None
+
+    @property
+    def keys(self) -> list[str]:
+        return [k for _n, k, _b in self.buckets]
+
+    @property
+    def args(self) -> list:
+        """The ``gcra`` function's arguments: now, then each bucket's interval and burst."""
+        return [self.now, *(x for _n, _k, b in self.buckets for x in b)]
+
+    def settled(self, reply) -> "Charged":
+        """Take the ``gcra`` function's ``reply``: what came of it (``charged``);
+        ``RateLimited`` (429, with ``Retry-After`` and the rate fields) when refused."""
+        at = float(reply[1])
+        n = len(self.buckets)
+        return self.settled_states(
+            [(int(reply[2 + 2 * i]), float(reply[3 + 2 * i]), at) for i in range(n)]
+        )
+
+    def settled_states(self, states: list) -> "Charged":
+        self.charged = charged = self.limits._charged(self.buckets, states)
+        if charged.wait:
+            rated = charged.headers()
+            raise RateLimited(
+                "over the rate limit",
+                headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
+            )
+        return charged
+
+
 class Charged:
     """What charging a request's buckets came to: ``wait`` (None: admitted; else the
     seconds until it would be) and, per bucket, (name, ms between two requests, burst,
@@ -296,6 +379,22 @@ class Charged:
                            for n, i, b, _l, _t in self.buckets)  # fmt: skip
         now = ", ".join(f'"{n}";r={left};t={math.ceil(t)}' for n, _i, _b, left, t in self.buckets)
         return [("RateLimit-Policy", policy), ("RateLimit", now)]
+
+
+_addresses: dict[str, str] = {}  # the addresses seen lately, as ``_normal`` has them
+
+
+def _normal(addr: str) -> str:
+    """An address as its buckets are named: IPv4 as is, IPv6 by its /64."""
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return addr[:64]
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address) + "/64"
 
 
 def _bucket(per_s: float, burst: int) -> tuple[float, int] | None:

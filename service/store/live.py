@@ -5,7 +5,9 @@ have. The first waiter on a game starts a watcher (a thread; a greenlet under ge
 that blocks on the game's Stream (``XREAD BLOCK``) and wakes every local waiter when
 events arrive; it stops once no one has waited on the game for a while. So a process
 holding 1,000 streams on 300 games holds 300 Redis connections, not 1,000, and an
-append reaches its watchers in one Redis push.
+append reaches its watchers in one Redis push. The watcher keeps the latest entries it
+read (``since``), so that the streams it wakes take them from it rather than each
+reading them again from Redis.
 """
 
 import logging
@@ -15,9 +17,13 @@ import time
 log = logging.getLogger(__name__)
 
 
+KEEP = 64  # entries a watcher keeps for the streams it wakes
+
+
 class _Watch:
     def __init__(self, version: int):
         self.version = version
+        self.recent: list = []  # the latest entries read, in order, the last at ``version``
         self.cond = threading.Condition()
         self.waiters = 0
         self.idle_since = time.monotonic()
@@ -65,6 +71,10 @@ class Hub:
                 entries = self.store.wait_after(game_id, w.version, self.block_s)
                 if entries:
                     with w.cond:
+                        recent = w.recent
+                        if recent and recent[-1][0] + 1 != entries[0][0]:
+                            recent = []  # not one after the other: keep only the new
+                        w.recent = (recent + entries)[-KEEP:]
                         w.version = max(w.version, entries[-1][0])
                         w.cond.notify_all()
         except Exception:  # Redis went away: wake the waiters, the next wait starts anew
@@ -75,6 +85,19 @@ class Hub:
             with w.cond:
                 w.failed = True
                 w.cond.notify_all()
+
+    def since(self, game_id: str, after: int) -> list | None:
+        """The entries after version ``after`` as the game's watcher read them (its last
+        ``KEEP``), or None when it cannot tell them all (no watcher, or ``after`` before
+        what it kept): then read them from the store."""
+        w = self._watches.get(game_id)
+        if w is None or w.failed:
+            return None
+        with w.cond:
+            recent = w.recent
+        if not recent or recent[0][0] > after + 1:
+            return None
+        return [e for e in recent if e[0] > after]
 
     @property
     def watching(self) -> int:

@@ -67,6 +67,7 @@ import orjson
 import redis
 import redis.cluster
 
+from ..limits.rates import GCRA_LUA
 from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_status
 from . import snapshots
 
@@ -88,9 +89,7 @@ end
 #       snapshot, then meta field/value pairs.
 # A Redis script has no rollback; it writes only after every check has passed, and a
 # script that has written once is never stopped by maxmemory, so it is all or nothing.
-_APPEND = (
-    _FIND
-    + """
+_APPEND = """
 local n = tonumber(ARGV[2])
 local i = n + 3
 local ifield = ARGV[i]
@@ -125,16 +124,13 @@ if #ARGV >= i + 7 then
 end
 return {'ok', v + n}
 """
-)
 
 # KEYS: meta, log, snap, idem bucket, idem:r, idem (older code's)
 # ARGV: the version of the state the caller holds (-1: none), then for an Idempotency-Key
 #       the fields of seats 0 and 1 and their raw fields ('' four times: none).
 # One round trip: the meta, the version, the newest useful base (the caller's state or
 # the latest snapshot), the events after it, and the idempotency records of both seats.
-_LOAD = (
-    _FIND
-    + """
+_LOAD = """
 local m = redis.call('HGETALL', KEYS[1])
 if #m == 0 then return false end
 local v = redis.call('XLEN', KEYS[2])
@@ -157,7 +153,29 @@ if ARGV[2] ~= '' then
 end
 return {m, v, base, snap, tail, i0, i1}
 """
-)
+
+
+def _plain(body: str) -> str:
+    """A game script as it runs alone (``body`` reads ``KEYS`` and ``ARGV``)."""
+    return _FIND + "local function body(KEYS, ARGV)\n" + body + "end\nreturn body(KEYS, ARGV)\n"
+
+
+def _charging(body: str) -> str:
+    """The same script charging a request's rate buckets first (``limits.rates.Bill``; a
+    single Redis only: the buckets are in other slots). KEYS: the m buckets, then the
+    script's own; ARGV: m, the ``gcra`` function's arguments (now, then each bucket's
+    interval and burst), then the script's own. Answers {the charge} when it refuses
+    (and the script does nothing), else {the charge, the script's answer}."""
+    return (
+        GCRA_LUA + _FIND + "local function body(KEYS, ARGV)\n" + body + "end\n"
+        + """
+local m = tonumber(ARGV[1])
+local charge = gcra(KEYS, 1, m, ARGV, 2)
+if charge[1] == 0 then return {charge} end
+return {charge, body({unpack(KEYS, m + 1)}, {unpack(ARGV, 2 * m + 3)})}
+"""
+    )  # fmt: skip
+
 
 # KEYS: idem bucket, idem:r, idem (older code's)
 # ARGV: field, its raw field, record, its hash ('b' or 'r'), ttl (ms).
@@ -355,8 +373,11 @@ class RedisStore:
         self.live = live or client  # for blocking reads (wait_after)
         self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.durability = durability
-        self._append = client.register_script(_APPEND)
-        self._load = client.register_script(_LOAD)
+        self._append = client.register_script(_plain(_APPEND))
+        self._load = client.register_script(_plain(_LOAD))
+        # the same charging a request's rate buckets first (a single Redis)
+        self._append_charging = client.register_script(_charging(_APPEND))
+        self._load_charging = client.register_script(_charging(_LOAD))
         self._delete = client.register_script(_DELETE)
         self._record = client.register_script(_RECORD)
         self._swap = client.register_script(_SWAP)
@@ -374,6 +395,17 @@ class RedisStore:
         except redis.exceptions.NoScriptError:
             return script(keys=keys, args=args)
 
+    def _game_script(self, plain, charging, keys: list, args: list, bill):
+        """Run a game's script; with a ``bill`` (a request's rate buckets, not charged yet:
+        ``limits.rates.Bill``) on a single Redis, its charging form, which charges the
+        buckets first and, when they refuse, does nothing else (``bill.settled`` raises
+        the 429). On a Cluster the bill is left to its own call (the pipeline's)."""
+        if bill is None or bill.charged is not None or self.cluster:
+            return self._script(plain, keys, args)
+        reply = self._script(charging, [*bill.keys, *keys], [len(bill.buckets), *bill.args, *args])
+        bill.settled(reply[0])  # raises when refused
+        return reply[1]
+
     # ---------------------------------------------------------------- the log
 
     def append(
@@ -385,13 +417,15 @@ class RedisStore:
         idem: tuple[str, dict] | None = None,
         snapshot: tuple[int, dict] | None = None,
         meta: dict[str, str] | None = None,
+        bill=None,
     ) -> Appended | Clash | Replayed:
         """Append ``events`` if the log holds exactly ``expected`` events; all or nothing.
 
         ``idem`` = (field, record): if the field already has a record, nothing is appended
         and that record comes back (``Replayed``); else the record is stored with the
         events. ``snapshot`` = (version, state dict) is stored beside the log; ``meta``
-        fields are set. Expected 0 creates a game.
+        fields are set. Expected 0 creates a game. ``bill``: the request's rate buckets,
+        charged first in the same call (``_game_script``).
         """
         args: list = [expected, len(events), *(_dumps(e) for e in events)]
         tag = _key(game_id, "")
@@ -406,7 +440,7 @@ class RedisStore:
         for k, v in (meta or {}).items():
             args += [k, v]
         keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
-        reply = self._script(self._append, keys, args)
+        reply = self._game_script(self._append, self._append_charging, keys, args, bill)
         kind, value = _s(reply[0]), reply[1]
         if kind == "ok":
             if self.durability == "strict":
@@ -438,8 +472,11 @@ class RedisStore:
         if int(local) < 1:
             raise StoreError("the append was not fsynced in time")
 
-    def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> Loaded | None:
-        """The game's meta and events after the best base (see ``Loaded``); None if no game."""
+    def load(
+        self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
+    ) -> Loaded | None:
+        """The game's meta and events after the best base (see ``Loaded``); None if no game.
+        ``bill``: the request's rate buckets, charged first in the same call."""
         bucket, args = "idem:0", [known, "", "", "", ""]
         if idem_key:
             raws = [f"{seat}:{idem_key}" for seat in (0, 1)]
@@ -447,7 +484,7 @@ class RedisStore:
             bucket = places[0][0]  # the key's, whatever the seat
             args = [known, places[0][1], places[1][1], *raws]
         keys = [_key(game_id, p) for p in ("meta", "log", "snap", bucket, "idem:r", "idem")]
-        raw = self._script(self._load, keys, args)
+        raw = self._game_script(self._load, self._load_charging, keys, args, bill)
         if raw is None:
             return None
         m, v, base, snap, tail, i0, i1 = raw

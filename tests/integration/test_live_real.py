@@ -80,3 +80,64 @@ def test_strict_durability_acts_on_a_redis_without_waitaof(redis_url, caplog):
     store = app.extensions["spitlog"].store
     version = tuple(int(x) for x in store.r.info("server")["redis_version"].split(".")[:2])
     assert store._waitaof is (version >= (7, 2))
+
+
+def test_the_streams_of_a_game_take_each_append_from_its_watcher(redis_url):
+    """Five streams of one game: each append reaches every one of them, and they take it
+    from the watcher that woke them (its ``XREAD``), none reads it again from Redis."""
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=1.5))
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    got: list[list[str]] = [[] for _ in range(5)]
+
+    def listen(i):
+        r = app.test_client().get(
+            f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
+                                                "Last-Event-ID": "3"},
+            buffered=False,
+        )  # fmt: skip
+        for chunk in r.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            got[i].extend(line for line in text.splitlines() if line.startswith("id: "))
+
+    threads = [threading.Thread(target=listen, args=(i,)) for i in range(5)]
+    for t in threads:
+        t.start()
+    hub = app.extensions["spitlog"].hub
+    waiting_on(hub, gid, 5)
+    r = app.extensions["spitlog"].store.r
+    r.config_resetstat()
+    for n, tok in ((1, t0), (3, t1)):  # both ready: the second append deals too
+        client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
+        end = time.monotonic() + 3
+        while any(len(g) < n for g in got) and time.monotonic() < end:
+            time.sleep(0.005)
+    for t in threads:
+        t.join(5)
+    assert got == [["id: 4", "id: 5", "id: 6"]] * 5
+    stats = r.info("commandstats")
+    assert "cmdstat_xrange" not in stats and stats["cmdstat_xread"]["calls"] <= 4
+
+
+def test_the_hub_tells_only_what_its_watcher_holds_from_end_to_end():
+    from service.store.live import KEEP, Hub
+
+    class Store:
+        def __init__(self):
+            self.replies = [[(v, {"type": "x"}) for v in range(4, 8)], [(8, {"type": "x"})]]
+
+        def wait_after(self, game_id, after, timeout_s):
+            time.sleep(0.01)
+            return self.replies.pop(0) if self.replies else []
+
+    hub = Hub(Store(), block_s=0.01, linger_s=0.5)
+    assert hub.since("g", 3) is None  # no watcher: read the store
+    assert hub.wait("g", 3, 1.0)
+    deadline = time.monotonic() + 2
+    while hub._watches["g"].version < 8 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert [v for v, _e in hub.since("g", 3)] == [4, 5, 6, 7, 8]
+    assert [v for v, _e in hub.since("g", 6)] == [7, 8]
+    assert hub.since("g", 8) == []
+    assert hub.since("g", 2) is None  # before what it kept: read the store
+    assert KEEP >= 8

@@ -151,6 +151,63 @@ def test_a_refused_request_charges_no_bucket(redis_client):
     assert_429(client.get("/v1/games", **at("10.0.0.7")))
 
 
+def counting(redis_client) -> list:
+    """The commands the app sends from now on (their names), by its client."""
+    sent = []
+    real = redis_client.execute_command
+
+    def execute_command(*args, **kw):
+        sent.append(args[0])
+        return real(*args, **kw)
+
+    redis_client.execute_command = execute_command
+    return sent
+
+
+def test_a_game_request_pays_its_buckets_in_its_games_script(redis_client):
+    """On a single Redis an action on a current cache is one call, its append, which
+    charges both buckets first; a read is one call, its load; both say where the client
+    stands, and a refused one did nothing (the append's script stopped at the charge)."""
+    app, _clock = limited_app(redis_client, rate_actions=1, rate_actions_burst=2,
+                              rate_requests=100, rate_requests_burst=100)  # fmt: skip
+    client = app.test_client()
+    warm, wtok, _ = new_game(client, **{})  # the scripts loaded (another address's)
+    client.get(f"/v1/games/{warm}", headers=bearer(wtok), **at("10.0.0.99"))
+    act(client, warm, wtok, {"type": "ready"}, **at("10.0.0.99"))
+    gid, tok0, _tok1 = new_game(client)
+    sent = counting(redis_client)
+    r = client.get(f"/v1/games/{gid}", headers=bearer(tok0))
+    assert r.status_code == 200 and sent == ["EVALSHA"]
+    assert r.headers["RateLimit"] == '"requests";r=95;t=1'  # two games made, and this
+    sent.clear()
+    r = act(client, gid, tok0, {"type": "ready"})
+    assert r.status_code == 201 and sent == ["EVALSHA"]
+    assert r.headers["RateLimit"] == '"requests";r=94;t=1, "actions";r=1;t=1'
+    assert act(client, gid, tok0).status_code == 422  # the token's second
+    v = version(redis_client, gid)
+    sent.clear()
+    assert_429(act(client, gid, tok0, {"type": "resign"}))  # legal: up to its append
+    assert sent == ["EVALSHA"] and version(redis_client, gid) == v
+    keys = sorted(k.decode()[:10] for k in redis_client.keys("spit:rl:*"))
+    assert keys == ["spit:rl:a:"] * 2 + ["spit:rl:t:"] * 2  # two addresses, two tokens
+
+
+def test_a_request_its_handler_refuses_before_any_script_is_charged_after(redis_client):
+    """A malformed action (a 400 decided on the cached state, no script run) is charged
+    by a call of its own after its handler; once the bucket is empty its 429 comes
+    first, as for any other request."""
+    app, _clock = limited_app(redis_client, rate_requests=1, rate_requests_burst=4)
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)  # two of the address's four
+    client.get(f"/v1/games/{gid}", headers=bearer(tok0))  # the cache is current: three
+    sent = counting(redis_client)
+    r = act(client, gid, tok0, {"type": "fly"})
+    assert r.status_code == 400 and sent == ["EVALSHA"]  # the charge alone
+    assert r.headers["RateLimit"].startswith('"requests";r=0;')
+    assert_429(act(client, gid, tok0, {"type": "fly"}))
+    assert_429(act(client, gid, tok0, {"type": "ready"}))
+
+
 def test_the_address_is_the_peer_unless_proxies_are_trusted(app):
     limits = app.extensions["spitlog"].limits
     xff = {"X-Forwarded-For": "6.6.6.6, 1.2.3.4"}

@@ -1,4 +1,4 @@
-"""The one request pipeline (service/http/pipeline.py): the hot route (an action) is
+"""The one request pipeline (service/http/pipeline.py): the hot routes (an action, a read) are
 matched in front of Flask's dispatch (``app.Front``) and every other request is routed
 by Flask, and both run ``Pipeline.run``. Parity: the same requests sent through the front
 (``client``) and straight to Flask's dispatch (``flask_client``) get the same answers."""
@@ -69,7 +69,7 @@ def same(a, b, ids=()):
     assert norm(a) == norm(b)
 
 
-def test_an_action_does_not_reach_flask_and_other_routes_do(client, flask_calls):
+def test_an_action_and_a_read_do_not_reach_flask_and_other_routes_do(client, flask_calls):
     gid, tok0, _tok1 = new_game(client)
     flask_calls.clear()
     view = client.get(f"/v1/games/{gid}", headers=bearer(tok0)).get_json()
@@ -77,7 +77,24 @@ def test_an_action_does_not_reach_flask_and_other_routes_do(client, flask_calls)
                     headers=bearer(tok0))  # fmt: skip
     assert r.status_code == 201
     client.post(f"/v1/games/{gid}/actions", data=b"not json", headers=bearer(tok0))
-    assert flask_calls == [("GET", f"/v1/games/{gid}")]
+    client.get(f"/v1/games/{gid}/states/1", headers=bearer(tok0))
+    client.head(f"/v1/games/{gid}", headers=bearer(tok0))  # Flask answers HEAD
+    assert flask_calls == [("GET", f"/v1/games/{gid}/states/1"), ("HEAD", f"/v1/games/{gid}")]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"If-None-Match": '"3"'}, {"If-None-Match": 'W/"3", "9"'}, {"If-None-Match": '"2"'},
+     {"Authorization": "Bearer not-a-token"}, {"Authorization": "Basic eDp5"}],
+)  # fmt: skip
+def test_a_read_is_answered_alike_both_ways(client, flask_client, flask_calls, headers):
+    gid, tok0, _tok1 = new_game(client)
+    h = {**bearer(tok0), **headers}
+    for path in (f"/v1/games/{gid}", f"/v1/games/{gid}?x=1", "/v1/games/g_00000000000000ff"):
+        flask_calls.clear()
+        fast = client.get(path, headers=h)
+        assert flask_calls == []
+        same(fast, flask_client.get(path, headers=h))
 
 
 @pytest.mark.parametrize(
@@ -244,3 +261,25 @@ def test_every_request_shares_one_empty_session_that_refuses_writes(app):
 def test_answers_set_no_cookie(client):
     r = client.get("/healthz")
     assert r.status_code == 200 and "Set-Cookie" not in r.headers
+
+
+def test_a_view_is_made_once_per_state_meta_and_seat():
+    from domain import State
+    from service.cache import Game
+    from service.http.routes import Views
+
+    made = []
+
+    class Games:
+        def view(self, game, seat):
+            made.append((game.id, seat))
+            return {"seat": seat, "meta": game.meta}
+
+    views, games, state = Views(), Games(), State()
+    game = Game("g_1", state, {"a": "1"})
+    first = views.json(games, game, 0)
+    assert views.json(games, Game("g_1", state, {"a": "1"}), 0) is first  # equal meta
+    views.json(games, game, 1)  # the other seat's
+    assert views.json(games, Game("g_1", state, {"a": "2"}), 0) != first  # the meta moved
+    views.json(games, Game("g_1", State(), {"a": "2"}), 0)  # another state
+    assert made == [("g_1", 0), ("g_1", 1), ("g_1", 0), ("g_1", 0)]

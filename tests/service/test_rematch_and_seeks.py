@@ -156,3 +156,17 @@ def test_impossible_seeks_are_400s_naming_the_field(client, redis_client, body, 
     got = problem_of(client.post("/v1/seeks", json=body), 400)
     assert field in got["errors"], got
     assert not list(redis_client.scan_iter("spit:{sk}:s:*"))
+
+
+def test_a_read_after_an_ask_shows_it_though_the_version_is_the_same(client):
+    """An ask changes the game's meta, not its log: a read of the same version shows it
+    (the view last served is kept per state and meta, ``routes.Views``)."""
+    gid, t0, t1 = new_game(client)
+    resign(client, gid, t1)
+    before = client.get(f"/v1/games/{gid}", headers=bearer(t1))
+    assert before.get_json()["rematch"]["asked"] == [False, False]
+    assert client.get(f"/v1/games/{gid}", headers=bearer(t1)).data == before.data
+    client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0))
+    after = client.get(f"/v1/games/{gid}", headers=bearer(t1))
+    assert after.headers["ETag"] == before.headers["ETag"]
+    assert after.get_json()["rematch"]["asked"] == [True, False]
