@@ -28,7 +28,7 @@ START_RULE = "Q-2"
 # The hosted levels' Glicko-2 ratings in this game, calibrated from simulated games
 # (bench/bot_ratings.py --games 40 --periods 10 --seed 16 --floor 800: a round robin of
 # 10 periods of 40 games a pair, random put at 800)
-BOT_RATINGS = {"random": 800, "easy": 884, "medium": 1237, "hard": 1620}
+BOT_RATINGS = {"random": 800, "easy": 1100, "medium": 1433, "hard": 1791}
 OPTIONS = ("alternate_colors", "side_piles", "target_score", "max_rounds", "spit_grace_s",
            "ready_grace_s", "slap_grace_s", "idle_forfeit_s", "join_timeout_s")  # fmt: skip
 ACTIONS = {

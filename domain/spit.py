@@ -34,7 +34,7 @@ START_RULE = "D-4"
 # The hosted levels' Glicko-2 ratings in this game, calibrated from simulated games
 # (bench/bot_ratings.py --games 40 --periods 10 --seed 16 --floor 800: a round robin of
 # 10 periods of 40 games a pair, random put at 800)
-BOT_RATINGS = {"random": 800, "easy": 967, "medium": 1452, "hard": 1976}
+BOT_RATINGS = {"random": 800, "easy": 1210, "medium": 1638, "hard": 2169}
 OPTIONS = ("stockpiles", "pile_choice", "alternate_colors", "max_rounds", "spit_grace_s",
            "ready_grace_s", "slap_grace_s", "idle_forfeit_s", "join_timeout_s")  # fmt: skip
 _FROM, _TO_PILE = Field("from", "src", "stockpile"), Field("to", "to", "pile")

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 import pytest
 import redis
 
+from domain import speed
 from service.games import Games, token_hash
 from service.rematch import Rematches
 from service.seeks import Seeks
@@ -22,6 +23,8 @@ pytestmark = pytest.mark.redis
 
 OPTIONS = ({}, {"max_rounds": 3})
 RANGES = (None, [1400, 1600], [1000, 2000], [0, 1000])  # the last pairs with no 1500
+
+NEAREST_1500 = "bot:" + min(speed.BOT_RATINGS, key=lambda lv: abs(speed.BOT_RATINGS[lv] - 1500))
 
 
 def use_cases(url: str):
@@ -230,11 +233,12 @@ def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
             time.sleep(0.05)
         for s in (armed, lost):
             got = store.get(s["id"])
-            # Speed's levels: medium 1237, hard 1620: hard is nearest a newcomer's 1500
-            assert (got["status"], got["opp"]) == ("paired", "bot:hard"), got
+            # the level whose calibrated rating is nearest a newcomer's 1500 (RULES aside:
+            # domain.speed.BOT_RATINGS)
+            assert (got["status"], got["opp"]) == ("paired", NEAREST_1500), got
             h = bearer(s["token"])
             view = client.get(f"/v1/games/{got['gid']}", headers=h).get_json()
-            assert view["you"] == 0 and view["players"][1]["kind"] == "bot:hard"
+            assert view["you"] == 0 and view["players"][1]["kind"] == NEAREST_1500
             client.post(f"/v1/games/{got['gid']}/actions", json={"type": "ready"}, headers=h)
         end = time.monotonic() + 20
         while time.monotonic() < end:  # the hosted bot readies and the deal is turned up

@@ -7,6 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from domain import spit
 from service.archive.directory import DirectoryArchive
 from service.archiving import Archiver
 from service.http.app import create_app
@@ -209,8 +210,8 @@ def test_against_a_hosted_level_only_the_player_moves(client, svc, key):
     gid, _ = rated_game(client, key, opponent="bot:hard", winner_resigns=0)  # alice resigns
     assert Rater(svc.games, svc.profiles.players).step(gid) == "rated"
     outcome = json.loads(svc.store.meta(gid)["rating"])
-    assert outcome["seats"][1] == {"who": "bot:hard",
-                                   "before": {"rating": 1976, "rd": 50.0, "vol": 0.06}}  # fmt: skip
+    hard = {"rating": spit.BOT_RATINGS["hard"], "rd": 50.0, "vol": 0.06}
+    assert outcome["seats"][1] == {"who": "bot:hard", "before": hard}
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     assert 1400 < alice["rating"] < 1500  # lost to a far stronger level: a small loss
 

@@ -115,7 +115,7 @@ def test_bot_fallback_gives_the_level_nearest_the_rating(client, clock):
     assert client.get(f"/v1/seeks/{s['id']}?wait=0.1", headers=h).get_json()["status"] == "open"
     clock.t += 5
     got = client.get(f"/v1/seeks/{s['id']}", headers=h).get_json()
-    assert got["status"] == "paired" and got["opponent"] == "bot:medium"  # 1452, nearest 1500
+    assert got["status"] == "paired" and got["opponent"] == "bot:medium"  # 1638, nearest 1500
     players = client.get(f"/v1/games/{got['game_id']}", headers=h).get_json()["players"]
     assert [p["kind"] for p in players] == ["human", "bot:medium"]
 
