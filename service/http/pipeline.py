@@ -185,22 +185,22 @@ class Pipeline:
     def run(self, route: Route, environ: dict, args: dict) -> Answer:
         """The answer to one request of ``route`` (its path's ``args``); within its log
         context and, when tracing is on, its span."""
-        bound = logs.bind(route=route.name, game=args.get("game_id"))
+        call = Call(environ, args, self.services)
+        bound = logs.bind(route=route.name, game=args.get("game_id"), request_id=call.request_id)
         try:
             if not telemetry.enabled():
-                return self._run(route, environ, args)
+                return self._run(route, call)
             parent = environ.get("HTTP_TRACEPARENT")
             attrs = {"http.route": route.path, "spitlog.game": args.get("game_id")}
             with telemetry.span(f"{environ.get('REQUEST_METHOD')} {route.path}",
                                 {"traceparent": parent} if parent else None, **attrs):  # fmt: skip
-                return self._run(route, environ, args)
+                return self._run(route, call)
         finally:
             logs.reset(bound)
 
-    def _run(self, route: Route, environ: dict, args: dict) -> Answer:
+    def _run(self, route: Route, call: Call) -> Answer:
         t0 = time.perf_counter()
-        call = Call(environ, args, self.services)
-        logs.bind(request_id=call.request_id)  # (reset with the route's, in ``run``)
+        environ, args = call.environ, call.args
         rated: list | tuple = ()
         try:
             preflight = self.cors.preflight(environ)
