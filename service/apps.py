@@ -1,4 +1,4 @@
-"""Apps: integrators holding an API key (``spitlog keys create NAME``), the namespace of
+"""Apps: integrators holding an API key (``spitlog admin keys create NAME``), the namespace of
 their players. A key is shown once, stored as its SHA-256 (``service.store.players``)
 and sent as ``X-Api-Key`` (the seat's token keeps ``Authorization``: a request of an
 app's bot carries both). An unknown or revoked key is a 401, whatever the route."""

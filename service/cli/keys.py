@@ -1,4 +1,4 @@
-"""``spitlog keys create NAME | list | revoke ID``: the apps' API keys (``service.apps``),
+"""``spitlog admin keys create NAME | list | revoke ID``: the apps' API keys (``service.apps``),
 on the game store's Redis (``SPITLOG_REDIS_URL``)."""
 
 from datetime import UTC, datetime

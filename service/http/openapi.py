@@ -74,7 +74,7 @@ def build(routes: tuple[Route, ...]) -> dict:
     )
     spec.components.security_scheme(
         "app", {"type": "apiKey", "in": "header", "name": "X-Api-Key",
-                "description": "an app's API key (`spitlog keys create NAME`): its players"},
+                "description": "an app's API key (`spitlog admin keys create NAME`): its players"},
     )  # fmt: skip
     spec.components.schema("Problem", schema=schemas.ProblemSchema)
     spec.components.schema("Options", schemas.options_schema())
