@@ -41,7 +41,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.wsgi import ClosingIterator
 
 from .. import logs, telemetry
-from ..errors import BadRequest
+from ..errors import BadRequest, RateLimited
 from .body import is_json, parse_json, read_body
 from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
@@ -149,6 +149,10 @@ def log_access(call: Call, route: Route, status: int, took_s: float) -> None:
     })  # fmt: skip
 
 
+def _replayed(answer: Answer) -> bool:
+    return ("Idempotent-Replayed", "true") in answer.headers
+
+
 def request_id(given: str | None) -> str:
     """The request's id: the client's ``X-Request-Id`` if it is 1-128 of
     ``[A-Za-z0-9._:-]`` (a UUID, a ULID, a trace id), else a new one.
@@ -230,10 +234,20 @@ class Pipeline:
                 call.query = _query(route, environ.get("QUERY_STRING", ""))
             if route.gated and not (route.streams is not None and route.streams(call)):
                 game_id = args["game_id"]
-                if self.gate.acquire(game_id):
+                # a bill left to the game's script is settled by a call of its own
+                # before the request would queue: the gate holds no request over its limits
+                if self.gate.acquire(game_id, call.charge if call.bill is not None else None):
                     call.gate = (self.gate, game_id)
             answer = route.handler(call)
-            self._charge_left(call)
+            if call.bill is not None and call.bill.charged is None and _replayed(answer):
+                # the first answer of a keyed action, given again: its charge is taken, but
+                # it is answered whatever that comes to, never replaced by a 429 (the append
+                # it answers may be the request's own, run by a script sent again after
+                # its answer was lost, and already charged there)
+                with contextlib.suppress(RateLimited):
+                    call.charge()
+            else:
+                self._charge_left(call)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem
             answer = self.refusal(self._charge_left(call, exc), call)
             rated = () if answer.status == 429 else rated  # a 429 has them already

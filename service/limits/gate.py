@@ -25,9 +25,12 @@ class GameGate:
         self._busy: dict[str, int] = {}  # game -> requests in progress
         self._waiting: dict[str, list] = {}  # game -> [condition, requests waiting]
 
-    def acquire(self, game_id: str) -> bool:
+    def acquire(self, game_id: str, before_waiting=None) -> bool:
         """Take a place in ``game_id``'s gate, waiting for one if need be (503 after
-        ``wait_s``); False when gates are off. Give it back with ``release``."""
+        ``wait_s``); False when gates are off. Give it back with ``release``.
+        ``before_waiting``: called (outside the lock) before the request waits; what it
+        raises ends the request instead (the pipeline charges the request's rate buckets
+        there, so that a request over its limits never queues for a busy game's place)."""
         if self.per_game <= 0:
             return False
         with self._lock:
@@ -35,6 +38,8 @@ class GameGate:
             if n < self.per_game and game_id not in self._waiting:
                 self._busy[game_id] = n + 1
                 return True
+        if before_waiting is not None:
+            before_waiting()
         self._wait(game_id)
         return True
 

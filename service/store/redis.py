@@ -106,6 +106,7 @@ if v ~= expected then
   end
   return {'clash', v}
 end
+if not charge_now() then return nil end  -- the request's buckets, if it carries them
 for j = 1, n do
   redis.call('XADD', KEYS[2], '0-' .. (v + j), 'e', ARGV[2 + j])
 end
@@ -156,23 +157,42 @@ return {m, v, base, snap, tail, i0, i1}
 
 
 def _plain(body: str) -> str:
-    """A game script as it runs alone (``body`` reads ``KEYS`` and ``ARGV``)."""
-    return _FIND + "local function body(KEYS, ARGV)\n" + body + "end\nreturn body(KEYS, ARGV)\n"
+    """A game script as it runs alone (``body`` reads ``KEYS`` and ``ARGV``; its
+    ``charge_now()``, where it has one, admits: no buckets to charge)."""
+    admit = "local function charge_now() return true end\n"
+    run = "end\nreturn body(KEYS, ARGV)\n"
+    return _FIND + admit + "local function body(KEYS, ARGV)\n" + body + run
 
 
 def _charging(body: str) -> str:
-    """The same script charging a request's rate buckets first (``limits.rates.Bill``; a
-    single Redis only: the buckets are in other slots). KEYS: the m buckets, then the
-    script's own; ARGV: m, the ``gcra`` function's arguments (now, then each bucket's
-    interval and burst), then the script's own. Answers {the charge} when it refuses
-    (and the script does nothing), else {the charge, the script's answer}."""
+    """The same script charging a request's rate buckets (``limits.rates.Bill``; a
+    single Redis only: the buckets are in other slots): where the body calls
+    ``charge_now()`` (the append: after its checks, before it writes), else first. KEYS:
+    the m buckets, then the script's own; ARGV: m, the ``gcra`` function's arguments
+    (now, then each bucket's interval and burst), then the script's own. Answers {the
+    charge} when it refuses (and the script has written nothing), {the charge, the
+    script's answer} when admitted, {false, the answer} when the body answered before
+    its charge point (a replay, a clash: nothing written, nothing charged). So a script
+    sent again after its answer was lost (redis-py's retry) finds its own append and
+    answers it without charging twice."""
     return (
-        GCRA_LUA + _FIND + "local function body(KEYS, ARGV)\n" + body + "end\n"
-        + """
+        GCRA_LUA + _FIND + """
 local m = tonumber(ARGV[1])
-local charge = gcra(KEYS, 1, m, ARGV, 2)
+local charge = nil
+local function charge_now()
+  charge = gcra(KEYS, 1, m, ARGV, 2)
+  return charge[1] ~= 0
+end
+local function body(KEYS, ARGV)
+""" + body + """end
+local has_point = """ + ("true" if "charge_now()" in body else "false") + """
+if not has_point then
+  if not charge_now() then return {charge} end
+end
+local reply = body({unpack(KEYS, m + 1)}, {unpack(ARGV, 2 * m + 3)})
+if charge == nil then return {false, reply} end
 if charge[1] == 0 then return {charge} end
-return {charge, body({unpack(KEYS, m + 1)}, {unpack(ARGV, 2 * m + 3)})}
+return {charge, reply}
 """
     )  # fmt: skip
 
@@ -403,6 +423,8 @@ class RedisStore:
         if bill is None or bill.charged is not None or self.cluster:
             return self._script(plain, keys, args)
         reply = self._script(charging, [*bill.keys, *keys], [len(bill.buckets), *bill.args, *args])
+        if reply[0] is None:  # answered before its charge point: the bill is still open
+            return reply[1]
         bill.settled(reply[0])  # raises when refused
         return reply[1]
 

@@ -208,6 +208,62 @@ def test_a_request_its_handler_refuses_before_any_script_is_charged_after(redis_
     assert_429(act(client, gid, tok0, {"type": "ready"}))
 
 
+def test_a_request_over_its_limits_never_queues_at_a_busy_gate(redis_client):
+    """A game request whose buckets its game's script would charge pays them by a call of
+    its own before it would wait for a place at its game's gate: one over its limits is
+    a 429 at once and never holds the players' places (it used to queue, then 503)."""
+    app, _clock = limited_app(redis_client, rate_requests=1, rate_requests_burst=4,
+                              game_concurrency=1, game_gate_wait_s=0.05)  # fmt: skip
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)  # two of the address's four
+    gate = app.extensions["spitlog"].gate
+    waited = []
+    real_wait = gate._wait
+    gate._wait = lambda game_id: (waited.append(game_id), real_wait(game_id))
+    assert gate.acquire(gid)  # a request of the game in progress
+    try:
+        for left in (1, 0):  # charged, then queued: 503 (telling where the client stands)
+            r = client.get(f"/v1/games/{gid}", headers=bearer(tok0))
+            assert r.status_code == 503 and r.headers["RateLimit"].startswith(
+                f'"requests";r={left};'
+            )
+        assert waited == [gid, gid]
+        assert_429(client.get(f"/v1/games/{gid}", headers=bearer(tok0)))
+        assert waited == [gid, gid]  # refused without queueing
+    finally:
+        gate.release(gid)
+
+
+def test_an_append_sent_again_after_its_answer_was_lost_is_not_answered_429(redis_client):
+    """redis-py sends a script again when its answer is lost (a reset connection): the
+    append's charge comes after its checks, so the second run finds the first one's
+    record and answers it without charging; the replayed answer is charged after (the
+    bucket's last action is gone by then) but never replaced by a 429 for a move that
+    is in the log (it was: the second run's charge refused it)."""
+    app, _clock = limited_app(redis_client, rate_actions=1, rate_actions_burst=1,
+                              rate_requests=100, rate_requests_burst=100)  # fmt: skip
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)
+    client.get(f"/v1/games/{gid}", headers=bearer(tok0))  # the cache is current
+    store = app.extensions["spitlog"].store
+    real = redis_client.execute_command
+
+    def lost_once(*args, **kw):
+        if args[:2] == ("EVALSHA", store._append_charging.sha):
+            real(*args, **kw)  # ran, its answer lost on the way
+        return real(*args, **kw)
+
+    redis_client.execute_command = lost_once
+    v = version(redis_client, gid)
+    keyed = {**bearer(tok0), "Idempotency-Key": "k-1"}
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=keyed)
+    redis_client.execute_command = real
+    assert r.status_code == 201, r.get_json()
+    assert version(redis_client, gid) == v + 1  # once in the log
+    assert '"actions";r=0;' in r.headers["RateLimit"]
+    assert act(client, gid, tok0).status_code == 429  # and the bucket is empty indeed
+
+
 def test_the_address_is_the_peer_unless_proxies_are_trusted(app):
     limits = app.extensions["spitlog"].limits
     xff = {"X-Forwarded-For": "6.6.6.6, 1.2.3.4"}
