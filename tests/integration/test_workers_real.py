@@ -352,7 +352,9 @@ def test_workers_killed_again_and_again_every_game_still_finishes(client, schedu
         *(create(client, game="speed", seat0="bot:hard", opponent=f"bot:{lvl}")
           for lvl in ("hard", "medium", "easy", "random")),
     ]  # fmt: skip
-    silent = {"ready_grace_s": 0.5, "spit_grace_s": 0.5, "idle_forfeit_s": 3.0}
+    # T-4 well above the sweeper's recovery of a lost decision (a stall, 2 s): the bot's
+    # jobs killed twice in a row must not forfeit it before the silent human
+    silent = {"ready_grace_s": 0.5, "spit_grace_s": 0.5, "idle_forfeit_s": 6.0}
     humans = [create(client, game=game, opponent="bot:medium", options=silent)["id"]
               for game in ("spit", "speed")]  # fmt: skip
     ids = [g["id"] for g in games] + humans
