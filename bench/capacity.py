@@ -22,7 +22,8 @@ replaced by a new one, so the number of games holds.
 **The ramp.** For each level (``--levels``): bring the games up to that number, let it
 settle (``--warmup``), then measure a window (``--window``): the latency of every
 action (all of ``POST .../actions``, a 422 included) and every read, the SSE delivery
-delay (arrival - the event's ``at``), the statuses, the bots' due-time precision
+delay (arrival - the event's ``at``, of the events appended while the stream was
+open: a stream opened late replays the older ones first), the statuses, the bots' due-time precision
 (``SPITLOG_TRACE=1``: |job start - due| of every bot turn, as bench_workers.py reads
 it), and the CPU of each process group from ``/proc`` (the API's gunicorn processes,
 redis-server, the worker(s) and the scheduler, the load generator; ``others``: the
@@ -136,14 +137,17 @@ _VERSION = re.compile(rb'"version":(\d+)')
 
 
 class Sse(asyncio.Protocol):
-    """A game's event stream for one person: each event's delay (now - its ``at``), the
-    latest version seen, the end of the game."""
+    """A game's event stream for one person: each event's delay (now - its ``at``) for
+    the events appended once the stream was open (a stream opened late first replays
+    what it missed: that is no delivery delay), the latest version seen, the end of the
+    game."""
 
     def __init__(self, person):
         self.person = person
         self.buf = b""
         self.started = False
         self.transport = None
+        self.opened = time.time()  # events from before: a catch-up, not a delivery
 
     def connection_made(self, transport):
         self.transport = transport
@@ -169,7 +173,7 @@ class Sse(asyncio.Protocol):
         for line in lines:
             if line.startswith(b"data: "):
                 at, v = _AT.search(line), _VERSION.search(line)
-                if at:
+                if at and float(at[1]) >= self.opened:
                     stats.sse_ms.append(1000 * (now - float(at[1])))
                 if v:
                     self.person.seen = max(self.person.seen, int(v[1]))
