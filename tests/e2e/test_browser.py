@@ -33,9 +33,15 @@ from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
 expect = playwright.expect
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
+    ),
+    # a browser call that never returns (an evaluate has no timeout of its own) sits in
+    # Playwright's event loop, where the default SIGALRM timeout cannot reach it: the
+    # thread method dumps every stack and ends the run instead of leaving it hanging
+    pytest.mark.timeout(300, method="thread"),
+]
 ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / "tests" / "e2e" / "node_modules" / "axe-core" / "axe.min.js"
 FLAGS = [
@@ -666,7 +672,8 @@ def test_the_try_it_page_lists_every_operation_and_tries_one(open_page, server):
            if isinstance(op, dict) and "operationId" in op]  # fmt: skip
     page = open_page()
     page.goto(f"{server}/docs/try")
-    expect(page.locator(".opblock")).to_have_count(len(ids))
+    # Swagger UI's 1.5 MB of script renders every operation: seconds on a loaded machine
+    expect(page.locator(".opblock")).to_have_count(len(ids), timeout=30_000)
     listed = page.locator(".opblock-summary-operation-id").all_inner_texts()
     assert sorted(listed) == sorted(ids)  # (grouped by tag on the page)
     create = page.locator("#operations-games-create_game")
@@ -674,5 +681,5 @@ def test_the_try_it_page_lists_every_operation_and_tries_one(open_page, server):
     create.get_by_role("button", name="Try it out").click()
     create.get_by_role("button", name="Execute").click()
     status = create.locator(".live-responses-table tbody .response-col_status").first
-    expect(status).to_have_text("201")
+    expect(status).to_have_text("201", timeout=30_000)
     shot(page, "try-it")

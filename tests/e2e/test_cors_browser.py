@@ -15,9 +15,15 @@ from tests.support.processes import free_port, start, stop, wait_ready
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
+    ),
+    # a browser call that never returns (an evaluate has no timeout of its own) sits in
+    # Playwright's event loop, where the default SIGALRM timeout cannot reach it: the
+    # thread method dumps every stack and ends the run instead of leaving it hanging
+    pytest.mark.timeout(300, method="thread"),
+]
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>an app</title><script>
 async function run(api) {
