@@ -671,8 +671,9 @@ def test_the_try_it_page_lists_every_operation_and_tries_one(open_page, server):
     ids = [op["operationId"] for item in spec["paths"].values() for op in item.values()
            if isinstance(op, dict) and "operationId" in op]  # fmt: skip
     page = open_page()
-    page.goto(f"{server}/docs/try")
-    # Swagger UI's 1.5 MB of script renders every operation: seconds on a loaded machine
+    # Swagger UI's 1.7 MB of script parses and renders every operation: seconds on a
+    # loaded machine (its load event came after 10 s in one CI run)
+    page.goto(f"{server}/docs/try", timeout=30_000)
     expect(page.locator(".opblock")).to_have_count(len(ids), timeout=30_000)
     listed = page.locator(".opblock-summary-operation-id").all_inner_texts()
     assert sorted(listed) == sorted(ids)  # (grouped by tag on the page)
