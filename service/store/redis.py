@@ -132,6 +132,7 @@ return {'ok', v + n}
 # One round trip: the meta, the version, the newest useful base (the caller's state or
 # the latest snapshot), the events after it, and the idempotency records of both seats.
 _LOAD = """
+if not charge_now() then return nil end  -- the request's buckets, if it carries them
 local m = redis.call('HGETALL', KEYS[1])
 if #m == 0 then return false end
 local v = redis.call('XLEN', KEYS[2])
@@ -158,7 +159,7 @@ return {m, v, base, snap, tail, i0, i1}
 
 def _plain(body: str) -> str:
     """A game script as it runs alone (``body`` reads ``KEYS`` and ``ARGV``; its
-    ``charge_now()``, where it has one, admits: no buckets to charge)."""
+    ``charge_now()`` admits: no buckets to charge)."""
     admit = "local function charge_now() return true end\n"
     run = "end\nreturn body(KEYS, ARGV)\n"
     return _FIND + admit + "local function body(KEYS, ARGV)\n" + body + run
@@ -166,8 +167,8 @@ def _plain(body: str) -> str:
 
 def _charging(body: str) -> str:
     """The same script charging a request's rate buckets (``limits.rates.Bill``; a
-    single Redis only: the buckets are in other slots): where the body calls
-    ``charge_now()`` (the append: after its checks, before it writes), else first. KEYS:
+    single Redis only: the buckets are in other slots) where the body calls
+    ``charge_now()`` (the load: first; the append: after its checks, before it writes). KEYS:
     the m buckets, then the script's own; ARGV: m, the ``gcra`` function's arguments
     (now, then each bucket's interval and burst), then the script's own. Answers {the
     charge} when it refuses (and the script has written nothing), {the charge, the
@@ -185,10 +186,6 @@ local function charge_now()
 end
 local function body(KEYS, ARGV)
 """ + body + """end
-local has_point = """ + ("true" if "charge_now()" in body else "false") + """
-if not has_point then
-  if not charge_now() then return {charge} end
-end
 local reply = body({unpack(KEYS, m + 1)}, {unpack(ARGV, 2 * m + 3)})
 if charge == nil then return {false, reply} end
 if charge[1] == 0 then return {charge} end
