@@ -9,6 +9,7 @@ domain's; the adapters say how they look on the wire.
 
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
@@ -72,6 +73,7 @@ def ms_now() -> float:
     return math.ceil(time.time() * 1000) / 1000
 
 
+@functools.lru_cache(maxsize=8192)  # every request of a seat hashes its token
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -82,18 +84,6 @@ def _derived(secret: str, seat: int, idem_key: str) -> str:
     neither the token nor the key is stored (the records keep a hash of the key)."""
     mac = hmac.new(bytes.fromhex(secret), f"{seat}:{idem_key}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
-
-
-_hashes: dict[str, str] = {}  # the tokens seen lately and their hashes (every action hashes one)
-
-
-def _hash_of(token: str) -> str:
-    h = _hashes.get(token)
-    if h is None:
-        if len(_hashes) >= 8192:
-            _hashes.clear()
-        h = _hashes[token] = token_hash(token)
-    return h
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +212,7 @@ class Games:
                     "send the seat's token as Authorization: Bearer <token>", version=game.version
                 )
             return None
-        h = _hash_of(token)
+        h = token_hash(token)
         found = None
         for seat, field in _TOKEN_FIELDS:
             stored = game.meta.get(field)
@@ -790,7 +780,7 @@ class Games:
         the game as this process knows it counts (a 503 comes before the game is loaded:
         no window is kept for a token that may be no seat's)."""
         game = self.cache.get(game_id)
-        h = _hash_of(token)
+        h = token_hash(token)
         if game is not None and h in (game.meta.get("tok0"), game.meta.get("tok1")):
             self.store.refused(game_id, h, start, end)
 

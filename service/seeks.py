@@ -25,6 +25,7 @@ import time
 import domain
 
 from .errors import Forbidden, NoSuchGame, SeatTaken, Unauthorized
+from .games import token_hash
 from .players import ANONYMOUS, NEWCOMER, Who
 
 RANGE = (0, 4000)  # the ratings a range may name
@@ -32,10 +33,6 @@ RANGE = (0, 4000)  # the ratings a range may name
 
 class NoSuchSeek(NoSuchGame):
     """No such seek (404)."""
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def pool_of(game: str, options: dict, rated: bool) -> str:
@@ -92,7 +89,7 @@ class Seeks:
         fields = {
             "game": game, "options": self.store.dumps(opts), "rated": int(rated),
             "lo": lo, "hi": hi, "rating": round(rating), "pk": who.pkey or "", "kind": who.kind,
-            "name": who.name or "", "tok": _hash(token), "created": int(now * 1000),
+            "name": who.name or "", "tok": token_hash(token), "created": int(now * 1000),
             "expires": expires, "fallback": "" if fallback is None else fallback,
             "pool": pool_of(game, opts, rated),
         }  # fmt: skip
@@ -165,7 +162,7 @@ class Seeks:
             raise NoSuchSeek(f"no seek {seek_id}")
         if token is None:
             raise Unauthorized("send the seek's token as Authorization: Bearer <token>")
-        if not secrets.compare_digest(_hash(token), seek["tok"]):
+        if not secrets.compare_digest(token_hash(token), seek["tok"]):
             raise Forbidden("not this seek's token")
         return seek
 

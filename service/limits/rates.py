@@ -47,7 +47,7 @@ give a ``clock`` instead. Rates of 0 turn a limit off (``service.config``).
 """
 
 import contextlib
-import hashlib
+import functools
 import ipaddress
 import math
 import secrets
@@ -58,6 +58,7 @@ import redis.cluster
 from prometheus_client import Counter
 
 from ..errors import RateLimited
+from ..games import token_hash
 
 # GCRA over one or more buckets, all or nothing, as a Lua function: ``gcra(K, k, n, A,
 # a)`` charges the buckets K[k .. k+n-1]; A[a]: now (ms; '' for the server's clock), then
@@ -131,10 +132,6 @@ STREAM_RETRY_S = 5  # Retry-After of a refused stream: a slot frees when a strea
 STREAM_SLACK_S = 30.0  # a stream's slot outlives its longest life by this much
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class Limits:
     """The limits of one app (one per process), over the game store's Redis client."""
 
@@ -205,12 +202,7 @@ class Limits:
             hops = [h for h in hops if h]
             if len(hops) >= self.proxies:
                 addr = hops[-self.proxies]
-        known = _addresses.get(addr)
-        if known is None:
-            if len(_addresses) >= 8192:
-                _addresses.clear()
-            known = _addresses[addr] = _normal(addr)
-        return known
+        return _normal(addr)
 
     # ---------------------------------------------------------------- rates
 
@@ -228,7 +220,7 @@ class Limits:
                 buckets.append((name, f"spit:rl:a:{address}", bucket))
             elif name == "actions":
                 if token is not None:
-                    buckets.append((name, f"spit:rl:t:{_hash(token)}", bucket))
+                    buckets.append((name, f"spit:rl:t:{token_hash(token)}", bucket))
             else:
                 buckets.append((name, f"spit:rl:g:{address}", bucket))
         return Bill(self, tuple(buckets), self._now()) if buckets else None
@@ -245,17 +237,6 @@ class Limits:
             reply = self._run([k], [bill.now, *b])
             states.append((int(reply[2]), float(reply[3]), float(reply[1])))
         return bill.settled_states(states)
-
-    def charge(self, names: Iterable[str], address: str, token: str | None) -> "Charged":
-        """``bill`` and ``settle`` in one: what came of it (``Charged.wait`` set when
-        refused, instead of raising)."""
-        bill = self.bill(names, address, token)
-        if bill is None:
-            return Charged(None, ())
-        try:
-            return self.settle(bill)
-        except RateLimited:
-            return bill.charged
 
     def _run(self, keys: list, args: list):
         """The GCRA script by its SHA (as ``store.redis`` runs its scripts)."""
@@ -286,7 +267,7 @@ class Limits:
         hold_ms = int((longest_s + STREAM_SLACK_S) * 1000)
         caps = []
         if token is not None and self.streams > 0:
-            caps.append((f"spit:rl:s:t:{_hash(token)}", self.streams, "token"))
+            caps.append((f"spit:rl:s:t:{token_hash(token)}", self.streams, "token"))
         if self.streams_address > 0:
             caps.append((f"spit:rl:s:a:{address}", self.streams_address, "address"))
 
@@ -381,9 +362,7 @@ class Charged:
         return [("RateLimit-Policy", policy), ("RateLimit", now)]
 
 
-_addresses: dict[str, str] = {}  # the addresses seen lately, as ``_normal`` has them
-
-
+@functools.lru_cache(maxsize=8192)  # every request names its client's address
 def _normal(addr: str) -> str:
     """An address as its buckets are named: IPv4 as is, IPv6 by its /64."""
     try:
