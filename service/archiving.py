@@ -304,11 +304,11 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found, (self.clock() + 1.0 if found == "unrated" else None)
-        meta, version, packed = found
+        meta, version = found
         now = self.clock()
         archived = meta.get("archived")
         if archived is None:
-            self._write(game_id, packed)
+            self._write(game_id, self._pack(game_id, meta, version))
             self.store.mark_archived(game_id, version, int(now * 1000), self.retain_s)
             return "archived", now + self.retain_s
         at = int(archived.split(":")[0]) / 1000
@@ -317,7 +317,7 @@ class Archiver:
         held_until = at + self.retain_s + self.hold_max_s
         if self.hold is not None and now < held_until and self.hold(game_id, meta, version):
             return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
-        self._delete(game_id, version, packed, meta)
+        self._delete(game_id, version, self._pack(game_id, meta, version), meta)
         return "deleted", None
 
     def archive_now(self, game_id: str) -> str:
@@ -328,7 +328,8 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found
-        meta, version, packed = found
+        meta, version = found
+        packed = self._pack(game_id, meta, version)
         if meta.get("archived") is not None:
             self._check(game_id, packed)
             return "verified"
@@ -344,26 +345,23 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found
-        meta, version, packed = found
+        meta, version = found
         if meta.get("archived") is None:
             raise NotArchived(f"game {game_id} is not archived yet: it stays in Redis")
-        self._delete(game_id, version, packed, meta)
+        self._delete(game_id, version, self._pack(game_id, meta, version), meta)
         return "deleted"
 
-    def _finished(self, game_id: str) -> tuple[dict, int, Packed] | str:
-        """(meta, version, its archive objects) of a finished game in Redis, rated first
-        if it is a rated game (exactly once: ``service.rating``): its record keeps the
-        outcome. Else ``gone`` (not in Redis), ``running`` (not over) or ``unrated`` (a
-        rated game, and no rater here)."""
+    def _finished(self, game_id: str) -> tuple[dict, int] | str:
+        """(meta, version) of a finished game in Redis, rated first if it is a rated game
+        (exactly once: ``service.rating``): its record keeps the outcome. Else ``gone``
+        (not in Redis), ``running`` (not over) or ``unrated`` (a rated game, and no rater
+        here). Its log is read only by a step that needs it (``_pack``)."""
         meta = self.store.meta(game_id)
         if meta is None:
             return "gone"
-        version = self.store.version(game_id)
-        entries = self.store.read_after(game_id, 0)
-        if len(entries) != version or not entries:
-            raise ValueError(f"game {game_id}: the log is not whole")
         if meta.get("status") not in OVER:
             return "running"
+        version = self.store.version(game_id)
         if meta.get("rated") == "1" and meta["status"] == "finished" and "rating" not in meta:
             if self.rater is None:
                 return "unrated"
@@ -371,7 +369,14 @@ class Archiver:
             meta = self.store.meta(game_id) or meta
             if "rating" not in meta:
                 raise ValueError(f"game {game_id}: rated, and still no outcome")
-        return meta, version, pack(game_id, meta, entries)
+        return meta, version
+
+    def _pack(self, game_id: str, meta: dict, version: int) -> Packed:
+        """The archive objects of the finished game's whole log (``pack``)."""
+        entries = self.store.read_after(game_id, 0)
+        if len(entries) != version or not entries:
+            raise ValueError(f"game {game_id}: the log is not whole")
+        return pack(game_id, meta, entries)
 
     def _delete(self, game_id: str, version: int, packed: Packed, meta: dict) -> None:
         self._check(game_id, packed)  # once more, right before the delete

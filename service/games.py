@@ -527,10 +527,9 @@ class Games:
         field = fp = None
         if idem_key is not None:
             field, fp = f"j:{idem_key}", idempotency.fingerprint(body)
-            game = self.load(game_id)
             prior = self.store.find_record(game_id, field)
             if prior is not None:
-                return self._joined_again(game, prior, fp, idem_key)
+                return self._joined_again(self.load(game_id), prior, fp, idem_key)
         for _attempt in range(self.retries + 1):
             game = self.load(game_id)
             if token is not None:
