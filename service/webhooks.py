@@ -314,8 +314,10 @@ class Deliverer:
                     # up at its first failure, not after a day of its own
                     cursor = {"v": version, "n": n + 1, "a": 0, "f": failing["f"], "next": 0}
                 self.store.set_hooks(game.id, target.key, cursor)
+            # (a version without notifications writes nothing: a job killed on the way
+            # walks those again from the cursor and finds nothing to send)
             cursor = {**cursor, "v": version + 1, "n": 0}
-            self.store.set_hooks(game.id, target.key, cursor)
+        self.store.set_hooks(game.id, target.key, cursor)  # up to date
         return None
 
     def _give_up(self, cursor: dict, now: float) -> bool:
