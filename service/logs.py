@@ -30,10 +30,6 @@ def reset(token: contextvars.Token) -> None:
     _CONTEXT.reset(token)
 
 
-def context() -> dict:
-    return _CONTEXT.get()
-
-
 class ContextFilter(logging.Filter):
     """Puts the bound context (and the current trace's id) on every record."""
 
@@ -52,7 +48,7 @@ class ContextFilter(logging.Filter):
 def formatter(fmt: str) -> logging.Formatter:
     if fmt == "json":
         return JsonFormatter(FIELDS, rename_fields={"levelname": "level", "asctime": "time"})
-    return logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
+    return logging.Formatter(FIELDS)
 
 
 def configure(level: str = "INFO", fmt: str = "json", stream=None) -> None:

@@ -98,9 +98,8 @@ class Seeks:
         if self.scheduler is not None:
             self.scheduler.arm_seek(seek_id, due)
         got, other = self.store.pair(seek_id, fields["pool"], int(now * 1000), _game_id())
-        if got == "paired":
-            self._settle(seek_id)
-        return {**self._answer(seek_id, self.store.get(seek_id)), "token": token}
+        seek = self._settle(seek_id) if got == "paired" else self.store.get(seek_id)
+        return {**self._answer(seek_id, seek), "token": token}
 
     def read(self, seek_id: str, token: str | None, wait_s: float = 0.0, sleep=None) -> dict:
         """The seek as its holder sees it: open, paired (the game and the seat: the seek's
@@ -126,7 +125,8 @@ class Seeks:
         seek = self._owned(seek_id, token)
         status = self.store.cancel(seek_id, seek["pool"])
         if status in ("making", "paired"):
-            seek = self._settle(seek_id) if status == "making" else seek
+            if status == "making":
+                self._settle(seek_id)
             raise SeatTaken(f"the seek is paired already: game {self.store.get(seek_id)['gid']}")
 
     def due(self, seek_id: str) -> tuple[str, int | None]:

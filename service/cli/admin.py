@@ -5,7 +5,6 @@ with a message."""
 
 import re
 import time
-from datetime import UTC, datetime
 
 import click
 
@@ -30,7 +29,9 @@ def _age(text: str | None) -> float | None:
 
 
 def _when(t: float, now: float) -> str:
-    stamp = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
+    from domain.views import iso
+
+    stamp = iso(t)
     d = t - now
     return f"{stamp} ({'in ' if d >= 0 else ''}{_span(abs(d))}{'' if d >= 0 else ' ago'})"
 
