@@ -244,10 +244,16 @@ def read(archive: Archive, game_id: str) -> Archived | None:
     pointer = archive.get(pointer_key(game_id))
     if pointer is None:
         return None
-    rkey = pointer.decode(errors="replace")
+    return read_record(archive, pointer.decode(errors="replace"), game_id, "the pointer names it")
+
+
+def read_record(archive: Archive, rkey: str, game_id: str, named_by: str) -> Archived:
+    """The archived game whose record is at ``rkey`` (``named_by``: what led there), read
+    back and checked against its record: ArchiveCorrupt if any object is missing or not
+    what it should be, the record one of another game than ``game_id``."""
     raw = archive.get(rkey)
     if raw is None:
-        raise ArchiveCorrupt(rkey, "missing (the pointer names it)")
+        raise ArchiveCorrupt(rkey, f"missing ({named_by})")
     record = parse_record(rkey, raw)
     if record["id"] != game_id:
         raise ArchiveCorrupt(rkey, f"the record of {record['id']}, not of {game_id}")

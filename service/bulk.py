@@ -22,7 +22,7 @@ import domain
 from domain.audit import verify
 from domain.export import NDJSON_FORMAT
 
-from .archiving import LEVEL, ArchiveCorrupt, parse_record, unpack
+from .archiving import LEVEL, ArchiveCorrupt, read_record
 from .errors import ArchiveUnavailable
 from .ports import Archive
 
@@ -65,20 +65,9 @@ class Checked:
 
 
 def _export_of(archive: Archive, key: str):
-    """The archived game whose record is at ``key``, read back and checked against the
-    record (``archiving.unpack``); ArchiveCorrupt if it is not what the record says."""
-    raw = archive.get(key)
-    if raw is None:
-        raise ArchiveCorrupt(key, "missing (it was listed)")
-    record = parse_record(key, raw)
+    """The archived game whose record is at ``key`` (``archiving.read_record``)."""
     name = key.rpartition("/")[2].removesuffix(".json")
-    if record["id"] != name:
-        raise ArchiveCorrupt(key, f"the record of {record['id']}, not of {name}")
-    ekey = record["export"]["key"]
-    export_raw = archive.get(ekey)
-    if export_raw is None:
-        raise ArchiveCorrupt(ekey, "missing (the record names it)")
-    return unpack(record, export_raw)
+    return read_record(archive, key, name, "it was listed")
 
 
 def _judge(archive: Archive, key: str) -> Checked:
@@ -108,12 +97,17 @@ def check(archive: Archive, key: str) -> Checked:
     object, or one that does not parse, is a verdict naming it."""
     try:
         return _judge(archive, key)
-    except ArchiveCorrupt as e:
+    except Exception as e:  # noqa: BLE001 - what is in the archive is a verdict, never a crash
+        return _failed(key, e)
+
+
+def _failed(key: str, e: Exception) -> Checked:
+    """The verdict on the game at ``key`` that could not be read: the object at fault."""
+    if isinstance(e, ArchiveCorrupt):
         return Checked(e.key, False, 0, e.why)
-    except ArchiveUnavailable as e:
+    if isinstance(e, ArchiveUnavailable):
         return Checked(key, False, 0, f"cannot be read ({e})")
-    except Exception as e:  # a record of a shape nobody foresaw: a verdict too
-        return Checked(key, False, 0, f"{type(e).__name__}: {e}")
+    return Checked(key, False, 0, f"{type(e).__name__}: {e}")  # a shape nobody foresaw
 
 
 # ---------------------------------------------------------------- in parallel processes
@@ -202,12 +196,8 @@ def dump(archive: Archive, keys: Iterable[str], out: BinaryIO, on_bad=None) -> D
         for key in keys:
             try:
                 got = _export_of(archive, key)
-            except ArchiveCorrupt as e:
-                bad = Checked(e.key, False, 0, e.why)
-            except ArchiveUnavailable as e:
-                bad = Checked(key, False, 0, f"cannot be read ({e})")
-            except Exception as e:  # as in ``check``: the dump goes on without it
-                bad = Checked(key, False, 0, f"{type(e).__name__}: {e}")
+            except Exception as e:  # noqa: BLE001 - as in ``check``: the dump goes on without it
+                bad = _failed(key, e)
             else:
                 writer.write(got.ndjson)
                 result.games += 1
