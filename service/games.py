@@ -783,6 +783,21 @@ class Games:
         if game is not None and h in (game.meta.get("tok0"), game.meta.get("tok1")):
             self.store.refused(game_id, h, start, end)
 
+    def due(self, game: Game, now: float) -> tuple | None:
+        """The deadline to fire first and when it falls due, once a seat's T-4 is pushed
+        back by the time the service refused that seat's requests (RULES T-4:
+        ``excused``); None when no deadline runs. Only a T-4 already due can be pushed
+        past now, so only those are asked about (a Redis read each)."""
+        timed = [
+            (d.at + (self.excused(game, d.seat, now) if d.rule == "T-4" and d.at <= now
+                     else 0.0), i, d)
+            for i, d in enumerate(domain.deadlines(game.state))
+        ]  # fmt: skip
+        if not timed:
+            return None
+        at, _i, d = min(timed)
+        return d, at
+
     def excused(self, game: Game, seat: int, now: float) -> float:
         """The seconds, since ``seat``'s own last action and up to ``now``, in which the
         service refused its requests (each window counted once)."""

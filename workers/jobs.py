@@ -158,10 +158,10 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
         state = game.state
         if state.over:
             return ("fired" if fired else "stale"), fired, state.version
-        due = domain.deadlines(state)
-        if not due:  # none runs: the append that starts one arms the slot
+        found = rt.games.due(game, time.time())
+        if found is None:  # none runs: the append that starts one arms the slot
             return ("fired" if fired else "idle"), fired, state.version
-        d, at = _soonest(rt, game, due)
+        d, at = found
         if at > d.at and time.time() < at:
             # RULES T-4: the service refused this seat's requests for a while since its
             # last action (503s): that time does not count against it, so it falls due later
@@ -263,19 +263,6 @@ def seek_due(seek_id: str, due_ms=None) -> str:
         rt.schedule.forget_seek(seek_id)
     JOBS.labels("seek_due", outcome).inc()
     return outcome
-
-
-def _soonest(rt: Runtime, game, due) -> tuple:
-    """The deadline to fire first, and when it falls due once a seat's T-4 is pushed back
-    by the time the service refused that seat's requests (``Games.excused``)."""
-    now = time.time()
-    timed = [  # (only a due T-4 can be pushed back past now: ask only for those)
-        (d.at + (rt.games.excused(game, d.seat, now) if d.rule == "T-4" and d.at <= now
-                 else 0.0), i, d)
-        for i, d in enumerate(due)
-    ]  # fmt: skip
-    at, _i, d = min(timed)
-    return d, at
 
 
 def _at_due(due_ms) -> float:

@@ -18,6 +18,7 @@ from .schedule import (
     Scheduler,
     archive_slot,
     deadline_slot,
+    ms,
     soonest_ms,
     webhook_slot,
 )
@@ -198,7 +199,8 @@ class Sweeper:
 
     def check_deadline(self, game_id: str, now: float) -> int:
         """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""
-        state = self.games.load(game_id).state
+        game = self.games.load(game_id)
+        state = game.state
         self._loaded(game_id, state)
         if state.over:
             self.scheduler.on_appended(game_id, state)
@@ -206,7 +208,7 @@ class Sweeper:
         if soonest_ms(state) is None:
             return 0
         (status,) = self.schedule.status([deadline_slot(game_id)])
-        deadline = self._lost_deadline(state, status, now)
+        deadline = self._lost_deadline(game, status, now)
         if deadline is None:
             return 0
         log.warning("re-arming the deadlines of %s at version %d", game_id, state.version)
@@ -216,11 +218,14 @@ class Sweeper:
     def _claimed_lately(self, plan, now: float) -> bool:
         return plan is not None and bool(plan[2]) and now * 1000 - plan[2] < self.stall_s * 1000
 
-    def _lost_deadline(self, state, status, now: float) -> tuple[float, int] | None:
+    def _lost_deadline(self, game, status, now: float) -> tuple[float, int] | None:
         """The (due ms, attempt) to arm the deadline slot at again, or None when it is
-        fine: due no later than the soonest deadline, or claimed lately (its job is on
-        its way). ``status``: the slot's (due, plan) from ``Schedule.status``."""
-        soonest = soonest_ms(state)
+        fine: due no later than the soonest deadline (a T-4 pushed back by the seat's
+        refused requests as the deadline job pushes it: ``Games.due``), or claimed
+        lately (its job is on its way). ``status``: the slot's (due, plan) from
+        ``Schedule.status``."""
+        found = self.games.due(game, now)
+        soonest = None if found is None else ms(found[1])
         waiting, plan = status
         if soonest is None or (waiting is not None and waiting <= soonest):
             return None
@@ -231,7 +236,8 @@ class Sweeper:
 
     def check(self, game_id: str, now: float) -> int:
         """Arm again what ``game_id`` waits for and the schedule has lost."""
-        state = self.games.load(game_id).state
+        game = self.games.load(game_id)
+        state = game.state
         self._loaded(game_id, state)
         if state.over:  # the index lags (it is repaired as it is read): clear the slots
             self.scheduler.on_appended(game_id, state)
@@ -245,7 +251,7 @@ class Sweeper:
         now_ms = now * 1000
         wanted = [slot for slot, _due, _a in self.scheduler.bot_plans(game_id, state, now)]
         *status, dl_status = self.schedule.status([*wanted, deadline_slot(game_id)])
-        deadline = self._lost_deadline(state, dl_status, now)
+        deadline = self._lost_deadline(game, dl_status, now)
         bots = []
         for slot, (waiting, plan) in zip(wanted, status, strict=True):
             current = plan is not None and plan[0] == state.version

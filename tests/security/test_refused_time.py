@@ -12,6 +12,7 @@ from tests.support.api import app_settings, bearer, new_game
 from workers import jobs
 from workers.runtime import Runtime
 from workers.schedule import deadline_slot
+from workers.sweeper import Sweeper
 
 
 def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_client):
@@ -86,3 +87,7 @@ def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
     # the time refused so far (T to now) pushes the deadline back: armed at T + 1 s + that
     ((due, _plan),) = rt.schedule.status([deadline_slot(gid)])
     assert due is not None and abs(due - (t + 1 + (now - t)) * 1000) < 100
+    # the sweeper pushes T-4 back the same way (Games.due): the slot is not lost, and it
+    # is not armed again sooner (only for the job to push it back once more)
+    assert Sweeper(rt).check_deadline(gid, time.time()) == 0
+    assert rt.schedule.status([deadline_slot(gid)])[0][0] == due
