@@ -125,7 +125,7 @@ def cpu_seconds(pid: int) -> float:
 
 def serve_bare(redis_port: int, port: int, workers: int, ours: bool = False) -> None:
     """The floor: gunicorn + gevent + Flask, one JSON body in, one EVALSHA, JSON out; on
-    redis-py's default connections, or (``ours``) on the API's (service/redisconn.py)."""
+    redis-py's default connections, or (``ours``) on the API's (service/store/connect.py)."""
     from gunicorn.app.base import BaseApplication
 
     class Bare(BaseApplication):
@@ -565,7 +565,7 @@ def report_throughput(redis_port: int, redis_pid: int, quick: bool) -> None:
     )
     print(
         f"   the same, API's connections  {fo['rate']:6.0f} requests/s; server CPU "
-        f"{fo['cpu_ms']:.3f} ms/request (service/redisconn.py)"
+        f"{fo['cpu_ms']:.3f} ms/request (service/store/connect.py)"
     )
     print(
         f"   GET /v1/games/{{id}}          {r['rate']:6.0f} reads/s;    server CPU "

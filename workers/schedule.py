@@ -66,7 +66,7 @@ from domain import State
 from domain.bots import POLICIES
 from service import telemetry
 from service.config import Settings
-from service.store.connect import options
+from service.store.connect import client, options
 
 PREFIX = "spitlog:sched"
 DUE = f"{PREFIX}:due"
@@ -444,7 +444,7 @@ class Scheduler:
     @classmethod
     def from_settings(cls, s: Settings) -> "Scheduler":
         opts = {**options(), "socket_connect_timeout": 1, "socket_timeout": 2}
-        return cls(Schedule(redis.Redis.from_url(s.queue, **opts)), pace=s.bot_pace)
+        return cls(Schedule(client(s.queue, **opts)), pace=s.bot_pace)
 
     def _soonest_ms(self, game_id: str, state: State) -> int | None:
         """``soonest_ms(state)``, remembered per game for the state's version (a version

@@ -4,16 +4,22 @@
 pins RQ below the next minor version): each test here fails when RQ changes what the
 override relies on, so that a new RQ is taken only once they pass on it.
 ``service.http.app._NoSessions`` implements Flask's documented ``SessionInterface``
-(tests/service/test_pipeline.py checks it).
+(tests/service/test_pipeline.py checks it). ``service.store.connect.Connection``
+overrides redis-py's ``Connection.can_read`` (pyproject.toml pins redis-py below its
+next major version): the tests at the end fail when redis-py stops asking it at
+checkout, or when the override's answer differs from redis-py's own.
 """
 
 import inspect
+import time
 
 import fakeredis
 import pytest
+import redis
 from rq import Queue, SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
+from service.store.connect import Connection
 from workers.worker import HEARTBEAT_EVERY_S, BotWorker
 
 
@@ -80,3 +86,58 @@ def test_rq_still_calls_them_as_the_overrides_expect(monkeypatch):
     assert HEARTBEAT_EVERY_S >= 1.0
     assert len([c for c in asked if c == (None, False)]) >= 5, asked  # RQ beats every job
     assert len([c for c in calls["heartbeat"] if c == (None, False)]) <= 1
+
+
+# ---------------------------------------------------------------- redis-py
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("pool_class", [redis.ConnectionPool, redis.BlockingConnectionPool])
+def test_redis_py_asks_can_read_of_every_connection_it_hands_out(redis_url, pool_class):
+    """The override is consulted: a pool's checkout asks ``can_read()`` (no timeout)."""
+    asked = []
+
+    class Counting(Connection):
+        def can_read(self, timeout: float = 0) -> bool:
+            asked.append(timeout)
+            return super().can_read(timeout)
+
+    pool = pool_class.from_url(redis_url, connection_class=Counting)
+    r = redis.Redis(connection_pool=pool)
+    for _ in range(3):
+        assert r.ping()
+    assert asked == [0, 0, 0]
+    pool.disconnect()
+
+
+@pytest.mark.redis
+def test_the_connections_can_read_answers_as_redis_pys_own(redis_url):
+    """Idle: False; a reply waiting on the socket: True; the server gone: redis-py's own
+    verdict (the error it raises, or True) for both."""
+    ours, theirs = (redis.Redis.from_url(redis_url, connection_class=c).connection_pool
+                    .get_connection() for c in (Connection, redis.Connection))  # fmt: skip
+    for conn in (ours, theirs):
+        assert conn.can_read() is False
+        conn.send_command("PING")
+        deadline = time.monotonic() + 5
+        while not redis.Connection.can_read(conn) and time.monotonic() < deadline:
+            time.sleep(0.001)
+    assert Connection.can_read(ours) is True and redis.Connection.can_read(theirs) is True
+    assert ours.read_response() == theirs.read_response() == b"PONG"
+    assert ours.can_read() is False
+    admin = redis.Redis.from_url(redis_url)
+    verdicts = []
+    for conn in (ours, theirs):
+        conn.send_command("CLIENT", "ID")
+        admin.client_kill_filter(_id=conn.read_response())
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                got = conn.can_read()
+            except redis.ConnectionError:
+                got = "ConnectionError"
+            if got is not False:
+                break
+            time.sleep(0.001)
+        verdicts.append(got)
+    assert verdicts[0] == verdicts[1] != False  # noqa: E712 - False is the wrong answer
