@@ -123,6 +123,11 @@ class Settings(BaseSettings):
     )
     workers: int = _f(2, "gunicorn processes (gevent: one per core is plenty)", ge=1)
     worker_connections: int = _f(2000, "open connections per process, SSE streams included", ge=1)
+    gc_every_s: float = _f(
+        60, "`spitlog serve`: each process collects cyclic garbage every this many seconds "
+        "instead of whenever Python's thresholds say (docs/decisions/0016); `0`: Python's way",
+        ge=0,
+    )  # fmt: skip
     access_log: bool = _f(
         False, "`1`: a log line per request (method, route, status, duration, request id, "
         "game, seat)",
@@ -276,7 +281,7 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 
 SERVICE = (
     "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
-    "worker_connections", "access_log", "log_format", "log_level", "snapshot_every", "state_cache",
+    "worker_connections", "gc_every_s", "access_log", "log_format", "log_level", "snapshot_every", "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
     "webhook_url", "webhook_secret", "webhook_events", "webhook_allow_private",
     "webhook_timeout_s", "webhook_retry_s",

@@ -46,13 +46,38 @@ def _child_exit(_server, worker) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
+def collect_every(period_s: float) -> None:
+    """Python's cyclic garbage collector in a gevent worker (``SPITLOG_GC_EVERY_S``): what
+    the process holds now (the app, its code and tables) is frozen out of every later
+    collection, the automatic collections are turned off, and a greenlet collects every
+    ``period_s`` seconds instead: one pause a period rather than ~10 a second, each of
+    which held every request of the process (docs/decisions/0016). 0: Python's way."""
+    if period_s <= 0:
+        return
+    import gc
+
+    import gevent
+
+    gc.freeze()
+    gc.disable()
+
+    def collect() -> None:
+        while True:
+            gevent.sleep(period_s)
+            gc.collect()
+
+    gevent.spawn(collect)
+
+
 def _post_worker_init(worker) -> None:
     """gunicorn's hook, in each worker before it serves: on SIGTERM, besides gunicorn's
     graceful stop (no new connections; requests in flight finish), the app drains: its
     SSE streams and long-polls end within a second, the streams with a ``retry:`` hint,
-    so that no open stream holds the worker until its graceful timeout."""
+    so that no open stream holds the worker until its graceful timeout. And its garbage
+    collection (``collect_every``)."""
     services = worker.wsgi.extensions["spitlog"]
     stop = worker.handle_exit
+    collect_every(services.settings.gc_every_s)
 
     def on_term(signum, frame):
         services.drain()
