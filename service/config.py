@@ -281,7 +281,8 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 
 SERVICE = (
     "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
-    "worker_connections", "gc_every_s", "access_log", "log_format", "log_level", "snapshot_every", "state_cache",
+    "worker_connections", "gc_every_s", "access_log", "log_format", "log_level", "snapshot_every",
+    "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
     "webhook_url", "webhook_secret", "webhook_events", "webhook_allow_private",
     "webhook_timeout_s", "webhook_retry_s",
