@@ -8,17 +8,19 @@ each ends within a second once the process drains (``Services.drain``: SIGTERM):
 long-poll answers what it has, a stream sends a ``retry:`` hint and ends.
 """
 
-import json
 import random
-import select
 import socket
 import time
+
+import orjson
+from gevent import monkey
 
 from ..games import Games
 from .pipeline import Answer, Call
 
 _END_EVENTS = ("game_ended", "game_aborted")
-_SEP = (",", ":")
+# a look that never waits: the OS's select, not gevent's emulation (a switch to the loop)
+_select_now = monkey.get_original("select", "select")
 PAGE = 500  # events a stream reads from the store at once
 CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
 DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
@@ -31,7 +33,7 @@ def client_gone(environ: dict) -> bool:
     if sock is None:
         return False
     try:
-        readable, _w, _x = select.select([sock], [], [], 0)
+        readable, _w, _x = _select_now([sock], [], [], 0)
         return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):
         return True
@@ -95,10 +97,10 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                     entries = svc.games.entries(game, last, PAGE)
                     more = len(entries) >= PAGE
                 if entries:
-                    yield "".join(
-                        f"id: {e['version']}\ndata: {json.dumps(e, separators=_SEP)}\n\n"
+                    yield b"".join(
+                        b"id: %d\ndata: %s\n\n" % (e["version"], orjson.dumps(e))
                         for e in Games.redacted(entries, seat, public, game.meta)
-                    ).encode()
+                    )
                     last = entries[-1][0]
                     if any(d["type"] in _END_EVENTS for _v, d in entries):
                         return
