@@ -557,7 +557,9 @@ def main() -> None:
 
 def report_throughput(redis_port: int, redis_pid: int, quick: bool, runs: int = 1) -> None:
     """The figures of ``runs`` rounds (each the floors and the API side by side): the
-    round whose CPU ratio is the median in full, and every round's ratios."""
+    round whose CPU ratio is the median in full (of an even number, the upper of the two
+    middle ones), and every round's ratios."""
+    runs = max(1, runs)
     rounds = [throughput(redis_port, redis_pid, seconds=5 if quick else 15) for _ in range(runs)]
     rounds.sort(key=lambda t: t["cpu_ratio"])
     t = rounds[len(rounds) // 2]

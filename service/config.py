@@ -125,8 +125,9 @@ class Settings(BaseSettings):
     worker_connections: int = _f(2000, "open connections per process, SSE streams included", ge=1)
     gc_every_s: float = _f(
         60, "`spitlog serve`: each process collects cyclic garbage every this many seconds "
-        "instead of whenever Python's thresholds say (docs/decisions/0016); `0`: Python's way",
-        ge=0,
+        "(at least 1) instead of whenever Python's thresholds say (docs/decisions/0016); "
+        "`0`: Python's way",
+        ge=0, le=3600, allow_inf_nan=False,
     )  # fmt: skip
     access_log: bool = _f(
         False, "`1`: a log line per request (method, route, status, duration, request id, "
@@ -232,6 +233,13 @@ class Settings(BaseSettings):
         for origin in (o.strip() for o in v.split(",") if o.strip()):
             if origin != "*" and not re.fullmatch(r"https?://[^/\s:]+(:\d{1,5})?", origin):
                 raise ValueError(f"{origin!r} is not an origin: scheme://host[:port], no path")
+        return v
+
+    @field_validator("gc_every_s")
+    @classmethod
+    def _gc_every(cls, v: float) -> float:
+        if 0 < v < 1:
+            raise ValueError("0 (Python's way) or at least 1 second")
         return v
 
     @model_validator(mode="after")

@@ -55,16 +55,24 @@ def collect_every(period_s: float) -> None:
     if period_s <= 0:
         return
     import gc
+    import logging
 
     import gevent
 
+    gc.collect()  # the start's own garbage, not frozen with the rest
     gc.freeze()
     gc.disable()
 
     def collect() -> None:
-        while True:
-            gevent.sleep(period_s)
-            gc.collect()
+        try:
+            while True:
+                gevent.sleep(period_s)
+                try:
+                    gc.collect()
+                except Exception:  # noqa: BLE001 - a finalizer's error: collect on
+                    logging.getLogger(__name__).exception("garbage collection failed")
+        finally:  # never left without a collector
+            gc.enable()
 
     gevent.spawn(collect)
 

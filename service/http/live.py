@@ -9,6 +9,7 @@ long-poll answers what it has, a stream sends a ``retry:`` hint and ends.
 """
 
 import random
+import select
 import socket
 import time
 
@@ -19,8 +20,9 @@ from ..games import Games
 from .pipeline import Answer, Call
 
 _END_EVENTS = ("game_ended", "game_aborted")
-# a look that never waits: the OS's select, not gevent's emulation (a switch to the loop)
-_select_now = monkey.get_original("select", "select")
+# a look that never waits: the OS's poll (no limit on the descriptor's number, unlike
+# select's 1024), not gevent's emulation (a switch to the loop)
+_os_poll = monkey.get_original("select", "poll")
 PAGE = 500  # events a stream reads from the store at once
 CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
 DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
@@ -33,9 +35,10 @@ def client_gone(environ: dict) -> bool:
     if sock is None:
         return False
     try:
-        readable, _w, _x = _select_now([sock], [], [], 0)
-        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
-    except (OSError, ValueError):
+        poller = _os_poll()
+        poller.register(sock, select.POLLIN)
+        return bool(poller.poll(0)) and sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
         return True
 
 
@@ -119,5 +122,6 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
         finally:
             metrics.sse_open.dec()
 
-    headers = [("Content-Type", "text/event-stream"), *PRIVATE, ("X-Accel-Buffering", "no")]
+    headers = [("Content-Type", "text/event-stream; charset=utf-8"), *PRIVATE,
+               ("X-Accel-Buffering", "no")]  # fmt: skip
     return Answer(200, headers, stream(), on_close=release)

@@ -34,6 +34,7 @@ SCRIPT = textwrap.dedent("""
     gevent.sleep(0.1)
     r, _live = clients(sys.argv[1], 4)
     r.ping()
+    assert type(r.connection_pool.get_connection()).__module__ == "service.store.connect"
     gave = 0
     for _ in range(200):
         before = turns[0]

@@ -11,6 +11,7 @@ checkout, or when the override's answer differs from redis-py's own.
 """
 
 import inspect
+import socket
 import time
 
 import fakeredis
@@ -141,3 +142,21 @@ def test_the_connections_can_read_answers_as_redis_pys_own(redis_url):
             time.sleep(0.001)
         verdicts.append(got)
     assert verdicts[0] == verdicts[1] != False  # noqa: E712 - False is the wrong answer
+
+
+@pytest.mark.redis
+def test_a_reply_already_in_the_parser_reads_as_pending_for_both(redis_url):
+    """Two replies arrive at once; one is read: the other waits in hiredis's buffer, not
+    on the socket, and both connections say there is something to read."""
+    conns = [redis.Redis.from_url(redis_url, connection_class=c).connection_pool
+             .get_connection() for c in (Connection, redis.Connection)]  # fmt: skip
+    for conn in conns:
+        conn.send_packed_command(conn.pack_commands([("PING",), ("ECHO", "stale")]))
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # both replies on the socket, then both read
+            time.sleep(0.01)
+            if conn._sock.recv(64, socket.MSG_PEEK).endswith(b"stale\r\n"):
+                break
+        assert conn.read_response() == b"PONG"
+    assert [c.can_read() for c in conns] == [True, True]
+    assert [c.read_response() for c in conns] == [b"stale", b"stale"]
