@@ -367,7 +367,9 @@ class Gen:
             self.target = arg
         elif what == "status":
             running = sum(not g.over for g in self.games.values())
-            self.commands.send({"games": running, "live": running + self.creating})
+            # live: an ended game counts until keep_games (every 50 ms) has its replacement
+            # on its way, so that a game caught in between is not taken for a lost one
+            self.commands.send({"games": running, "live": len(self.games) + self.creating})
         elif what == "mark":
             self.stats = Stats()
         elif what == "report":
