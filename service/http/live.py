@@ -9,20 +9,16 @@ long-poll answers what it has, a stream sends a ``retry:`` hint and ends.
 """
 
 import random
-import select
 import socket
 import time
 
 import orjson
-from gevent import monkey
 
 from ..games import Games
+from ..store.connect import readable_now
 from .pipeline import Answer, Call
 
 _END_EVENTS = ("game_ended", "game_aborted")
-# a look that never waits: the OS's poll (no limit on the descriptor's number, unlike
-# select's 1024), not gevent's emulation (a switch to the loop)
-_os_poll = monkey.get_original("select", "poll")
 PAGE = 500  # events a stream reads from the store at once
 CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
 DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
@@ -35,9 +31,7 @@ def client_gone(environ: dict) -> bool:
     if sock is None:
         return False
     try:
-        poller = _os_poll()
-        poller.register(sock, select.POLLIN)
-        return bool(poller.poll(0)) and sock.recv(1, socket.MSG_PEEK) == b""
+        return readable_now(sock) and sock.recv(1, socket.MSG_PEEK) == b""
     except OSError:
         return True
 

@@ -12,6 +12,15 @@ from redis.retry import Retry
 _os_poll = monkey.get_original("select", "poll")  # the OS's, whether or not gevent patched it
 
 
+def readable_now(sock) -> bool:
+    """Whether ``sock`` has something to read (or was closed) at this instant, asked of the
+    OS's ``poll``: never a wait, never a switch to gevent's loop, no limit on the
+    descriptor's number (``select`` refuses those past 1024)."""
+    poller = _os_poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
 class Connection(redis.Connection):
     """redis-py's connection, whose ``can_read(0)`` (the pool's check that a connection it
     hands out holds no stale reply) asks the OS's ``poll`` instead of gevent's emulation of
@@ -30,9 +39,7 @@ class Connection(redis.Connection):
             return super().can_read(timeout)
         if reader.has_data():
             return super().can_read(0)
-        poller = _os_poll()
-        poller.register(sock, select.POLLIN)
-        ready = bool(poller.poll(0))
+        ready = readable_now(sock)
         if monkey.is_module_patched("select"):
             _yield()
         return super().can_read(0) if ready else False
