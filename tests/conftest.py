@@ -5,12 +5,17 @@
   ``tests.support.redis_server``, as the benchmarks start theirs);
 - ``s3_server``: a real S3 server for the session (SeaweedFS), started on first use;
 - ``redis_client``, ``app``, ``client``: the API on the Flask test client over a fresh
-  fakeredis (tests/integration overrides ``redis_client`` with the real server).
+  fakeredis (tests/integration overrides ``redis_client`` with the real server);
+- for every test module: no worker, scheduler or ``spitlog dev`` it started is left
+  running when it ends (one would take the next modules' jobs from the session's Redis).
 """
 
+import contextlib
 import os
 import shutil
+import signal
 import tempfile
+import time
 
 import fakeredis
 import pytest
@@ -24,6 +29,58 @@ def pytest_configure(config):
     # Finished games go to an archive (service.archiving): the suite's, never the working
     # directory's default; every process the tests start inherits it.
     os.environ.setdefault("SPITLOG_ARCHIVE_URL", tempfile.mkdtemp(prefix="spitlog-archive-"))
+    # every process the tests start carries this (to find those left running)
+    os.environ[SESSION_MARK] = str(os.getpid())
+
+
+SESSION_MARK = "PYTEST_SESSION_OF_SPITLOG"
+# the processes that take jobs or run the schedule (a gunicorn `serve` may outlive a
+# module: tests/e2e/conftest.py's ``served`` is the session's)
+BACKGROUND = ("service.cli worker", "service.cli scheduler", "service.cli dev",
+              "slow_worker.py", "spitlog worker", "spitlog scheduler", "spitlog dev")  # fmt: skip
+
+
+def background_processes() -> dict[int, str]:
+    """The worker, scheduler and ``spitlog dev`` processes this session started that are
+    alive (not zombies): pid -> command line."""
+    mark = f"{SESSION_MARK}={os.getpid()}".encode()
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/environ", "rb") as f:
+                if mark not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if state != b"Z" and any(b in cmd for b in BACKGROUND):
+            found[int(entry.name)] = cmd
+    return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_background_process_left(request):
+    """Fails the module (at its last test's teardown) if a worker, scheduler or
+    ``spitlog dev`` it started still runs 5 s after it ended, and kills them: such a
+    process would go on taking jobs from the session's Redis with this module's settings,
+    and the next modules would fail for it."""
+    before = set(background_processes())
+    yield
+    end = time.monotonic() + 5
+    while True:
+        left = {p: c for p, c in background_processes().items() if p not in before}
+        if not left or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, f"{request.module.__name__} left these running: {left}"
 
 
 @pytest.fixture(scope="session")

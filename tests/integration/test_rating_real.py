@@ -51,12 +51,13 @@ def chain(outcomes: list[dict], pkey: str) -> Rating:
     return Rating(now["rating"], now["rd"], now["vol"])
 
 
-def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path):
+def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path, request):
     r = redis.Redis.from_url(redis_url)
     r.flushall()
     archive = DirectoryArchive(tmp_path / "archive")
     env = {**ENV, "SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": str(tmp_path / "archive")}
     procs = Procs(env, tmp_path / "procs")
+    request.addfinalizer(procs.stop)  # whatever fails below
     workers = ["k0", "k1", "k2"]
     for name in workers:
         procs.start(name, "slow-worker")
@@ -78,8 +79,9 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path)
             aim = "arc|" if n % 3 else ""
             name = procs.busy_worker(redis_url, workers, 0.4, aim)
             kills[aim] += name is not None
-            procs.kill(name or rng.choice(workers))
-            procs.start(name or workers[n % len(workers)], "slow-worker")
+            name = name or rng.choice(workers)
+            procs.kill(name)
+            procs.start(name, "slow-worker")  # the one killed: no other is replaced
             n += 1
             if n > 40:
                 return
@@ -135,7 +137,6 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path)
     board = client.get("/v1/leaderboard?game=spit&limit=100").get_json()["players"]
     assert sorted(p["id"] for p in board) == sorted(counts)
     assert [p["rating"] for p in board] == sorted((p["rating"] for p in board), reverse=True)
-    procs.stop()
     print(
         f"\n{len(played)} rated games, {sum(kills.values())} kills that found a job "
         f"({kills['arc|']} of a finished game's job): each rated once"

@@ -30,6 +30,11 @@ class Procs:
         self.kills = 0
 
     def start(self, name: str, command: str = "worker") -> subprocess.Popen:
+        """Start ``name`` (again, once it was killed or stopped: never over a running one,
+        which would go on untracked and outlive ``stop``)."""
+        running = self.procs.get(name)
+        if running is not None and running.poll() is None:
+            raise RuntimeError(f"{name} runs already (pid {running.pid}): kill it first")
         log = open(self.logdir / f"{name}.log", "ab")  # noqa: SIM115 - the child holds it
         if command == "slow-worker":  # jobs that take a while (slow_worker.py)
             args = [sys.executable, str(Path(__file__).with_name("slow_worker.py"))]
