@@ -65,6 +65,9 @@ from .ports import (
 log = logging.getLogger(__name__)
 
 _TOKEN_FIELDS = ((0, "tok0"), (1, "tok1"))  # the meta fields of the seats' token hashes
+# the meta fields written after a game's end that its views show (service.rematch's asks
+# and new game, service.rating's outcome)
+AFTER_END = ("rm0", "rm1", "rmg", "rating")
 
 
 def ms_now() -> float:
@@ -151,6 +154,13 @@ class Games:
             "asked": [m.get("rm0") is not None, m.get("rm1") is not None],
             "until": domain.views.iso(state.phase_since + self.rematch_s),
         }
+
+    @staticmethod
+    def changed_after_end(game: Game) -> bool:
+        """Whether the game's views changed after its last event: a rematch asked for or
+        made, its rating applied. Its version (the ETag) no longer tells those views
+        apart, so a read of it is never answered 304."""
+        return any(game.meta.get(k) is not None for k in AFTER_END)
 
     def _load(self, game_id: str, idem_key: str | None = None, bill=None):
         """The game now and, with ``idem_key``, that key's records for both seats: the

@@ -36,10 +36,14 @@ def _etag(version: int) -> tuple[str, str]:
     return ("ETag", f'"{version}"')
 
 
-def _not_modified(call: Call, version: int) -> Answer | None:
+def _not_modified(call: Call, game) -> Answer | None:
+    """304 if the client's copy has the game's version (and the game's views did not
+    change after its end without one: ``Games.changed_after_end``)."""
     inm = call.header("If-None-Match")
-    if inm and parse_etags(inm).contains_weak(str(version)):
-        return Answer(304, [_etag(version), *PRIVATE], b"")
+    if not inm or call.services.games.changed_after_end(game):
+        return None
+    if parse_etags(inm).contains_weak(str(game.version)):
+        return Answer(304, [_etag(game.version), *PRIVATE], b"")
     return None
 
 
@@ -131,7 +135,7 @@ def create_game(call: Call) -> Answer:
 def get_game(call: Call) -> Answer:
     game, seat = _viewer(call)
     svc = call.services
-    return _not_modified(call, game.version) or Answer(
+    return _not_modified(call, game) or Answer(
         200,
         [("Content-Type", "application/json"), _etag(game.version), *PRIVATE],
         svc.views.json(svc.games, game, seat),
@@ -202,7 +206,7 @@ def events(call: Call) -> Answer:
 
 def state_at(call: Call) -> Answer:
     game, seat = _viewer(call)
-    return _not_modified(call, game.version) or _state(
+    return _not_modified(call, game) or _state(
         call.services.games.state_at(game, seat, call.args["version"]), game.version
     )
 

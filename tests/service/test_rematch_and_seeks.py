@@ -170,3 +170,24 @@ def test_a_read_after_an_ask_shows_it_though_the_version_is_the_same(client):
     after = client.get(f"/v1/games/{gid}", headers=bearer(t1))
     assert after.headers["ETag"] == before.headers["ETag"]
     assert after.get_json()["rematch"]["asked"] == [True, False]
+
+
+def test_a_finished_games_view_is_never_answered_304_once_a_rematch_changed_it(client):
+    """A rematch's ask changes a finished game's view (``rematch.asked``) but not its
+    version (its ETag): a client revalidating its copy of the ended game gets the new
+    view, never a 304 that would keep it on the old one."""
+    gid, t0, t1 = new_game(client)
+    resign(client, gid, t1)
+    ended = client.get(f"/v1/games/{gid}", headers=bearer(t0))
+    tag = ended.headers["ETag"]
+    assert ended.get_json()["rematch"]["asked"] == [False, False]
+    same = client.get(f"/v1/games/{gid}", headers={**bearer(t0), "If-None-Match": tag})
+    assert same.status_code == 304  # nothing changed yet
+    client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1))
+    for headers in (bearer(t0), {}):
+        again = client.get(f"/v1/games/{gid}", headers={**headers, "If-None-Match": tag})
+        assert again.status_code == 200 and again.headers["ETag"] == tag
+        assert again.get_json()["rematch"]["asked"] == [False, True]
+    v = int(tag.strip('"'))
+    past = client.get(f"/v1/games/{gid}/states/{v}", headers={"If-None-Match": tag})
+    assert past.status_code == 200 and past.get_json()["rematch"]["asked"] == [False, True]
