@@ -236,9 +236,13 @@ def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, arch
         assert after.keys() == before.keys()
         for call, answer in before.items():
             assert after[call] == answer, call
-    # and it stays a finished game: acting or joining is refused as before
+    # and it stays a finished game: acting or joining is refused as before, and a keyed
+    # action brings no key of it back into Redis (its refusal is the same at every retry)
     problem_of(act(client, gid, t0, {"type": "resign"}), 409)
+    for _ in range(2):
+        problem_of(act(client, gid, t0, {"type": "resign"}, **{"Idempotency-Key": "k2"}), 409)
     problem_of(client.post(f"/v1/games/{gid}/seats", json={}), 409)
+    assert keys_naming(r, gid) == []
 
 
 def test_a_game_deleted_between_its_load_and_its_read_is_read_from_the_archive(r, archive):
