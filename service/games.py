@@ -157,10 +157,12 @@ class Games:
 
     @staticmethod
     def changed_after_end(game: Game) -> bool:
-        """Whether the game's views changed after its last event: a rematch asked for or
-        made, its rating applied. Its version (the ETag) no longer tells those views
-        apart, so a read of it is never answered 304."""
-        return any(game.meta.get(k) is not None for k in AFTER_END)
+        """Whether the game's views may have changed after its last event: a rematch asked
+        for or made, its rating applied, or the game read from the archive (whose copy,
+        written at the end, holds no rematch: its view lost one if there was). Its version
+        (the ETag) no longer tells those views apart, so a read of it is never answered
+        304."""
+        return game.log is not None or any(game.meta.get(k) is not None for k in AFTER_END)
 
     def _load(self, game_id: str, idem_key: str | None = None, bill=None):
         """The game now and, with ``idem_key``, that key's records for both seats: the

@@ -27,9 +27,10 @@ rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
 - A seat is controlled by its token, returned once when the seat is taken, sent as
   `Authorization: Bearer <token>`. Without a token you are a spectator.
 - Every state answer carries `ETag: "<version>"` (a game's version is the number of
-  events in its log); `If-None-Match` gives 304 (except for a finished game whose
-  rematch or rating changed its view after its last event), `If-Match` on an action
-  gives 412 when the game has moved on.
+  events in its log); `If-None-Match` gives 304, `If-Match` on an action gives 412
+  when the game has moved on. A finished game's view may change without a new
+  version (a rematch asked for or made, its rating applied): once it did, or once the
+  game is archived, its reads are answered 200, never 304, with the same ETag.
 - Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
   `detail`, plus `rule` for illegal moves, `errors` for bad input, `version`.
 - Hidden cards never leave the server before a game ends; after it, the audit reveals

@@ -308,12 +308,17 @@ def _header(name: str, description: str, **schema) -> dict:
 
 
 ETAG = {"ETag": {"description": 'the game\'s version, "<version>"', "schema": {"type": "string"}}}
-IF_NONE_MATCH = _header("If-None-Match", '"<version>": 304 if the game is still there')
+IF_NONE_MATCH = _header(
+    "If-None-Match",
+    '"<version>": 304 if the game is still at that version (never for a finished game once a '
+    "rematch was asked for or made, its rating applied, or it was archived: then 200, with "
+    "the same ETag)",
+)
 SEAT_OPTIONAL = [{"seat": []}, {}]
 APP_OPTIONAL = [{"app": []}, {}]  # an app's key: its players
 SEAT_AND_APP = [{"seat": [], "app": []}, {"seat": []}, {"app": []}, {}]
 SEAT_REQUIRED = [{"seat": []}]
-NOT_MODIFIED = {"304": {"description": "Not modified: the game is at that version"}}
+NOT_MODIFIED = {"304": {"description": "Not modified: your copy is the game's view now"}}
 
 
 def _op(summary: str, description: str = "", tag: str = "games", **fields) -> dict:

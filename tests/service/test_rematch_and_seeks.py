@@ -191,3 +191,19 @@ def test_a_finished_games_view_is_never_answered_304_once_a_rematch_changed_it(c
     v = int(tag.strip('"'))
     past = client.get(f"/v1/games/{gid}/states/{v}", headers={"If-None-Match": tag})
     assert past.status_code == 200 and past.get_json()["rematch"]["asked"] == [False, True]
+
+
+@pytest.mark.parametrize("meta, log, changed", [
+    ({"game": "spit"}, None, False),
+    ({"game": "spit", "rm0": "1"}, None, True),  # a rematch asked for
+    ({"game": "spit", "rm1": "1"}, None, True),
+    ({"game": "spit", "rmg": "g_0123456789abcdef"}, None, True),  # a rematch made
+    ({"game": "spit", "rating": "{}"}, None, True),  # its rating applied
+    ({"game": "spit"}, (), True),  # read from the archive, whose copy holds no rematch
+])  # fmt: skip
+def test_what_changes_a_finished_games_view_without_a_new_version(meta, log, changed):
+    from domain import State
+    from service.cache import Game
+    from service.games import Games
+
+    assert Games.changed_after_end(Game("g_1", State(), meta, log)) is changed

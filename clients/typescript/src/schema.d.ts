@@ -1702,7 +1702,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description "<version>": 304 if the game is still there */
+                /** @description "<version>": 304 if the game is still at that version (never for a finished game once a rematch was asked for or made, its rating applied, or it was archived: then 200, with the same ETag) */
                 "If-None-Match"?: string;
             };
             path: {
@@ -1723,7 +1723,7 @@ export interface operations {
                     "application/json": components["schemas"]["State"];
                 };
             };
-            /** @description Not modified: the game is at that version */
+            /** @description Not modified: your copy is the game's view now */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -1871,7 +1871,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description "<version>": 304 if the game is still there */
+                /** @description "<version>": 304 if the game is still at that version (never for a finished game once a rematch was asked for or made, its rating applied, or it was archived: then 200, with the same ETag) */
                 "If-None-Match"?: string;
             };
             path: {
@@ -1893,7 +1893,7 @@ export interface operations {
                     "application/json": components["schemas"]["State"];
                 };
             };
-            /** @description Not modified: the game is at that version */
+            /** @description Not modified: your copy is the game's view now */
             304: {
                 headers: {
                     [name: string]: unknown;
