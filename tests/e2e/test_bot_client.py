@@ -16,12 +16,13 @@ from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 
 
 @pytest.fixture
-def server(redis_url, tmp_path):
+def server(redis_url, tmp_path, request):
     """`spitlog serve` with a worker and the scheduler, as deployed: the timers (a
     stalemate's call, RULES T-1) fire as in production."""
     from tests.support.workers_procs import Procs, wait_for_workers
 
     procs = Procs({"SPITLOG_REDIS_URL": redis_url}, tmp_path)
+    request.addfinalizer(procs.stop)  # whatever fails below
     procs.start("w0")
     procs.start("scheduler", "scheduler")
     wait_for_workers(redis_url, 1)
@@ -37,7 +38,6 @@ def server(redis_url, tmp_path):
         pytest.fail(stop(proc))
     yield base
     stop(proc)
-    procs.stop()
 
 
 def bot(*args: str) -> subprocess.Popen:

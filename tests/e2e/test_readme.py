@@ -270,11 +270,12 @@ def test_keys_then_two_bots(tmp_path, redis_url):
     from tests.support.workers_procs import Procs, wait_for_workers
 
     procs = Procs({"SPITLOG_REDIS_URL": redis_url}, tmp_path / "procs")  # the timers fire
-    procs.start("w0")
-    procs.start("scheduler", "scheduler")
-    wait_for_workers(redis_url, 1)
-    server = start(["serve"], env)
+    server = None
     try:
+        procs.start("w0")
+        procs.start("scheduler", "scheduler")
+        wait_for_workers(redis_url, 1)
+        server = start(["serve"], env)
         wait_ready(base, server)
         keys = [c for c in RUNS if c.startswith("spitlog admin keys")]
         made = shell(keys[0], tmp_path, env)
@@ -302,5 +303,6 @@ def test_keys_then_two_bots(tmp_path, redis_url):
         assert view["status"] == "finished"
         assert [p["name"] for p in view["players"]] == ["Hal", "Marvin"]
     finally:
-        stop(server)
+        if server is not None:
+            stop(server)
         procs.stop()

@@ -71,20 +71,23 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
     played: list[tuple[str, list[str]]] = []  # (game, its players)
     stop = threading.Event()
     kills = {"arc|": 0, "": 0}
+    done, failed = [0], []  # kills made; what ended the chaos early
 
     def chaos():
-        n = 0
-        while not stop.is_set() or n < 16:
-            time.sleep(rng.uniform(0.1, 0.4))
-            aim = "arc|" if n % 3 else ""
-            name = procs.busy_worker(redis_url, workers, 0.4, aim)
-            kills[aim] += name is not None
-            name = name or rng.choice(workers)
-            procs.kill(name)
-            procs.start(name, "slow-worker")  # the one killed: no other is replaced
-            n += 1
-            if n > 40:
-                return
+        try:
+            while not stop.is_set() or done[0] < 16:
+                time.sleep(rng.uniform(0.1, 0.4))
+                aim = "arc|" if done[0] % 3 else ""
+                name = procs.busy_worker(redis_url, workers, 0.4, aim)
+                kills[aim] += name is not None
+                name = name or rng.choice(workers)
+                procs.kill(name)
+                procs.start(name, "slow-worker")  # the one killed: no other is replaced
+                done[0] += 1
+                if done[0] > 40:
+                    return
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failed.append(e)
 
     killer = threading.Thread(target=chaos)
     killer.start()
@@ -110,6 +113,8 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
     finally:
         stop.set()
         killer.join(120)
+    assert not killer.is_alive(), "the chaos did not stop"
+    assert not failed and done[0] >= 16, (done[0], failed)
     for gid, _who in played:  # rated, archived, and gone from Redis, once the sweeper has
         wait_until(lambda g=gid: not keys_naming(r, g), 90, f"{gid} out of Redis")
     outcomes = defaultdict(list)

@@ -71,13 +71,13 @@ def run(redis_url, tmp_path):
     r = redis.Redis.from_url(redis_url)
     r.flushall()
     procs = Procs({**ENV, "SPITLOG_REDIS_URL": redis_url}, tmp_path)
-    for name in ("w0", "w1"):
-        procs.start(name)
-    procs.start("scheduler", "scheduler")
-    wait_for_workers(redis_url, 2)
-    app = create_app(app_settings(redis_url=redis_url, webhook_allow_private=True),
-                     scheduler=Scheduler(Schedule(r)))  # fmt: skip
     try:
+        for name in ("w0", "w1"):
+            procs.start(name)
+        procs.start("scheduler", "scheduler")
+        wait_for_workers(redis_url, 2)
+        app = create_app(app_settings(redis_url=redis_url, webhook_allow_private=True),
+                         scheduler=Scheduler(Schedule(r)))  # fmt: skip
         yield app.test_client(), procs
     finally:
         procs.stop()
