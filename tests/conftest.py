@@ -24,13 +24,22 @@ from service.http.app import create_app
 from tests.support.api import app_settings
 from tests.support.redis_server import start_redis, stop_redis
 
+_MADE: list[str] = []  # the session's own archive directory, removed at its end
+
 
 def pytest_configure(config):
     # Finished games go to an archive (service.archiving): the suite's, never the working
     # directory's default; every process the tests start inherits it.
-    os.environ.setdefault("SPITLOG_ARCHIVE_URL", tempfile.mkdtemp(prefix="spitlog-archive-"))
+    if not os.environ.get("SPITLOG_ARCHIVE_URL"):
+        _MADE.append(tempfile.mkdtemp(prefix="spitlog-archive-"))
+        os.environ["SPITLOG_ARCHIVE_URL"] = _MADE[0]
     # every process the tests start carries this (to find those left running)
     os.environ[SESSION_MARK] = str(os.getpid())
+
+
+def pytest_unconfigure(config):
+    for made in _MADE:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 SESSION_MARK = "PYTEST_SESSION_OF_SPITLOG"
