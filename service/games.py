@@ -791,10 +791,13 @@ class Games:
         """The service refused a request of ``token`` (a 503) from ``start`` to ``end``: RULES
         T-4 does not count that window against the token's seat. Only a token of a seat of
         the game as this process knows it counts (a 503 comes before the game is loaded:
-        no window is kept for a token that may be no seat's)."""
+        no window is kept for a token that may be no seat's), and only while the game
+        runs: T-4 is over with it, and an archived game has no keys in Redis to add to."""
         game = self.cache.get(game_id)
         h = token_hash(token)
-        if game is not None and h in (game.meta.get("tok0"), game.meta.get("tok1")):
+        if game is None or game.state.over:
+            return
+        if h in (game.meta.get("tok0"), game.meta.get("tok1")):
             self.store.refused(game_id, h, start, end)
 
     def due(self, game: Game, now: float) -> tuple | None:

@@ -194,14 +194,16 @@ return {charge, reply}
     )  # fmt: skip
 
 
-# KEYS: idem bucket, idem:r, idem (older code's)
+# KEYS: idem bucket, idem:r, idem (older code's), the game's meta
 # ARGV: field, its raw field, record, its hash ('b' or 'r'), ttl (ms).
-# Stores the record unless the field has one; answers the earlier one (or nil).
+# Stores the record unless the field has one, or the game is gone from Redis (deleted
+# after its archiving meanwhile: no key of it comes back); answers the earlier one (or nil).
 _RECORD = (
     _FIND
     + """
 local prior = find(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])
 if prior then return prior end
+if redis.call('EXISTS', KEYS[4]) == 0 then return false end
 local h = KEYS[1]
 if ARGV[4] == 'r' then h = KEYS[2] end
 redis.call('HSET', h, ARGV[1], ARGV[3])
@@ -545,7 +547,7 @@ class RedisStore:
         """Store an idempotency record unless the field has one; return the earlier one."""
         bucket, stored = _idem_place(field)
         value, where = _record_dumps(record)
-        keys = [_key(game_id, p) for p in (bucket, "idem:r", "idem")]
+        keys = [_key(game_id, p) for p in (bucket, "idem:r", "idem", "meta")]
         prior = self._script(self._record, keys, [stored, field, value, where, self.idem_ttl_ms])
         return _record_loads(prior) if prior else None
 

@@ -65,8 +65,16 @@ def test_idempotency_records_are_per_field(store):
 
 
 def test_record_keeps_the_first_answer(store):
+    store.append("g1", 0, ev(1), meta={"game": "spit"})
     assert store.record("g1", "0:k", {"fp": "a", "status": 422}) is None
     assert store.record("g1", "0:k", {"fp": "b", "status": 409}) == {"fp": "a", "status": 422}
+
+
+def test_a_game_gone_from_redis_gets_no_record(store):
+    # (deleted after its archiving while a refusal was decided on it: no key comes back)
+    assert store.record("g2", "0:k", {"fp": "a", "status": 409}) is None
+    assert store.record("g2", "0:k", {"fp": "b", "status": 409}) is None
+    assert store.find_record("g2", "0:k") is None
 
 
 def test_snapshot_and_meta_are_written_with_the_append(store):

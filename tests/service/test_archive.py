@@ -249,6 +249,12 @@ def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, arch
     for _ in range(2):
         problem_of(act(client, gid, t0, {"type": "resign"}, **{"Idempotency-Key": "k2"}), 409)
     problem_of(client.post(f"/v1/games/{gid}/seats", json={}), 409)
+    # nor a 503 to a seat (RULES T-4's refused windows: a running game's only)
+    client.application.extensions["spitlog"].games.refused(gid, t0, 1.0, 2.0)
+    assert keys_naming(r, gid) == []
+    # and a refusal's record racing the delete (the game loaded from Redis just before)
+    # writes nothing either
+    assert RedisStore(r).record(gid, "0:k3", {"s": 409, "v": 1, "r": None, "d": ""}) is None
     assert keys_naming(r, gid) == []
 
 
