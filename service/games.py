@@ -644,9 +644,7 @@ class Games:
                     (game, idem), fresh = self._load(game_id, idem_key, bill), True
                     continue
                 self.metrics.action(game.state.game, "refused")
-                # the first answer is the answer, refusals included; an archived game's
-                # refusal is the same at every retry, and it has no keys in Redis to add to
-                if field and game.log is None:
+                if field:  # the first answer is the answer, refusals included
                     prior = self.store.record(
                         game_id, field, idempotency.refused(fp, e, game.version)
                     )
