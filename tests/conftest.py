@@ -45,10 +45,8 @@ def pytest_unconfigure(config):
 SESSION_MARK = "PYTEST_SESSION_OF_SPITLOG"
 # the processes that take jobs or run the schedule (a gunicorn `serve` may outlive a
 # module: tests/e2e/conftest.py's ``served`` is the session's)
-# (RQ renames its workers' process titles ``rq:worker:...`` when setproctitle is installed)
 BACKGROUND = ("service.cli worker", "service.cli scheduler", "service.cli dev",
-              "slow_worker.py", "spitlog worker", "spitlog scheduler", "spitlog dev",
-              "rq:worker:")  # fmt: skip
+              "slow_worker.py", "spitlog worker", "spitlog scheduler", "spitlog dev")  # fmt: skip
 
 
 def background_processes() -> dict[int, str]:

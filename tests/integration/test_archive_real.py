@@ -186,15 +186,10 @@ def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run,
         while kills[0] < 24 and not (stop.is_set() and kills[0] >= 20):
             time.sleep(rng.uniform(0.2, 0.6))
             aim = "arc|" if kills[0] % 2 else ""
-            name = procs.busy_worker(redis_url, workers, 0.5, aim)
-            hits[aim] += name is not None
-            name = name or rng.choice(workers)
-            procs.kill(name)
-            procs.start(name, "slow-worker")
+            hits[aim] += procs.kill_a_worker(redis_url, workers, 0.5, rng, aim)
             kills[0] += 1
             if kills[0] in (6, 14):
-                procs.kill("scheduler")
-                procs.start("scheduler", "scheduler")
+                procs.restart("scheduler", "scheduler")
 
     killer = threading.Thread(target=chaos)
     killer.start()

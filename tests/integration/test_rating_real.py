@@ -78,11 +78,7 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
             while not stop.is_set() or done[0] < 16:
                 time.sleep(rng.uniform(0.1, 0.4))
                 aim = "arc|" if done[0] % 3 else ""
-                name = procs.busy_worker(redis_url, workers, 0.4, aim)
-                kills[aim] += name is not None
-                name = name or rng.choice(workers)
-                procs.kill(name)
-                procs.start(name, "slow-worker")  # the one killed: no other is replaced
+                kills[aim] += procs.kill_a_worker(redis_url, workers, 0.4, rng, aim)
                 done[0] += 1
                 if done[0] > 40:
                     return

@@ -365,13 +365,10 @@ def test_workers_killed_again_and_again_every_game_still_finishes(client, schedu
         n = 0
         while n < 22 or (not stop.is_set() and n < 50):  # 22+ kills, more while games run
             time.sleep(rng.uniform(0.1, 0.3))
-            name = procs.busy_worker(url, workers, 0.3) or rng.choice(workers)
-            procs.kill(name)
-            procs.start(name, "slow-worker")
+            procs.kill_a_worker(url, workers, 0.3, rng)
             n += 1
             if n in (7, 15):  # the ticker too: claims in flight are lost with it
-                procs.kill("scheduler")
-                procs.start("scheduler", "scheduler")
+                procs.restart("scheduler", "scheduler")
 
     killer = threading.Thread(target=chaos)
     killer.start()

@@ -59,6 +59,21 @@ class Procs:
             self.kills += 1
         proc.wait(10)
 
+    def restart(self, name: str, command: str = "worker") -> None:
+        """SIGKILL ``name`` and start it again (the same one: no other is replaced)."""
+        self.kill(name)
+        self.start(name, command)
+
+    def kill_a_worker(
+        self, url: str, among: list[str], within_s: float, rng, slot: str = ""
+    ) -> bool:
+        """Restart (``slow-worker``) one of ``among`` that RQ shows running a job (one of
+        ``slot``, as ``busy_worker``) if one is seen within ``within_s``, else one chosen by
+        ``rng``: whether the one killed was seen busy."""
+        name = self.busy_worker(url, among, within_s, slot)
+        self.restart(name or rng.choice(among), "slow-worker")
+        return name is not None
+
     def stop(self) -> None:
         for proc in self.procs.values():
             if proc.poll() is None:
