@@ -30,7 +30,8 @@ rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
   events in its log); `If-None-Match` gives 304, `If-Match` on an action gives 412
   when the game has moved on. A finished game's view may change without a new
   version (a rematch asked for or made, its rating applied): once it did, or once the
-  game is archived, its reads are answered 200, never 304, with the same ETag.
+  game left Redis for the archive, `GET /v1/games/{id}` and `/states/{version}` answer
+  200, never 304, with the same ETag.
 - Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
   `detail`, plus `rule` for illegal moves, `errors` for bad input, `version`.
 - Hidden cards never leave the server before a game ends; after it, the audit reveals

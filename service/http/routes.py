@@ -311,8 +311,8 @@ ETAG = {"ETag": {"description": 'the game\'s version, "<version>"', "schema": {"
 IF_NONE_MATCH = _header(
     "If-None-Match",
     '"<version>": 304 if the game is still at that version (never for a finished game once a '
-    "rematch was asked for or made, its rating applied, or it was archived: then 200, with "
-    "the same ETag)",
+    "rematch was asked for or made, its rating applied, or it left Redis for the archive: "
+    "then 200, with the same ETag)",
 )
 SEAT_OPTIONAL = [{"seat": []}, {}]
 APP_OPTIONAL = [{"app": []}, {}]  # an app's key: its players

@@ -1702,7 +1702,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description "<version>": 304 if the game is still at that version (never for a finished game once a rematch was asked for or made, its rating applied, or it was archived: then 200, with the same ETag) */
+                /** @description "<version>": 304 if the game is still at that version (never for a finished game once a rematch was asked for or made, its rating applied, or it left Redis for the archive: then 200, with the same ETag) */
                 "If-None-Match"?: string;
             };
             path: {
@@ -1871,7 +1871,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description "<version>": 304 if the game is still at that version (never for a finished game once a rematch was asked for or made, its rating applied, or it was archived: then 200, with the same ETag) */
+                /** @description "<version>": 304 if the game is still at that version (never for a finished game once a rematch was asked for or made, its rating applied, or it left Redis for the archive: then 200, with the same ETag) */
                 "If-None-Match"?: string;
             };
             path: {
