@@ -8,8 +8,8 @@ Per game, three objects, written in this order (a reader starts from the last):
 - ``games/YYYY/MM/<id>.json``: the record (``spitlog-archive/1``): the export's key,
   length and SHA-256, the seats (kind, SHA-256 of the token, so that a token of an
   archived game still reads its views; the player or a bot's name, ``service.players``),
-  whether it was rated and the rating's outcome, the game it is a rematch of, and the
-  audit's verdict;
+  whether it was rated and the rating's outcome, the game it is a rematch of, its own
+  rematch (the asks and the new game), and the audit's verdict;
 - ``players/<app>/<player>/<9999999999999 - created ms>-<id>.json``: per app's player
   seated, the game as the player's list of games shows it (``players.summary``), so that
   the list goes on once the game has left Redis (newest first in key order);
@@ -46,6 +46,16 @@ _TOKEN_FIELDS = ("tok0", "tok1")
 _SEAT_EXTRA = (("player", "pl"), ("name", "nm"))
 _GAME_EXTRA = (("rated", "rated"), ("rating", "rating"), ("rematch_of", "rmo"))
 OVER = ("finished", "aborted")  # the statuses of a game that is over (``State.over``)
+_ASKS = ("rm0", "rm1")  # the meta fields of a finished game's rematch asks (ms)
+
+
+def _rematch(meta: dict[str, str]) -> dict:
+    """The record's ``rematch`` of a game whose rematch was asked for: each seat's ask
+    (ms, or None) and the new game (None: not made)."""
+    if not any(f in meta for f in (*_ASKS, "rmg")):
+        return {}
+    asked = [int(meta[f]) if f in meta else None for f in _ASKS]
+    return {"rematch": {"asked_ms": asked, "game": meta.get("rmg")}}
 
 
 class ArchiveCorrupt(Exception):
@@ -139,6 +149,7 @@ def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) ->
             for s in (0, 1)
         ],  # fmt: skip
         **{k: meta[f] for k, f in _GAME_EXTRA if f in meta},
+        **_rematch(meta),
         "audit": {
             "ok": verdict.ok and domain.commitment(seed) == state.commitment,
             "checked": verdict.checked,
@@ -186,6 +197,12 @@ class Archived:
             "archived": "1",
         }
         meta.update({f: self.record[k] for k, f in _GAME_EXTRA if k in self.record})
+        rematch = self.record.get("rematch") or {}
+        if rematch.get("game"):
+            meta["rmg"] = rematch["game"]
+        for f, ms in zip(_ASKS, rematch.get("asked_ms") or (), strict=False):
+            if ms is not None:
+                meta[f] = str(ms)
         for s in (0, 1):
             meta.update({f"{f}{s}": seats[s][k] for k, f in _SEAT_EXTRA if k in seats[s]})
             if seats[s].get("kind"):
@@ -277,13 +294,16 @@ class Archiver:
     """The archive job's use case: write a finished game to the archive, read it back and
     check it, and after ``retain_s`` delete it from Redis (RULES: nothing is deleted
     before it is safely stored elsewhere). A rated game is rated first (``rater``,
-    ``service.rating``): its record holds the outcome, and it never leaves Redis unrated."""
+    ``service.rating``): its record holds the outcome, and it never leaves Redis unrated.
+    A finished game is archived once its rematch asks are over (``rematch_s`` after its
+    end, ``service.rematch``), and closed to any late one first: its record holds its
+    rematch as it stays."""
 
     HOLD_S = 30.0  # a game held by undelivered notifications is looked at again this often
 
     def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time,
                  hold=None, hold_max_s: float = 2 * 86_400, *, rater=None,
-                 players=None):  # fmt: skip
+                 players=None, rematch_s: float = 0.0):  # fmt: skip
         self.store = store
         self.archive = archive
         self.retain_s = retain_s
@@ -292,10 +312,13 @@ class Archiver:
         self.hold_max_s = hold_max_s  # ... for this long past the retention at most
         self.rater = rater  # service.rating.Rater (None: a rated game waits, unarchived)
         self.players = players  # service.store.players.PlayerStore: the players' lists
+        self.rematch_s = rematch_s  # how long after its end a game's rematch may be asked
 
     def step(self, game_id: str) -> tuple[str, float | None]:
         """Do the next step for ``game_id``: (outcome, when to run again or None).
 
+        - ``waiting``: a finished game whose rematch may still be asked for; again when
+          it may not (then closed to late asks, and archived);
         - ``archived``: written, read back, checked; again when retention ends;
         - ``retained``: archived, retention not over yet; again when it is;
         - ``held``: retention over, but ``hold`` keeps it (webhook notifications left to
@@ -314,6 +337,10 @@ class Archiver:
         now = self.clock()
         archived = meta.get("archived")
         if archived is None:
+            asks_until = self._asks_until(game_id, meta, version)
+            if now < asks_until:
+                return "waiting", asks_until
+            meta = self._closed(game_id, meta)
             self._write(game_id, self._pack(game_id, meta, version))
             self.store.mark_archived(game_id, version, int(now * 1000), self.retain_s)
             return "archived", now + self.retain_s
@@ -335,6 +362,8 @@ class Archiver:
         if isinstance(found, str):
             return found
         meta, version = found
+        if meta.get("archived") is None:
+            meta = self._closed(game_id, meta)  # its rematch offer ends here
         packed = self._pack(game_id, meta, version)
         if meta.get("archived") is not None:
             self._check(game_id, packed)
@@ -376,6 +405,22 @@ class Archiver:
             if "rating" not in meta:
                 raise ValueError(f"game {game_id}: rated, and still no outcome")
         return meta, version
+
+    def _asks_until(self, game_id: str, meta: dict, version: int) -> float:
+        """Until when a rematch of the game may be asked for (its last event's time plus
+        ``rematch_s``; 0 for a game that cannot have one: aborted)."""
+        if meta.get("status") != "finished" or self.rematch_s <= 0:
+            return 0.0
+        last = self.store.read_after(game_id, version - 1)
+        return last[-1][1]["at"] + self.rematch_s if last else 0.0
+
+    def _closed(self, game_id: str, meta: dict) -> dict:
+        """Close the finished game to rematch asks (``close_rematch``), then its meta as
+        it stays: the rematch in it is the one archived."""
+        if meta.get("status") != "finished":
+            return meta
+        self.store.close_rematch(game_id)
+        return self.store.meta(game_id) or meta
 
     def _pack(self, game_id: str, meta: dict, version: int) -> Packed:
         """The archive objects of the finished game's whole log (``pack``)."""

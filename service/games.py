@@ -158,8 +158,9 @@ class Games:
     @staticmethod
     def changed_after_end(game: Game) -> bool:
         """Whether the game's views may have changed after its last event: a rematch asked
-        for or made, its rating applied, or the game read from the archive (whose copy,
-        written at the end, holds no rematch: its view lost one if there was). Its version
+        for or made, its rating applied, or the game read from the archive (a record
+        written before its rematch was archived with it, decision 0019, holds none: its
+        view lost one if there was). Its version
         (the ETag) no longer tells those views apart, so a read of it is never answered
         304."""
         return game.log is not None or any(game.meta.get(k) is not None for k in AFTER_END)

@@ -103,16 +103,20 @@ class Rematches:
 
     def _made(self, old: Game, seat: int, new_id: str) -> dict:
         """The new game (made here if the ask that named it did not live to), as ``seat``
-        of the old game sees it: its new seat and token."""
+        of the old game sees it: its new seat and token. Of an old game read from the
+        archive, no token: it derives from the game's secret, which the archive does not
+        keep (and a new game never made is the offer, as a spectator sees it)."""
+        archived = old.log is not None
         try:
             game = self.games.load(new_id)
         except NoSuchGame:
+            if archived:
+                return self._offer(old, None)
             game = self._make(old, new_id)
         new_seat = 1 - seat
-        token = new_token(old.meta["ik"], new_id, seat)
         view = self.games.view(game, new_seat)
-        return {"status": "made", "game": new_id, "seat": new_seat, "token": token,
-                "state": view}  # fmt: skip
+        token = {} if archived else {"token": new_token(old.meta["ik"], new_id, seat)}
+        return {"status": "made", "game": new_id, "seat": new_seat, **token, "state": view}
 
     def _make(self, old: Game, new_id: str) -> Game:
         meta, state = old.meta, old.state

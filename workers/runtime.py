@@ -59,6 +59,6 @@ class Runtime:
         self.archiver = Archiver(
             self.store, self.archive, s.retain_s, hold=self.deliverer.pending,
             hold_max_s=s.webhook_retry_s + 3600,  # the give-ups take their time too
-            rater=self.rater, players=self.players,
+            rater=self.rater, players=self.players, rematch_s=s.rematch_s,
         )  # fmt: skip
         self.trace = s.trace

@@ -79,7 +79,13 @@ class RematchSchema(schemas.Open):
     seat = schemas.Int(
         allow_none=True, **_d("your seat: in the old game while offered, in the new one once made")
     )
-    token = fields.String(**_d("your seat's token in the new game (a seat's caller only)"))
+    token = fields.String(
+        **_d(
+            "your seat's token in the new game (a seat's caller only; not once the old "
+            "game has left Redis for the archive, which does not keep the secret it "
+            "derives from)"
+        )
+    )
     state = schemas.Component("State")
 
 

@@ -11,8 +11,8 @@ Redis Cluster slot:
   tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot); the seats'
   players (``service.players``: ``pl0``/``pl1``, ``nm0``/``nm1``), ``rated`` and the
   rating's outcome (``rating``, ``service.rating``); the rematch (``service.rematch``:
-  ``rm0``/``rm1`` the asks' times in ms, ``rmg`` the new game's id; ``rmo`` in the new
-  game: the game it is the rematch of).
+  ``rm0``/``rm1`` the asks' times in ms, ``rmg`` the new game's id, ``rmx`` once the
+  archive closed the asks; ``rmo`` in the new game: the game it is the rematch of).
 - ``spit:{g:<id>}:idem:<0-7>`` hashes, the records of the keys' first answers
   (``service.idempotency``), in small encodings (listpacks) however long the game: a
   record's bucket is the key's (its SHA-256's last byte mod 8), its field is the seat
@@ -242,14 +242,17 @@ return 1
 # KEYS: meta. ARGV: the asking seat, now (ms), the last ms an ask counts, the new game's
 # id if this ask makes it, then per seat whether it always agrees ('1': a hosted bot).
 # A finished game's rematch (``service.rematch``): answers {'made', id} once a new game
-# was named (by this ask or an earlier one), {'expired'} past the time, else records the
+# was named (by this ask or an earlier one), {'expired'} past the time or once the asks
+# were closed (``rmx``: the game is being archived, ``close_rematch``), else records the
 # ask and answers {'made', id} when both have asked (this ask names ARGV[4]) or
 # {'waiting'}. One script: of two asks at the same instant exactly one names the game.
 _REMATCH = """
 local made = redis.call('HGET', KEYS[1], 'rmg')
 if made then return {'made', made} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
-if tonumber(ARGV[2]) > tonumber(ARGV[3]) then return {'expired'} end
+if tonumber(ARGV[2]) > tonumber(ARGV[3]) or redis.call('HEXISTS', KEYS[1], 'rmx') == 1 then
+  return {'expired'}
+end
 redis.call('HSETNX', KEYS[1], 'rm' .. ARGV[1], ARGV[2])
 for s = 0, 1 do
   if ARGV[5 + s] ~= '1' and not redis.call('HGET', KEYS[1], 'rm' .. s) then
@@ -650,6 +653,12 @@ class RedisStore:
         args = [seat, now_ms, until_ms, new_id, *("1" if a else "0" for a in agrees)]
         reply = self._script(self._rematch, [_key(game_id, "meta")], args)
         return _s(reply[0]), (_s(reply[1]) if len(reply) > 1 else None)
+
+    def close_rematch(self, game_id: str) -> None:
+        """Refuse any further rematch ask of the finished game (``rmx``, which
+        ``_REMATCH`` reads): from here its rematch fields never change, so the archive's
+        record of them is final. Nothing if the game is not in Redis."""
+        self._script(self._annotate, [_key(game_id, "meta")], ["rmx", "1"])
 
     def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None:
         """Record that the game's archived copy (at ``version``) was checked at ``at_ms``

@@ -226,8 +226,8 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
     """`spitlog dev` as the README's first line runs it (from a fresh directory: its
     archive goes to ./spitlog-archive), a game played to its end over HTTP, then every
     command of *Replay and audit* on it."""
-    with spitlog_dev(tmp_path, SPITLOG_RETAIN_S="1", SPITLOG_RATE_REQUESTS="0",
-                     SPITLOG_RATE_ACTIONS="0") as base:  # fmt: skip
+    with spitlog_dev(tmp_path, SPITLOG_RETAIN_S="1", SPITLOG_REMATCH_S="1",
+                     SPITLOG_RATE_REQUESTS="0", SPITLOG_RATE_ACTIONS="0") as base:  # fmt: skip
         gid = _finish(base)
         for command in readme_commands("Replay and audit"):
             line = command.replace(EXAMPLE_BASE, base).replace(EXAMPLE_ID, gid)
@@ -240,8 +240,9 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
         assert (tmp_path / "g.ndjson").read_text().startswith('{"format":"spitlog-log/1"')
         assert (tmp_path / "g.txt").read_text().startswith('[Format "spitlog-notation/1"]')
 
-        # the finished game goes to ./spitlog-archive and leaves Redis a second later (its
-        # lobby entry goes with it); then it is read from the archive, the same bytes
+        # the finished game goes to ./spitlog-archive once its rematch asks end (a second)
+        # and leaves Redis a second later (its lobby entry goes with it); then it is read
+        # from the archive, the same bytes
         def finished():
             page = requests.get(f"{base}/v1/games?status=finished", timeout=10).json()
             return [g["id"] for g in page["games"]]

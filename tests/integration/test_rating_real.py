@@ -26,7 +26,8 @@ pytestmark = pytest.mark.redis
 
 PLAYERS = ("ann", "ben", "cat", "dan", "eve", "fay")
 ENV = {"SPITLOG_BOT_PACE": "0.05", "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": "0.2",
-       "SPITLOG_RETAIN_S": "0.5", "SPITLOG_WORKER_LOG_LEVEL": "WARNING"}  # fmt: skip
+       "SPITLOG_RETAIN_S": "0.5", "SPITLOG_REMATCH_S": "0.5",
+       "SPITLOG_WORKER_LOG_LEVEL": "WARNING"}  # fmt: skip
 
 
 def wait_until(condition, timeout: float, what: str) -> None:

@@ -148,6 +148,55 @@ def test_nothing_leaves_redis_before_the_retention_then_every_key_does(r, archiv
     assert client.get(f"/v1/games/{other}", headers=bearer(o0)).status_code == 200
 
 
+def test_a_finished_game_is_archived_once_its_rematch_is_settled_and_keeps_it(r, archive):
+    """The archive job waits out the rematch asks (``rematch_s`` after the end), closes the
+    game to a late one, and archives the rematch with it: once the game has left Redis its
+    views still link the new game, and a seat's token still finds its new seat."""
+    clock = [1_800_000_000.0]
+    client = create_app(app_settings(rematch_s=60), redis_client=r, archive=archive,
+                        clock=lambda: clock[0]).test_client()  # fmt: skip
+    gid, t0, t1 = new_game(client)
+    assert act(client, gid, t1, {"type": "resign"}).status_code == 201
+    ended = clock[0]
+    archiver = Archiver(RedisStore(r), archive, retain_s=0, clock=lambda: clock[0], rematch_s=60)
+    assert archiver.step(gid) == ("waiting", ended + 60)
+    assert list(archive.keys("")) == []  # nothing written while a rematch may come
+    clock[0] += 30
+    assert client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)).status_code == 202
+    made = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1)).get_json()
+    new = made["game"]
+    clock[0] = ended + 60
+    assert archiver.step(gid) == ("archived", ended + 60)
+    record = archiving.read(archive, gid).record
+    assert record["rematch"] == {"asked_ms": [int((ended + 30) * 1000)] * 2, "game": new}
+    before = client.get(f"/v1/games/{gid}").get_json()["rematch"]
+    mine_before = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t0)).get_json()
+    assert archiver.step(gid) == ("deleted", None)
+    assert keys_naming(r, gid) == []
+    # read from the archive: the same rematch in the view; the new seat and game, no token
+    assert client.get(f"/v1/games/{gid}").get_json()["rematch"] == before
+    mine = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t0)).get_json()
+    assert mine == {k: v for k, v in mine_before.items() if k != "token"}
+    assert (mine["status"], mine["game"], mine["seat"], mine["state"]["you"]) == ("made", new, 1, 1)
+    problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)), 409)
+
+
+def test_a_rematch_ask_after_the_archive_closed_the_game_is_a_409(r, archive):
+    """Closed for the archive (a job, or ``spitlog admin archive`` early): an ask is
+    refused even inside its time, so the archived record of the rematch stays true."""
+    clock = [1_800_000_000.0]
+    client = create_app(app_settings(rematch_s=60), redis_client=r, archive=archive,
+                        clock=lambda: clock[0]).test_client()  # fmt: skip
+    gid, t0, t1 = new_game(client)
+    assert act(client, gid, t1, {"type": "resign"}).status_code == 201
+    archiver = Archiver(RedisStore(r), archive, retain_s=60, clock=lambda: clock[0], rematch_s=60)
+    assert archiver.archive_now(gid) == "archived"  # early, by hand
+    body = problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)), 409)
+    assert body["type"].endswith("rematch-expired")
+    assert "rematch" not in archiving.read(archive, gid).record
+    assert client.get(f"/v1/games/{gid}/rematch").get_json()["asked"] == [False, False]
+
+
 def test_a_copy_spoilt_during_the_retention_stops_the_delete(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)

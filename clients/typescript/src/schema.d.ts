@@ -1482,7 +1482,7 @@ export interface components {
             until?: string;
             /** @description your seat: in the old game while offered, in the new one once made */
             seat?: number | null;
-            /** @description your seat's token in the new game (a seat's caller only) */
+            /** @description your seat's token in the new game (a seat's caller only; not once the old game has left Redis for the archive, which does not keep the secret it derives from) */
             token?: string;
             state?: components["schemas"]["State"];
         } & {

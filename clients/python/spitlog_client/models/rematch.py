@@ -26,7 +26,8 @@ class Rematch:
         asked (list[bool] | Unset):
         until (str | Unset): asks count until then
         seat (int | None | Unset): your seat: in the old game while offered, in the new one once made
-        token (str | Unset): your seat's token in the new game (a seat's caller only)
+        token (str | Unset): your seat's token in the new game (a seat's caller only; not once the old game has left
+            Redis for the archive, which does not keep the secret it derives from)
         state (SpeedState | SpitState | Unset): A game's state as you may see it, by its `game`.
     """
 
