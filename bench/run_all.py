@@ -250,7 +250,7 @@ def capacity(quick: bool) -> None:
     a hosted bot; the CPU split at the largest number held (fractions of one core)."""
     for mix, target in (("humans", ">= 1,000"), ("bots", ">= 1,000; bot due p99 <= 30 ms")):
         # bots: three worker processes, so that decisions due at once do not wait for one
-        # another (with two, the bots' due p99 passes 30 ms at 300 games, the box at 65%)
+        # another (with two, the bots' due p99 passes 30 ms at 300 games, the box at 64%)
         r = cap.run(mix, cap.QUICK_LEVELS if quick else cap.LEVELS,
                     warmup=4 if quick else 8, window=8 if quick else 20, procs=2,
                     workers=3 if mix == "bots" else 1, bisect=1 if quick else 2,
