@@ -86,7 +86,7 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
         except BaseException as e:  # noqa: BLE001 - reported below
             failed.append(e)
 
-    killer = threading.Thread(target=chaos)
+    killer = threading.Thread(target=chaos, daemon=True)  # never holds the session up
     killer.start()
     try:
         for n in range(24):
