@@ -212,6 +212,15 @@ class Archived:
         return Game(self.record["id"], state, meta, self.entries)
 
 
+def _a_rematch(rematch) -> bool:
+    """Whether a record's ``rematch`` has the shape ``_rematch`` writes."""
+    if not isinstance(rematch, dict) or not isinstance(rematch.get("game"), str | None):
+        return False
+    asked = rematch.get("asked_ms")
+    return (isinstance(asked, list) and len(asked) == 2
+            and all(a is None or type(a) is int for a in asked))  # fmt: skip
+
+
 def parse_record(key: str, raw: bytes) -> dict:
     try:
         record = json.loads(raw)
@@ -222,6 +231,8 @@ def parse_record(key: str, raw: bytes) -> dict:
                 raise ValueError(f"no {field!r}")
         if len(record["seats"]) != 2 or not record["export"].get("key"):
             raise ValueError("seats or export malformed")
+        if "rematch" in record and not _a_rematch(record["rematch"]):
+            raise ValueError("rematch malformed")
     except (ValueError, TypeError, AttributeError) as e:
         raise ArchiveCorrupt(key, f"not a record ({e})") from None
     return record
@@ -300,10 +311,11 @@ class Archiver:
     rematch as it stays."""
 
     HOLD_S = 30.0  # a game held by undelivered notifications is looked at again this often
+    CLOSE_GRACE_S = 5.0  # rematch asks are closed this long after their time is over
 
     def __init__(self, store: GameStore, archive: Archive, retain_s: float, clock=time.time,
                  hold=None, hold_max_s: float = 2 * 86_400, *, rater=None,
-                 players=None, rematch_s: float = 0.0):  # fmt: skip
+                 players=None, rematch_s: float = 0.0, settle=None):  # fmt: skip
         self.store = store
         self.archive = archive
         self.retain_s = retain_s
@@ -313,6 +325,7 @@ class Archiver:
         self.rater = rater  # service.rating.Rater (None: a rated game waits, unarchived)
         self.players = players  # service.store.players.PlayerStore: the players' lists
         self.rematch_s = rematch_s  # how long after its end a game's rematch may be asked
+        self.settle = settle  # game id -> None: make its rematch if named, not made
 
     def step(self, game_id: str) -> tuple[str, float | None]:
         """Do the next step for ``game_id``: (outcome, when to run again or None).
@@ -407,12 +420,14 @@ class Archiver:
         return meta, version
 
     def _asks_until(self, game_id: str, meta: dict, version: int) -> float:
-        """Until when a rematch of the game may be asked for (its last event's time plus
-        ``rematch_s``; 0 for a game that cannot have one: aborted)."""
+        """When to close the game to rematch asks: ``CLOSE_GRACE_S`` after they end (its
+        last event's time plus ``rematch_s``, by the API's clock, which the rematch script
+        holds them to: the grace covers a clock here a little ahead); 0 for a game that
+        cannot have one (aborted)."""
         if meta.get("status") != "finished" or self.rematch_s <= 0:
             return 0.0
         last = self.store.read_after(game_id, version - 1)
-        return last[-1][1]["at"] + self.rematch_s if last else 0.0
+        return last[-1][1]["at"] + self.rematch_s + self.CLOSE_GRACE_S if last else 0.0
 
     def _closed(self, game_id: str, meta: dict) -> dict:
         """Close the finished game to rematch asks (``close_rematch``), then its meta as
@@ -420,6 +435,8 @@ class Archiver:
         if meta.get("status") != "finished":
             return meta
         self.store.close_rematch(game_id)
+        if self.settle is not None and "rmg" in (self.store.meta(game_id) or {}):
+            self.settle(game_id)
         return self.store.meta(game_id) or meta
 
     def _pack(self, game_id: str, meta: dict, version: int) -> Packed:

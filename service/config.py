@@ -110,7 +110,8 @@ class Settings(BaseSettings):
     rematch_s: float = _f(
         60.0, "how long after a game's end either seat may ask for a rematch "
         "(`POST /v1/games/{id}/rematch`); an ask after it, or an offer not taken up by "
-        "then, is a `409`", ge=0,
+        "then, is a `409`. The workers read it too: they archive a finished game a few "
+        "seconds after it", ge=0,
     )  # fmt: skip
     seek_max_s: float = _f(
         300.0, "the longest a seek waits for an opponent (`POST /v1/seeks`, its `expires_s` "

@@ -509,6 +509,19 @@ class Games:
             out["webhook"] = {"url": meta["wh"], "secret": meta["whs"], "events": events}
         return out
 
+    @staticmethod
+    def _secret(game: Game) -> str:
+        """The game's secret, which a seat's token made again derives from; a game read
+        from the archive has none (it is not kept there): its first answer is a 409."""
+        secret = game.meta.get("ik")
+        if secret is None:
+            e = domain.GameOver(f"the game {game.id} has left Redis for the archive: the "
+                                "first answer of this Idempotency-Key (its token) is not "
+                                "kept there")  # fmt: skip
+            e.version = game.version
+            raise e
+        return secret
+
     def _created_again(self, prior: tuple[str, str, int], fp: str, idem_key: str) -> Acted:
         """The first answer of a create's Idempotency-Key, made again from the game."""
         game_id, first_fp, _at = prior
@@ -523,7 +536,7 @@ class Games:
         made = int(game.meta.get("cv", "1"))
         token = None
         if game.meta.get("kind0", "human") == "human":
-            token = _derived(game.meta["ik"], 0, idem_key)
+            token = _derived(self._secret(game), 0, idem_key)
         return Acted(
             self._created(Game(game_id, self._state_at(game, made), game.meta), token),
             replayed=True,
@@ -586,7 +599,7 @@ class Games:
         if last > game.version:
             game = self.load(game.id)
         state = self._state_at(game, last)
-        token = _derived(game.meta["ik"], 1, idem_key)
+        token = _derived(self._secret(game), 1, idem_key)
         return Acted({"seat": 1, "token": token, "state": self.view(game, 1, state)}, replayed=True)
 
     def act(

@@ -7,16 +7,17 @@ records that seat's ask and answers ``202`` (waiting for the other, until ``unti
 once both have asked, ``201`` with the new game, the caller's new seat and its token. The
 first asker learns its own by ``GET /v1/games/{id}/rematch`` with its old token (or by
 asking again: an ask is idempotent). A hosted bot always agrees: against one, the first ask
-makes the game. Asks count until ``SPITLOG_REMATCH_S`` after the game's end; after that (or
-once the game has left Redis) a ``409``.
+makes the game. Asks count until ``SPITLOG_REMATCH_S`` after the game's end; after that, or
+once the archive job closed them (``service.archiving``: a few seconds later, or at once
+by ``spitlog admin archive``), a ``409``.
 
 Exactly one new game: the asks are recorded by one script on the old game's meta
 (``RedisStore.rematch``), which names the new game's id once, in the ask that completes
 the pair. Whoever finds it named and the game not there yet (that ask's process, or one
-that crashed before it made it, then any later ask or read) makes it: an append at
-version 0, which only one can do. The new seats' tokens are derived from the old game's
-secret (an HMAC of the new id and the old seat), so each seat gets the same one whoever
-made the game, and neither is stored.
+that crashed before it made it, then any later ask or read, or at the latest the archive
+job, ``settle``) makes it: an append at version 0, which only one can do. The new seats'
+tokens are derived from the old game's secret (an HMAC of the new id and the old seat),
+so each seat gets the same one whoever made the game, and neither is stored.
 """
 
 import base64
@@ -73,6 +74,10 @@ class Rematches:
         got, new_id = self.games.store.rematch(
             game_id, seat, int(now * 1000), int(until * 1000), "g_" + secrets.token_hex(8), agrees
         )
+        if got == "closed":
+            raise RematchExpired(
+                "the game's rematch asks are closed: it is being archived", version=game.version
+            )
         if got == "expired":
             raise RematchExpired(
                 f"a rematch could be asked for until {domain.views.iso(until)}",
@@ -95,17 +100,31 @@ class Rematches:
 
     def _offer(self, game: Game, seat: int | None) -> dict:
         info = self.games.rematch_of(game) or {}
-        expired = game.log is not None or self.games.clock() > game.state.phase_since + \
-            self.games.rematch_s  # fmt: skip
+        expired = game.log is not None or "rmx" in game.meta or self.games.clock() > \
+            game.state.phase_since + self.games.rematch_s  # fmt: skip
         status = "made" if info.get("game") else "expired" if expired else (
             "offered" if any(info.get("asked", ())) else "none")  # fmt: skip
         return {"status": status, **info, "seat": seat}
+
+    def settle(self, game_id: str) -> None:
+        """Make the rematch of a game closed to asks (``service.archiving``) if it was
+        named but not made (the ask that named it did not live to, and no one asked or
+        read since): the archived game never links a game that does not exist."""
+        old = self.games.load(game_id)
+        new_id = old.meta.get("rmg")
+        if new_id is None or old.log is not None:
+            return
+        try:
+            self.games.load(new_id)
+        except NoSuchGame:
+            self._make(old, new_id)
 
     def _made(self, old: Game, seat: int, new_id: str) -> dict:
         """The new game (made here if the ask that named it did not live to), as ``seat``
         of the old game sees it: its new seat and token. Of an old game read from the
         archive, no token: it derives from the game's secret, which the archive does not
-        keep (and a new game never made is the offer, as a spectator sees it)."""
+        keep (and a new game it does not find, which ``settle`` makes before the archive,
+        is the offer as a spectator sees it)."""
         archived = old.log is not None
         try:
             game = self.games.load(new_id)

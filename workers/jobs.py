@@ -196,13 +196,14 @@ ARCHIVE_MAX_BACKOFF_S = 300.0  # ... doubling with each failure in a row, up to 
 
 @traced("archive_game")
 def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
-    """Move a finished game out of Redis (``service.archiving.Archiver.step``): archive it
-    and check the copy, then, once the retention is over, delete it from Redis. Each run
+    """Move a finished game out of Redis (``service.archiving.Archiver.step``): once its
+    rematch asks are over, archive it and check the copy, then, once the retention is
+    over, delete it from Redis. Each run
     does one step and arms the next; a failure (the archive unreachable, an object there
     that differs) leaves the game in Redis and backs off, doubling up to five minutes
     (``attempt``: the failures in a row)."""
     rt = runtime()
-    start = time.time()
+    start = _at_due(due_ms)  # (a run early would find the game waiting, and run again)
     if due_ms is not None:
         LAG.labels("archive_game").observe(abs(start * 1000 - due_ms) / 1000)
     try:

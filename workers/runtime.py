@@ -13,6 +13,7 @@ from service.games import Games
 from service.metrics import Metrics
 from service.outbound.webhooks import UrllibSender
 from service.rating import Rater
+from service.rematch import Rematches
 from service.seeks import Seeks
 from service.store.players import PlayerStore
 from service.store.redis import RedisStore
@@ -60,5 +61,6 @@ class Runtime:
             self.store, self.archive, s.retain_s, hold=self.deliverer.pending,
             hold_max_s=s.webhook_retry_s + 3600,  # the give-ups take their time too
             rater=self.rater, players=self.players, rematch_s=s.rematch_s,
+            settle=Rematches(self.games).settle,
         )  # fmt: skip
         self.trace = s.trace

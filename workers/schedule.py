@@ -42,9 +42,10 @@ the pace of play (and a finished game one, until it has left Redis):
   armed by an append that has something to notify, again by its job while a target
   fails (its backoff);
 - ``arc|<game>``: a finished game's way out of Redis (``workers.jobs.archive_game``),
-  armed by the append that ends it: archive it now, delete it once the retention is
-  over; its plan's version is 0, its attempt counts the failures in a row. A rated game
-  is rated first, in the same job (``service.archiving``: never archived unrated).
+  armed by the append that ends it: once its rematch asks are over archive it, delete it
+  once the retention is over; its plan's version is 0, its attempt counts the failures
+  in a row. A rated game is rated first, in the same job (``service.archiving``: never
+  archived unrated).
 - ``seek|<seek>``: a seek's bot fallback or expiry (``workers.jobs.seek_due``), armed
   when it is posted.
 

@@ -155,12 +155,15 @@ ROUTES = (
               "202 while the other seat has not asked (a hosted bot always agrees); 201 once "
               "both have: the new game (seats swapped, same kind, options, players and "
               "`rated`), your new seat and its token. The first asker reads its own with GET "
-              "(or by asking again). 409 once `until` has passed, or for a game not finished.",
+              "(or by asking again). 409 once `until` has passed or the archive closed the "
+              "asks (a few seconds later, or at once by an operator), or for a game not "
+              "finished.",
               security=SEEKER,
               responses={**_ok(201, RematchSchema), **_ok(202, RematchSchema),
                          **_problems(401, 403, 404, 409, 429)})),
     Route("get_rematch", "GET", GAME + "/rematch", get_rematch, auth=True, gated=True, doc=_op(
-        "A finished game's rematch: the offer, or the new game (with your seat's token)",
+        "A finished game's rematch: the offer, or the new game (with your seat's token "
+        "while the old game is in Redis)",
         security=[{"seat": []}, {}],
         responses={**_ok(200, RematchSchema), **_problems(401, 403, 404, 409, 429)})),
 )  # fmt: skip

@@ -242,17 +242,17 @@ return 1
 # KEYS: meta. ARGV: the asking seat, now (ms), the last ms an ask counts, the new game's
 # id if this ask makes it, then per seat whether it always agrees ('1': a hosted bot).
 # A finished game's rematch (``service.rematch``): answers {'made', id} once a new game
-# was named (by this ask or an earlier one), {'expired'} past the time or once the asks
-# were closed (``rmx``: the game is being archived, ``close_rematch``), else records the
+# was named (by this ask or an earlier one), {'expired'} past the time, {'closed'} once
+# the asks were closed (``rmx``: the game is being archived, ``close_rematch``), else
+# records the
 # ask and answers {'made', id} when both have asked (this ask names ARGV[4]) or
 # {'waiting'}. One script: of two asks at the same instant exactly one names the game.
 _REMATCH = """
 local made = redis.call('HGET', KEYS[1], 'rmg')
 if made then return {'made', made} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
-if tonumber(ARGV[2]) > tonumber(ARGV[3]) or redis.call('HEXISTS', KEYS[1], 'rmx') == 1 then
-  return {'expired'}
-end
+if redis.call('HEXISTS', KEYS[1], 'rmx') == 1 then return {'closed'} end
+if tonumber(ARGV[2]) > tonumber(ARGV[3]) then return {'expired'} end
 redis.call('HSETNX', KEYS[1], 'rm' .. ARGV[1], ARGV[2])
 for s = 0, 1 do
   if ARGV[5 + s] ~= '1' and not redis.call('HGET', KEYS[1], 'rm' .. s) then
@@ -648,8 +648,8 @@ class RedisStore:
         agrees: tuple[bool, bool],
     ) -> tuple[str, str | None]:  # fmt: skip
         """Record ``seat``'s ask for a rematch of the finished game (``_REMATCH``):
-        (``made``, the new game's id), (``waiting``, None), (``expired``, None) or
-        (``gone``, None)."""
+        (``made``, the new game's id), (``waiting``, None), (``expired``, None),
+        (``closed``, None) or (``gone``, None)."""
         args = [seat, now_ms, until_ms, new_id, *("1" if a else "0" for a in agrees)]
         reply = self._script(self._rematch, [_key(game_id, "meta")], args)
         return _s(reply[0]), (_s(reply[1]) if len(reply) > 1 else None)

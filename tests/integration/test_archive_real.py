@@ -146,6 +146,8 @@ def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, 
         return any(int(t["attempt"]) >= 1 for t in failed_runs())
 
     wait_until(retried, 30, "a failed archive job tried again")
+    first = [t for t in schedule.read_trace() if t["kind"] == "arc" and t["game"] == gid][0]
+    assert first["outcome"] == "waiting"  # the rematch asks first
     runs = failed_runs()
     assert len(runs) >= 2 and all(t["outcome"] == "failed" for t in runs)
     attempts = [int(t["attempt"]) for t in runs]

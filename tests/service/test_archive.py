@@ -16,6 +16,7 @@ from service.archive.directory import DirectoryArchive
 from service.archiving import ArchiveConflict, ArchiveCorrupt, Archiver
 from service.errors import ArchiveUnavailable
 from service.http.app import create_app
+from service.rematch import Rematches
 from service.store.redis import RedisStore
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
 from tests.support.keys import keys_naming
@@ -159,14 +160,14 @@ def test_a_finished_game_is_archived_once_its_rematch_is_settled_and_keeps_it(r,
     assert act(client, gid, t1, {"type": "resign"}).status_code == 201
     ended = clock[0]
     archiver = Archiver(RedisStore(r), archive, retain_s=0, clock=lambda: clock[0], rematch_s=60)
-    assert archiver.step(gid) == ("waiting", ended + 60)
+    assert archiver.step(gid) == ("waiting", ended + 65)  # 5 s of grace for the clocks
     assert list(archive.keys("")) == []  # nothing written while a rematch may come
     clock[0] += 30
     assert client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)).status_code == 202
     made = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1)).get_json()
     new = made["game"]
-    clock[0] = ended + 60
-    assert archiver.step(gid) == ("archived", ended + 60)
+    clock[0] = ended + 65
+    assert archiver.step(gid) == ("archived", ended + 65)
     record = archiving.read(archive, gid).record
     assert record["rematch"] == {"asked_ms": [int((ended + 30) * 1000)] * 2, "game": new}
     before = client.get(f"/v1/games/{gid}").get_json()["rematch"]
@@ -192,9 +193,83 @@ def test_a_rematch_ask_after_the_archive_closed_the_game_is_a_409(r, archive):
     archiver = Archiver(RedisStore(r), archive, retain_s=60, clock=lambda: clock[0], rematch_s=60)
     assert archiver.archive_now(gid) == "archived"  # early, by hand
     body = problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)), 409)
-    assert body["type"].endswith("rematch-expired")
+    assert body["type"].endswith("rematch-expired") and "closed" in body["detail"]
     assert "rematch" not in archiving.read(archive, gid).record
-    assert client.get(f"/v1/games/{gid}/rematch").get_json()["asked"] == [False, False]
+    offer = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t1)).get_json()
+    assert (offer["status"], offer["asked"]) == ("expired", [False, False])
+
+
+def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r, archive):
+    """The meta is read again once the asks are closed (an ask may land just before the
+    close; the API's clock may run a little behind the worker's: the grace); a new game
+    named by an ask whose maker died is made before the old game is archived."""
+    clock = [1_800_000_000.0]
+    client = create_app(app_settings(rematch_s=60), redis_client=r, archive=archive,
+                        clock=lambda: clock[0]).test_client()  # fmt: skip
+    games = client.application.extensions["spitlog"].games
+    store = RedisStore(r)
+    gid, t0, t1 = new_game(client)
+    assert act(client, gid, t1, {"type": "resign"}).status_code == 201
+    ended = clock[0]
+
+    class AskFirst(RedisStore):  # one seat's ask reaches Redis right before the close
+        def close_rematch(self, game_id):
+            clock[0] = ended + 59.9  # the API's clock, behind the worker's
+            assert client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)).status_code == 202
+            super().close_rematch(game_id)
+
+    late = [ended + 65]
+    archiver = Archiver(AskFirst(r), archive, retain_s=60, clock=lambda: late[0], rematch_s=60)
+    assert archiver.step(gid)[0] == "archived"
+    asked_ms = int((ended + 59.9) * 1000)
+    assert archiving.read(archive, gid).record["rematch"] == {"asked_ms": [asked_ms, None],
+                                                             "game": None}  # fmt: skip
+    problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1)), 409)
+
+    # both asked, the new game named; the process making it died before it did
+    other, _o0, _o1 = new_game(client)
+    assert act(client, other, _o1, {"type": "resign"}).status_code == 201
+    ms = int(clock[0] * 1000)
+    for seat in (0, 1):
+        got = store.rematch(other, seat, ms, ms + 60_000, "g_00000000000000aa", (False, False))
+    assert got == ("made", "g_00000000000000aa")
+    settle = Rematches(games).settle
+    late[0] = clock[0] + 65
+    archiver = Archiver(store, archive, retain_s=0, clock=lambda: late[0], rematch_s=60,
+                        settle=settle)  # fmt: skip
+    assert archiver.step(other)[0] == "archived"
+    assert archiver.step(other)[0] == "deleted"
+    view = client.get("/v1/games/g_00000000000000aa").get_json()
+    assert view["rematch_of"] == other
+    assert client.get(f"/v1/games/{other}").get_json()["rematch"]["game"] == "g_00000000000000aa"
+    # a record whose rematch is not the shape written: corrupt, a 502 naming it
+    rkey = archiving.read(archive, other).record["export"]["key"].replace(".ndjson.zst", ".json")
+    raw = json.loads(archive.get(rkey))
+    with pytest.raises(ArchiveCorrupt):
+        archiving.parse_record(rkey, json.dumps({**raw, "rematch": ["x"]}).encode())
+
+
+def test_a_create_key_replayed_from_an_archived_game_is_a_409(r, archive):
+    """The first answer of a create's Idempotency-Key holds the seat's token, derived from
+    the game's secret, which the archive does not keep. The key's record goes with the
+    game, so a retry after the delete is a new create; one that found the record just
+    before the delete reads the game from the archive: a 409 that says so, not a 500."""
+    client = make_app(r, archive).test_client()
+    body = {"game": "spit", "options": {"max_rounds": 1}}
+    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-0123456789"})
+    assert first.status_code == 201
+    g = first.get_json()
+    t1 = client.post(f"/v1/games/{g['id']}/seats", json={}).get_json()["token"]
+    assert act(client, g["id"], t1, {"type": "resign"}).status_code == 201
+    archiver = Archiver(RedisStore(r), archive, retain_s=0)
+    assert [archiver.step(g["id"])[0] for _ in range(2)] == ["archived", "deleted"]
+    games = client.application.extensions["spitlog"].games
+    archived = games.load(g["id"])
+    assert archived.log is not None  # read from the archive
+    with pytest.raises(domain.GameOver, match="left Redis for the archive"):
+        games._created_again((g["id"], "fp", 0), "fp", "create-0123456789")
+    again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-0123456789"})
+    assert again.status_code == 201 and again.get_json()["id"] != g["id"]
 
 
 def test_a_copy_spoilt_during_the_retention_stops_the_delete(r, archive):

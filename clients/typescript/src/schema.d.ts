@@ -400,12 +400,12 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A finished game's rematch: the offer, or the new game (with your seat's token) */
+        /** A finished game's rematch: the offer, or the new game (with your seat's token while the old game is in Redis) */
         get: operations["get_rematch"];
         put?: never;
         /**
          * Ask for a rematch of a finished game (a seat's token)
-         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed, or for a game not finished.
+         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished.
          */
         post: operations["ask_rematch"];
         delete?: never;

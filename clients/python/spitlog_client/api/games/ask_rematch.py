@@ -89,8 +89,8 @@ def sync_detailed(
 
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
-    first asker reads its own with GET (or by asking again). 409 once `until` has passed, or for a game
-    not finished.
+    first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished.
 
     Args:
         game_id (str):
@@ -123,8 +123,8 @@ def sync(
 
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
-    first asker reads its own with GET (or by asking again). 409 once `until` has passed, or for a game
-    not finished.
+    first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished.
 
     Args:
         game_id (str):
@@ -152,8 +152,8 @@ async def asyncio_detailed(
 
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
-    first asker reads its own with GET (or by asking again). 409 once `until` has passed, or for a game
-    not finished.
+    first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished.
 
     Args:
         game_id (str):
@@ -184,8 +184,8 @@ async def asyncio(
 
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
-    first asker reads its own with GET (or by asking again). 409 once `until` has passed, or for a game
-    not finished.
+    first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished.
 
     Args:
         game_id (str):

@@ -80,7 +80,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Problem | Rematch]:
-    """A finished game's rematch: the offer, or the new game (with your seat's token)
+    """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
+    in Redis)
 
     Args:
         game_id (str):
@@ -109,7 +110,8 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Problem | Rematch | None:
-    """A finished game's rematch: the offer, or the new game (with your seat's token)
+    """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
+    in Redis)
 
     Args:
         game_id (str):
@@ -133,7 +135,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Problem | Rematch]:
-    """A finished game's rematch: the offer, or the new game (with your seat's token)
+    """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
+    in Redis)
 
     Args:
         game_id (str):
@@ -160,7 +163,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Problem | Rematch | None:
-    """A finished game's rematch: the offer, or the new game (with your seat's token)
+    """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
+    in Redis)
 
     Args:
         game_id (str):
