@@ -79,6 +79,9 @@ CTX_TTL_S = 3600
 BEAT = f"{PREFIX}:beat"
 BEAT_TTL_S = 60
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
+# a human game's append that takes away a deadline due this soon sets the deadline slot
+# to the next one (``Scheduler.on_appended``); a later one is left to fire its job
+NEAR_S = 30.0
 
 # KEYS: due, plan, high-water mark. ARGV: version, final ('1'/'0'), ttl, n bots, then n
 # times (bot slot, due ms, attempt), then (deadline slot, due ms or '', attempt, mode),
@@ -434,18 +437,25 @@ class Scheduler:
     """The service's hook (``service.ports.Scheduler``): after every append, arm the
     game's next decisions. Runs in every process that appends: the API and the workers."""
 
-    def __init__(self, schedule: Schedule, *, pace: float = 1.0, clock=time.time):
+    def __init__(self, schedule: Schedule, *, pace: float = 1.0, clock=time.time,
+                 archive_after_s: float = 0.0):  # fmt: skip
         self.schedule = schedule
         self.pace = pace
         self.clock = clock
+        # a finished game's archive slot is armed this long after its end (its rematch
+        # asks' time and the archiver's grace: ``Archiver.step`` waits for them anyway)
+        self.archive_after_s = archive_after_s
         # game -> (version, soonest deadline ms) of the state last seen after an append:
         # the next append's ``before`` is that state, so its deadlines are not re-derived
         self._soonest: dict[str, tuple[int, int | None]] = {}
 
     @classmethod
     def from_settings(cls, s: Settings) -> "Scheduler":
+        from service.archiving import Archiver
+
         opts = {**options(), "socket_connect_timeout": 1, "socket_timeout": 2}
-        return cls(Schedule(client(s.queue, **opts)), pace=s.bot_pace)
+        after = s.rematch_s + Archiver.CLOSE_GRACE_S if s.rematch_s > 0 else 0.0
+        return cls(Schedule(client(s.queue, **opts)), pace=s.bot_pace, archive_after_s=after)
 
     def _soonest_ms(self, game_id: str, state: State) -> int | None:
         """``soonest_ms(state)``, remembered per game for the state's version (a version
@@ -491,17 +501,26 @@ class Scheduler:
         if state.over:
             self._soonest.pop(game_id, None)
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
-            self.schedule.arm_archive(game_id, self.clock() * 1000)  # out to the archive
+            # out to the archive, once a finished game's rematch asks are over
+            at = self.clock()
+            if state.status == "finished" and self.archive_after_s > 0:
+                at = max(at, state.phase_since + self.archive_after_s)
+            self.schedule.arm_archive(game_id, at * 1000)
             return
         was = None if before is None else self._soonest_ms(game_id, before)
         due = self._soonest_ms(game_id, state)
         bot_seats = [s for s in (0, 1) if bot_level(state, s) is not None]
-        if not bot_seats:
-            if due is None:
-                return  # the slot, if any, fires once and finds nothing to do
-            if was is not None and was <= due:
-                return  # due no later than ``was`` already (the invariant)
         now = self.clock()
+        if not bot_seats:
+            if was is None and due is None:
+                return  # nothing runs, and nothing is known to have run
+            # the slot is due no later than ``due`` already (the invariant): nothing to
+            # arm, unless a deadline of the state before, due within ``NEAR_S``, went away
+            # or later (a stalemate called, a round begun): then the slot goes to the new
+            # soonest, one arm instead of a job that would find nothing to do
+            later = was is not None and (due is None or was <= due)
+            if later and (was == due or was > ms(now + NEAR_S)):
+                return
         bots = self.bot_plans(game_id, state, now)
         planned = {slot for slot, _d, _a in bots}
         removes = [bot_slot(game_id, s) for s in bot_seats if bot_slot(game_id, s) not in planned]

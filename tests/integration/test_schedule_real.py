@@ -1,9 +1,11 @@
 """The schedule's scripts and the sweeper on a real redis-server (no worker processes):
 arming bots is monotonic per game, the deadline slot only ever moves sooner, a due
-decision is claimed by one ticker only, a game over leaves no slot, an action of a human
-game arms nothing unless it brings a deadline sooner, and the sweeper re-arms exactly
-what a crash lost."""
+decision is claimed by one ticker only, a game over leaves no slot (and is armed for the
+archive once its rematch asks are over), an action of a human game arms nothing unless it
+brings a deadline sooner or takes away one due soon, and the sweeper re-arms exactly what
+a crash lost."""
 
+import dataclasses
 import math
 import threading
 import time
@@ -15,7 +17,17 @@ from service.config import load
 from service.games import Acted, ms_now
 from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
-from workers.schedule import DUE, PLAN, Schedule, Scheduler, all_slots, bot_slot, deadline_slot
+from workers.schedule import (
+    DUE,
+    NEAR_S,
+    PLAN,
+    Schedule,
+    Scheduler,
+    all_slots,
+    archive_slot,
+    bot_slot,
+    deadline_slot,
+)
 from workers.sweeper import Sweeper
 from workers.ticker import Ticker
 from workers.worker import make_queue
@@ -161,12 +173,14 @@ def test_after_each_append_the_bots_and_deadlines_are_armed(rt):
     assert rt.schedule.status(all_slots(g["id"])) == [(None, None)] * len(all_slots(g["id"]))
 
 
-def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
+def test_a_human_action_arms_nothing_unless_a_deadline_comes_sooner_or_a_near_one_goes(rt):
     """Each action pushes its seat's idle deadline (T-4) back: the slot, due at the soonest
     deadline of the state before, is still due no later than the new soonest. So an
-    action of a game of humans costs no round trip to the schedule."""
-    # (T-1 after T-2 too, should the deal begin with a stalemate)
-    options = {"ready_grace_s": 5, "idle_forfeit_s": 60, "spit_grace_s": 30}
+    action of a game of humans costs no round trip to the schedule, unless it brings a
+    deadline sooner, or takes away one due within NEAR_S (here T-2, met): then the slot
+    moves to the new soonest, instead of a job waking at T-2's time to find nothing."""
+    # T-4 and T-1 both further than NEAR_S: the plays below move them, and arm nothing
+    options = {"ready_grace_s": 5, "idle_forfeit_s": 60, "spit_grace_s": NEAR_S + 15}
     g = rt.games.create("spit", options, "human", "").body
     gid, t0 = g["id"], g["token"]
     t1 = rt.games.join(gid, "").body["token"]
@@ -184,7 +198,11 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
     state = rt.games.load(gid).state
     soonest = domain.deadlines(state)[0]
     assert soonest.rule in ("T-1", "T-4") and soonest.at > state.phase_since + 5
-    assert calls == []  # it falls after T-2: the slot, due sooner, stays as it is
+    # T-2, due within NEAR_S, is met: one arm sets the slot to the new soonest
+    assert len(calls) == 1
+    calls.clear()
+    armed = rt.schedule.status([slot])[0][0]
+    assert armed == pytest.approx(soonest.at * 1000, abs=1)
     for _ in range(5):
         before = rt.games.load(gid).state
         play = next((a for a in domain.view(before, 0)["legal_actions"] if a["type"] == "play"),
@@ -204,6 +222,51 @@ def test_a_human_action_arms_nothing_unless_it_brings_a_deadline_sooner(rt):
             assert float(armed) == pytest.approx(max(due * 1000, 0), abs=1)
             return
     assert rt.schedule.status([slot])[0][0] == armed
+
+
+def test_a_near_deadline_met_moves_the_slot_and_a_far_one_does_not(rt):
+    """The hook of a human game, given the states before and after an append: a soonest
+    deadline within NEAR_S that goes later sets the slot to the new one (or removes the
+    slot when none is left); one further away leaves the slot as it is (its job, if it
+    ever runs before the game moves on, arms the next)."""
+    clock = Clock()
+    sch = Scheduler(rt.schedule, clock=clock)
+    gid = rt.games.create("spit", {"ready_grace_s": 5}, "human", "").body["id"]
+    rt.games.join(gid, "")
+    ready = rt.games.load(gid).state  # T-2, 5 s after the join
+    slot = deadline_slot(gid)
+    t2 = domain.deadlines(ready)[0]
+    assert t2.rule == "T-2" and rt.schedule.status([slot])[0][0] == pytest.approx(t2.at * 1000)
+    later = dataclasses.replace(
+        ready, version=ready.version + 1, phase_since=ready.phase_since + 20
+    )
+    clock.t = ready.phase_since
+    sch.on_appended(gid, later, ready)  # T-2 due in 5 s went 20 s later: the slot follows
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(domain.deadlines(later)[0].at * 1000)
+    further = dataclasses.replace(
+        later, version=later.version + 1, phase_since=later.phase_since + 20
+    )
+    clock.t = later.phase_since - NEAR_S  # now T-2 of ``later`` is due in NEAR_S + 5 s
+    sch.on_appended(gid, further, later)  # far: nothing moves
+    assert rt.schedule.status([slot])[0][0] == pytest.approx(domain.deadlines(later)[0].at * 1000)
+
+
+def test_a_finished_game_is_armed_for_the_archive_after_its_rematch_asks(rt):
+    """The end of a finished game arms its archive slot once its rematch asks are over
+    (the archive job would wait for them anyway); an aborted game's at once."""
+    sch = Scheduler(rt.schedule, archive_after_s=65.0)
+    g = rt.games.create("speed", {}, "human", "").body
+    rt.games.join(g["id"], "")
+    state = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
+    assert state.status == "finished"
+    sch.on_appended(g["id"], state, None)
+    due = rt.schedule.status([archive_slot(g["id"])])[0][0]
+    assert due == pytest.approx((state.phase_since + 65.0) * 1000, abs=1)
+    gone = rt.games.create("speed", {"join_timeout_s": 1}, "human", "").body["id"]
+    aborted = dataclasses.replace(rt.games.load(gone).state, status="aborted", phase="aborted")
+    t = time.time()
+    sch.on_appended(gone, aborted, None)
+    assert rt.schedule.status([archive_slot(gone)])[0][0] == pytest.approx(t * 1000, abs=1000)
 
 
 def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
