@@ -9,6 +9,11 @@ the default limits on), ``spitlog worker`` (``--workers``) and ``spitlog schedul
 a redis-server of its own (no persistence), with ``SPITLOG_TRUSTED_PROXIES=1`` and an
 ``X-Forwarded-For`` address of its own for each simulated client: the limits apply per
 client as they would behind a proxy, instead of all clients sharing 127.0.0.1's buckets.
+A finished game is archived 10 s after its end and deleted from Redis 10 s later
+(``SPITLOG_REMATCH_S`` 5, ``SPITLOG_RETAIN_S`` 10, instead of a minute and an hour), so
+that the jobs of every game's way out run within the windows of a short run, as they do
+in a service that has run for an hour; Redis then holds fewer finished games than it
+would (``redis_bytes`` counts live games and the last 20 s of finished ones).
 
 **The players.** Each game is two simulated people (or, in the bot run, every other
 game one person against a hosted ``bot:hard``). Each person has a keep-alive
@@ -468,6 +473,12 @@ class Service:
             # 4 connections a human game (a request connection and a stream per seat)
             "SPITLOG_WORKER_CONNECTIONS": "10000",
             "SPITLOG_ARCHIVE_URL": str(Path(workdir) / "archive"),
+            # a finished game goes to the archive 10 s after its end (5 s of rematch asks,
+            # the archiver's 5 s of grace) and leaves Redis 10 s later, instead of after a
+            # minute and an hour: the workers' jobs of a game's way out (archive, delete)
+            # then fall inside every window, as they do once a service has run for an hour
+            "SPITLOG_REMATCH_S": "5",
+            "SPITLOG_RETAIN_S": "10",
             "SPITLOG_TRACE": "1",
             **(env or {}),
         }

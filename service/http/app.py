@@ -70,6 +70,7 @@ class Services:
         hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``) and
         long-polls answer now, so that only short requests are left in flight."""
         self.draining = True
+        self.hub.wake_all()
 
     def spec(self) -> dict:
         """The OpenAPI document of the routes."""

@@ -1,11 +1,12 @@
 """Live answers: the SSE stream of a game's log and the long-poll, both waiting on the
-live hub (``store.live.Hub``: one blocking reader per game per process).
+live hub (``store.live.Hub``: one subscription per watched game per process).
 
 Each holds one of its client's stream slots (``limits.rates``) while it is open, and
-frees it within a second of the client going away: between two waits it looks whether
-the connection was closed, instead of finding out at its next keep-alive write. Likewise
-each ends within a second once the process drains (``Services.drain``: SIGTERM): a
-long-poll answers what it has, a stream sends a ``retry:`` hint and ends.
+frees it within a second of the client going away: the hub looks at every waiting
+client's connection once a second and wakes the stream whose client closed it, instead
+of its finding out at its next keep-alive write. Likewise each ends at once when the
+process drains (``Services.drain``: SIGTERM, which wakes every wait): a long-poll answers
+what it has, a stream sends a ``retry:`` hint and ends.
 """
 
 import random
@@ -20,14 +21,18 @@ from .pipeline import Answer, Call
 
 _END_EVENTS = ("game_ended", "game_aborted")
 PAGE = 500  # events a stream reads from the store at once
-CHECK_S = 1.0  # how often a waiting stream looks whether its client is still there
 DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
 PRIVATE = [("Cache-Control", "private, no-cache"), ("Vary", "Authorization")]
 
 
+def client_socket(environ: dict):
+    """The client's connection, if the server says (gunicorn, werkzeug), else None."""
+    return environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+
+
 def client_gone(environ: dict) -> bool:
     """Whether the client closed its connection (it would read as the end of the stream)."""
-    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    sock = client_socket(environ)
     if sock is None:
         return False
     try:
@@ -55,9 +60,9 @@ def long_poll(call: Call, game_id: str, after: int, wait_s: float) -> None:
     hub = call.services.hub
     release = _slot(call, wait_s)
     try:
-        end = time.monotonic() + wait_s
+        end, sock = time.monotonic() + wait_s, client_socket(call.environ)
         while (left := end - time.monotonic()) > 0:
-            if hub.wait(game_id, after, min(CHECK_S, left)) or client_gone(call.environ):
+            if hub.wait(game_id, after, left, sock) or client_gone(call.environ):
                 return
             if call.services.draining:
                 return
@@ -76,6 +81,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
         return Answer(204, list(PRIVATE), b"")
     release = _slot(call, max_s)
     environ = call.environ
+    sock = client_socket(environ)
 
     def stream():
         metrics.sse_open.inc()
@@ -112,7 +118,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                 if now >= ping:
                     yield b": keep-alive\n\n"
                     ping = now + keep_s
-                moved = hub.wait(game.id, last, min(CHECK_S, end - now, max(ping - now, 0.001)))
+                moved = hub.wait(game.id, last, min(end - now, max(ping - now, 0.001)), sock)
         finally:
             metrics.sse_open.dec()
 

@@ -6,6 +6,10 @@ Redis Cluster slot:
 
 - ``spit:{g:<id>}:log``  the Stream of events; entry ID ``0-<version>``, one field ``e``
   holding the event's JSON. Never trimmed: the log is the truth.
+- ``spit:{g:<id>}:live`` not a key: the shard channel (``SPUBLISH``, the game's slot) on
+  which each append publishes what it appended: its first version, then each event's
+  JSON, a line each (``live_entries``), for the processes that watch the game
+  (``store.live.Hub``).
 - ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
   ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
   tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot); the seats'
@@ -110,6 +114,10 @@ if not charge_now() then return nil end  -- the request's buckets, if it carries
 for j = 1, n do
   redis.call('XADD', KEYS[2], '0-' .. (v + j), 'e', ARGV[2 + j])
 end
+-- the live channel (the meta key's name, ``live`` for ``meta``: the game's slot): the
+-- first version appended, then each event's JSON, a line each
+redis.call('SPUBLISH', string.sub(KEYS[1], 1, -5) .. 'live',
+           (v + 1) .. '\\n' .. table.concat(ARGV, '\\n', 3, n + 2))
 if ifield ~= '' then
   local h = KEYS[3]
   if ARGV[i + 3] == 'r' then h = KEYS[5] end
@@ -305,6 +313,9 @@ def _key(game_id: str, part: str) -> str:
     return f"spit:{{g:{game_id}}}:{part}"
 
 
+_LIVE = re.compile(r"spit:\{g:([^}]+)\}:live")
+
+
 def _s(b) -> str:
     return b.decode() if isinstance(b, bytes) else str(b)
 
@@ -317,7 +328,7 @@ def _entries(raw) -> list[tuple[int, dict]]:
             data = fields.get(b"e", fields.get("e"))
         else:  # a script's reply: a flat [field, value, ...] list
             data = dict(zip(fields[::2], fields[1::2], strict=True)).get(b"e")
-        out.append((int(_s(entry_id).split("-", 1)[1]), json.loads(data)))
+        out.append((int(_s(entry_id).split("-", 1)[1]), orjson.loads(data)))
     return out
 
 
@@ -534,6 +545,38 @@ class RedisStore:
         end = f"0-{upto}" if upto is not None else "+"
         raw = self.r.xrange(_key(game_id, "log"), f"0-{after + 1}", end, count=limit)
         return _entries(raw)
+
+    def versions(self, game_ids: list[str]) -> list[int]:
+        """The versions of several games (0: no such game), in one round trip on a single
+        Redis."""
+        pipe = self.r.pipeline(transaction=False)
+        for g in game_ids:
+            pipe.xlen(_key(g, "log"))
+        return [int(v) for v in pipe.execute()]
+
+    # ---------------------------------------------------------------- live
+
+    def live_pubsub(self) -> redis.client.PubSub:
+        """A Pub/Sub connection for the games' live channels (``live_channel``)."""
+        return self.live.pubsub()
+
+    @staticmethod
+    def live_channel(game_id: str) -> str:
+        """The shard channel an append to ``game_id`` publishes on (``SSUBSCRIBE`` it)."""
+        return _key(game_id, "live")
+
+    @staticmethod
+    def live_game(channel) -> str | None:
+        """The game of a live channel's name (bytes or str), or None if it is none."""
+        m = _LIVE.fullmatch(_s(channel))
+        return m.group(1) if m else None
+
+    @staticmethod
+    def live_entries(data: bytes) -> list[tuple[int, dict]]:
+        """The entries an append published (``live_channel``): (version, event dict)."""
+        first, *events = data.split(b"\n")
+        v = int(first)
+        return [(v + i, orjson.loads(e)) for i, e in enumerate(events)]
 
     def wait_after(self, game_id: str, after: int, timeout_s: float) -> list[tuple[int, dict]]:
         """Block until the log holds events after ``after`` (or ``timeout_s`` passes)."""

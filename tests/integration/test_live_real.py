@@ -1,5 +1,6 @@
-"""Live updates on a real Redis: many waiters on one game share one watcher, and an
-append wakes every one of them, for long-polls and SSE alike."""
+"""Live updates on a real Redis: many waiters on one game share one subscription, an
+append wakes every one of them, for long-polls and SSE alike, with what it appended (no
+read of the log), and a Pub/Sub connection lost and made again loses nothing."""
 
 import threading
 import time
@@ -82,9 +83,10 @@ def test_strict_durability_acts_on_a_redis_without_waitaof(redis_url, caplog):
     assert store._waitaof is (version >= (7, 2))
 
 
-def test_the_streams_of_a_game_take_each_append_from_its_watcher(redis_url):
+def test_the_streams_of_a_game_take_each_append_from_its_message(redis_url):
     """Five streams of one game: each append reaches every one of them, and they take it
-    from the watcher that woke them (its ``XREAD``), none reads it again from Redis."""
+    from the message that woke them (the append's own SPUBLISH): none reads the log again
+    from Redis, and the game's version is read once, when its subscription began."""
     app = create_app(app_settings(redis_url=redis_url, sse_max_s=1.5))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
@@ -100,13 +102,15 @@ def test_the_streams_of_a_game_take_each_append_from_its_watcher(redis_url):
             text = chunk.decode() if isinstance(chunk, bytes) else chunk
             got[i].extend(line for line in text.splitlines() if line.startswith("id: "))
 
+    hub = app.extensions["spitlog"].hub
+    r = app.extensions["spitlog"].store.r
+    r.config_resetstat()
     threads = [threading.Thread(target=listen, args=(i,)) for i in range(5)]
     for t in threads:
         t.start()
-    hub = app.extensions["spitlog"].hub
     waiting_on(hub, gid, 5)
-    r = app.extensions["spitlog"].store.r
-    r.config_resetstat()
+    while hub._watches[gid].version < 3:  # its subscription confirmed, its version read
+        time.sleep(0.005)
     for n, tok in ((1, t0), (3, t1)):  # both ready: the second append deals too
         client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
         end = time.monotonic() + 3
@@ -116,28 +120,80 @@ def test_the_streams_of_a_game_take_each_append_from_its_watcher(redis_url):
         t.join(5)
     assert got == [["id: 4", "id: 5", "id: 6"]] * 5
     stats = r.info("commandstats")
-    assert "cmdstat_xrange" not in stats and stats["cmdstat_xread"]["calls"] <= 4
+    assert "cmdstat_xread" not in stats
+    # each stream read the log once, at its start (Last-Event-ID 3: nothing yet)
+    assert stats["cmdstat_xrange"]["calls"] <= 5
+    assert stats["cmdstat_ssubscribe"]["calls"] == 1 and stats["cmdstat_spublish"]["calls"] == 2
+    assert stats["cmdstat_xlen"]["calls"] >= 1
 
 
-def test_the_hub_tells_only_what_its_watcher_holds_from_end_to_end():
+def test_a_lost_pubsub_connection_loses_no_append(redis_url):
+    """The hub's Pub/Sub connection killed under a waiting stream: what is appended while
+    it is away reaches the stream once it is back (the version read after the
+    resubscription, the entries from the log)."""
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=6))
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    got: list[str] = []
+
+    def listen():
+        r = app.test_client().get(
+            f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
+                                                "Last-Event-ID": "3"},
+            buffered=False,
+        )  # fmt: skip
+        for chunk in r.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            got.extend(line for line in text.splitlines() if line.startswith("id: "))
+            if "id: 6" in got:
+                return
+
+    t = threading.Thread(target=listen)
+    t.start()
+    hub = app.extensions["spitlog"].hub
+    waiting_on(hub, gid, 1)
+    while hub._watches[gid].version < 3:
+        time.sleep(0.005)
+    r = app.extensions["spitlog"].store.r
+    for n, tok in ((1, t0), (3, t1)):
+        assert r.client_kill_filter(_type="pubsub") >= 1  # the hub's connection, gone
+        client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
+        end = time.monotonic() + 5
+        while len(got) < n and time.monotonic() < end:
+            time.sleep(0.01)
+    t.join(5)
+    assert got == ["id: 4", "id: 5", "id: 6"]
+
+
+def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redis_url):
+    """The hub's entries: from the message of each append, one after the other; nothing
+    for a mark before what it kept, or once its version is past what it holds. A game
+    nobody waits on for ``linger_s`` is unsubscribed."""
     from service.store.live import KEEP, Hub
 
-    class Store:
-        def __init__(self):
-            self.replies = [[(v, {"type": "x"}) for v in range(4, 8)], [(8, {"type": "x"})]]
-
-        def wait_after(self, game_id, after, timeout_s):
-            time.sleep(0.01)
-            return self.replies.pop(0) if self.replies else []
-
-    hub = Hub(Store(), block_s=0.01, linger_s=0.5)
-    assert hub.since("g", 3) is None  # no watcher: read the store
-    assert hub.wait("g", 3, 1.0)
-    deadline = time.monotonic() + 2
-    while hub._watches["g"].version < 8 and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert [v for v, _e in hub.since("g", 3)] == [4, 5, 6, 7, 8]
-    assert [v for v, _e in hub.since("g", 6)] == [7, 8]
-    assert hub.since("g", 8) == []
-    assert hub.since("g", 2) is None  # before what it kept: read the store
+    app = create_app(app_settings(redis_url=redis_url))
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    store = app.extensions["spitlog"].store
+    hub = Hub(store, linger_s=0.3, check_s=0.1)
+    assert hub.since(gid, 3) is None  # no watch: read the store
+    assert hub.wait(gid, 2, 2.0)  # its version is read once subscribed: 3 > 2
+    assert not hub.wait(gid, 3, 0.05)
+    assert hub.since(gid, 3) is None  # it holds no entry yet
+    for tok in (t0, t1):
+        client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
+    assert hub.wait(gid, 5, 2.0)
+    assert [v for v, _e in hub.since(gid, 3)] == [4, 5, 6]
+    assert [v for v, _e in hub.since(gid, 5)] == [6]
+    assert hub.since(gid, 6) == []
+    assert hub.since(gid, 2) is None  # before what it kept: read the store
+    channel = store.live_channel(gid)
+    assert store.r.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 1
+    end = time.monotonic() + 3
+    while hub.watching and time.monotonic() < end:
+        time.sleep(0.05)
+    assert hub.watching == 0
+    while store.r.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] and time.monotonic() < end:
+        time.sleep(0.05)
+    assert store.r.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 0
     assert KEEP >= 8
