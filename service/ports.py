@@ -128,9 +128,12 @@ class Archive(Protocol):
 
 
 class Scheduler(Protocol):
-    def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
+    def on_appended(
+        self, game_id: str, state: State, before: State | None = None, *, rated: bool = False
+    ) -> None:
         """Called once per successful append, after it, with the state it produced and
-        the state it was decided on (None for a new game)."""
+        the state it was decided on (None for a new game); ``rated``: the game is rated
+        (given for the append that ends it)."""
 
     def arm_webhooks(self, game_id: str) -> None:
         """Called after an append that has something to notify (``service.webhooks``)."""
@@ -143,7 +146,9 @@ class Scheduler(Protocol):
 class NoScheduler:
     """The default: no bots play, no timeouts fire, no webhook is delivered."""
 
-    def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
+    def on_appended(
+        self, game_id: str, state: State, before: State | None = None, *, rated: bool = False
+    ) -> None:
         return None
 
     def arm_webhooks(self, game_id: str) -> None:

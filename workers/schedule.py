@@ -33,16 +33,19 @@ the pace of play (and a finished game one, until it has left Redis):
   deadline exactly; a job or the sweeper only ever moves it sooner; both only from the
   latest version armed (so a job that looked at an older state cannot put back a slot
   the game's end removed). So in a game of humans an append arms it only when it brings a
-  deadline sooner than every deadline the state before it had: each action pushes that
-  seat's idle deadline (T-4) back, so almost no append arms anything, and an action
-  costs no round trip to the schedule. A slot left due too early (a deadline met, in
-  such a game) costs one job that arms it again at the right time or finds nothing to
-  do. A game with a bot arms at every append anyway, and sets the slot exactly.
+  deadline sooner than every deadline the state before it had, or takes away (or puts
+  later) one due within ``NEAR_S`` (30 s: a stalemate called, a round begun), which
+  would otherwise wake a job for nothing: each action pushes that seat's idle deadline
+  (T-4) back, so few appends arm anything, and most actions cost no round trip to the
+  schedule. A slot left due too early (a far deadline met) costs one job that arms it
+  again at the right time or finds nothing to do. A game with a bot arms at every
+  append anyway, and sets the slot exactly.
 - ``wh|<game>``: the game's webhook notifications (``workers.jobs.deliver_webhooks``),
   armed by an append that has something to notify, again by its job while a target
   fails (its backoff);
 - ``arc|<game>``: a finished game's way out of Redis (``workers.jobs.archive_game``),
-  armed by the append that ends it: once its rematch asks are over archive it, delete it
+  armed by the append that ends it, due once its rematch asks are over (a rated game's
+  at its end: its job rates it, then waits for them): archive it, delete it
   once the retention is over; its plan's version is 0, its attempt counts the failures
   in a row. A rated game is rated first, in the same job (``service.archiving``: never
   archived unrated).
@@ -489,21 +492,28 @@ class Scheduler:
         if carrier.get("traceparent"):
             self.schedule.r.set(f"{CTX}:{game_id}", carrier["traceparent"], ex=CTX_TTL_S)
 
-    def on_appended(self, game_id: str, state: State, before: State | None = None) -> None:
+    def on_appended(
+        self, game_id: str, state: State, before: State | None = None, *, rated: bool = False
+    ) -> None:
         """Arm what ``state`` calls for; ``before``: the state the append was decided on
         (None: unknown), so that in a game of humans a deadline that did not come sooner
-        arms nothing. A game with a bot arms at every append anyway (the bot re-plans):
-        then the deadline slot is set to the soonest deadline exactly, so that no early
-        job runs for a deadline that went away (100 bot games dealt at once would
-        otherwise wake 100 such jobs at once, 10 s later: T-2, long since met)."""
+        arms nothing, unless one due within ``NEAR_S`` went away or later (then the slot
+        is set to the new soonest, instead of a job at the old time finding nothing). A
+        game with a bot arms at every append anyway (the bot re-plans): then the
+        deadline slot is set to the soonest deadline exactly, so that no early job runs
+        for a deadline that went away (100 bot games dealt at once would otherwise wake
+        100 such jobs at once, 10 s later: T-2, long since met). A finished game's
+        archive slot is armed once its rematch asks are over (``archive_after_s``), a
+        ``rated`` one's at its end (its job rates it first)."""
         if telemetry.enabled():
             self.remember_trace(game_id)
         if state.over:
             self._soonest.pop(game_id, None)
             self.schedule.arm(game_id, state.version, [], all_slots(game_id), final=True)
-            # out to the archive, once a finished game's rematch asks are over
+            # out to the archive, once a finished game's rematch asks are over; a rated
+            # game's job at once (it rates the game, then waits for them)
             at = self.clock()
-            if state.status == "finished" and self.archive_after_s > 0:
+            if state.status == "finished" and self.archive_after_s > 0 and not rated:
                 at = max(at, state.phase_since + self.archive_after_s)
             self.schedule.arm_archive(game_id, at * 1000)
             return

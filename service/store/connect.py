@@ -60,7 +60,7 @@ def options() -> dict:
     return {
         "health_check_interval": 30,
         "socket_connect_timeout": 2,
-        "socket_timeout": 10,  # above the live hub's 1 s waits for a message
+        "socket_timeout": 10,
         "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
     }
 
@@ -78,12 +78,10 @@ def client(url: str, **opts) -> redis.Redis:
 
 def clients(url: str, pool_size: int) -> tuple[redis.Redis, redis.Redis]:
     """(commands, live): commands share a bounded pool, so under gevent a burst waits for
-    a connection (up to 5 s) instead of opening thousands; the live hub's Pub/Sub
-    connection (``store.live.Hub``) and blocking reads have their own pool, so they never
-    starve requests. Its connections make no health check of their own (a check reads
-    its answer, which on a Pub/Sub connection is the reader's to read: the hub pings)."""
+    a connection (up to 5 s) instead of opening thousands; blocking reads have their own
+    pool, so they never starve requests, and so has the live hub's Pub/Sub connection
+    (``RedisStore.live_connect``, ``store.live.Hub``)."""
     pool = redis.BlockingConnectionPool.from_url(
         url, max_connections=pool_size, timeout=5, **_connection(url), **options()
     )
-    live = client(url, **{**options(), "health_check_interval": 0, "socket_keepalive": True})
-    return redis.Redis(connection_pool=pool), live
+    return redis.Redis(connection_pool=pool), client(url, **options())

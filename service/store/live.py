@@ -2,34 +2,40 @@
 
 SSE streams and long-polls wait here for a game's log to grow past the version they
 have. Each append publishes what it appended on the game's shard channel
-(``RedisStore.live_channel``, in the append's own script); a process holds one Pub/Sub
-connection, subscribed to the channels of the games its clients wait on, and one
-reader (a thread; a greenlet under gevent) that takes each message, keeps the latest
-entries of its game (``since``) and wakes that game's waiters. So an append reaches a
-process in one push whatever the number of its streams, and no stream, and no watched
-game, costs a Redis command while nothing happens. A game's subscription goes once no
-one has waited on it for ``linger_s``.
+(``RedisStore.live_channel``, in the append's own script). A process holds one Pub/Sub
+connection (on a Cluster, one per node that serves a watched game), subscribed to the
+channels of the games its clients wait on, and a reader per connection (a thread; a
+greenlet under gevent) that takes each message, keeps the latest entries of its game
+(``since``) and wakes that game's waiters. So an append reaches a process in one push
+whatever the number of its streams, and no stream, and no watched game, costs a Redis
+command while nothing happens. A game's subscription goes once no one has waited on it
+for ``linger_s``.
 
 What a process knows of a game is exact: after each ``SSUBSCRIBE`` is confirmed (a new
-game, and every game again after the connection came back), the reader reads the
-game's version (``XLEN``); every append after that confirmation reaches it as a message.
+game, and every game of a connection again once it is made anew), the game's version is
+read (``XLEN``); every append after that confirmation reaches the process as a message.
 A message lost with a dropped connection is thus covered by the version read after the
 resubscription, and the entries of the gap are read from the store (``since`` answers
 None for what it does not hold).
 
-A second thread (greenlet) looks, every ``check_s``, whether the clients of the waiting
+Each connection is its reader's alone: the reader makes it (and makes it again after a
+failure, subscribing every game it serves), reads it, and is the only one to read it;
+a waiter, or the chores, only send on it (``SSUBSCRIBE``, ``SUNSUBSCRIBE``, ``PING``),
+under the connection's lock, and a failed send only marks it broken for the reader.
+
+A chores thread (greenlet) looks, every ``check_s``, whether the clients of the waiting
 streams are still there: one ``poll`` of all their sockets at once, instead of each
 stream waking to look at its own; a client gone wakes its stream. It also drops the
-watches no one waits on, and keeps the Pub/Sub connection honest (a ``PING`` when it has
-been quiet, a new connection when it stays silent).
+watches no one waits on, and keeps each connection honest (a ``PING`` when it has been
+quiet for ``PING_S``, cut when it stays silent for ``DEAD_S``).
 """
 
-import contextlib
 import logging
 import select
 import threading
 import time
 
+import redis
 from gevent import monkey
 
 log = logging.getLogger(__name__)
@@ -37,19 +43,101 @@ log = logging.getLogger(__name__)
 _os_poll = monkey.get_original("select", "poll")  # never a switch, no descriptor limit
 
 KEEP = 64  # entries a game's watch keeps for the streams it wakes
-PING_S = 15.0  # a Pub/Sub connection heard nothing from for this long is asked (PING) ...
-DEAD_S = 45.0  # ... and one heard nothing from for this long is taken for dead
+PING_S = 15.0  # a connection heard nothing from for this long is asked (PING) ...
+DEAD_S = 45.0  # ... and one heard nothing from for this long is cut and made anew
+BATCH = 256  # versions read in one round trip after confirmations
 
 
 class _Watch:
-    __slots__ = ("version", "recent", "cond", "waiters", "idle_since")
+    __slots__ = ("node", "version", "recent", "cond", "waiters", "idle_since")
 
-    def __init__(self):
+    def __init__(self, node):
+        self.node = node  # the connection (its node: None on a single Redis) it is on
         self.version = -1  # unknown until its subscription is confirmed
-        self.recent: list = []  # the latest entries, one after the other, the last at version
+        self.recent: list = []  # the latest entries, one after the other
         self.cond = threading.Condition()
         self.waiters = 0
         self.idle_since = time.monotonic()
+
+
+class _Link:
+    """One Pub/Sub connection (a Redis, or one node of a Cluster) and its reader."""
+
+    def __init__(self, hub: "Hub", node):
+        self.hub, self.node = hub, node
+        self.conn = None  # the reader's connection, once made
+        self.lock = threading.Lock()  # every send on it
+        self.broken = False  # a send failed: the reader makes it anew
+        self.heard = self.pinged = time.monotonic()
+        self.thread = threading.Thread(target=self._run, name=f"live-{node or 'redis'}",
+                                       daemon=True)  # fmt: skip
+        self.thread.start()
+
+    def send(self, name: str, *channels) -> None:
+        """Send ``name`` (``SSUBSCRIBE``, ``SUNSUBSCRIBE``: one command a channel, for a
+        Cluster takes one slot a command; ``PING``) if the connection is up (if not, the
+        reader subscribes every game of it once it is made)."""
+        with self.lock:
+            if self.conn is None or self.broken:
+                return
+            try:
+                _send(self.conn, name, channels)
+            except Exception as e:  # noqa: BLE001 - the reader's read fails too: it starts again
+                log.warning("the live hub could not send %s: %s", name, e)
+                self.broken = True
+
+    def cut(self) -> None:
+        """Close the connection under the reader (silent, or broken): its read fails and
+        it makes a new one."""
+        conn = self.conn
+        if conn is not None:
+            conn.disconnect()
+
+    def _run(self) -> None:
+        hub = self.hub
+        backoff = 0.05
+        while True:
+            conn = None
+            try:
+                conn = hub.store.live_connect(self.node)
+                with hub._lock:  # no watch comes or goes while its subscription is sent
+                    games = [g for g, w in hub._watches.items() if w.node == self.node]
+                    with self.lock:
+                        self.conn, self.broken = conn, False
+                        if games:
+                            _send(conn, "SSUBSCRIBE", map(hub.store.live_channel, games))
+                hub._forget_entries(self.node)  # a gap: what was published meanwhile is lost
+                self.heard = time.monotonic()
+                if backoff > 0.05:
+                    log.warning("the live hub is connected again (%s)", self.node or "redis")
+                backoff = 0.05
+                while not self.broken:
+                    try:
+                        reply = conn.read_response(disconnect_on_error=False)
+                    except redis.ResponseError as e:  # refused, connection kept
+                        log.error("the live hub's subscription was refused (Redis >= 7.0 "
+                                  "has SSUBSCRIBE): %s", e)  # fmt: skip
+                        continue
+                    self.heard = time.monotonic()
+                    hub._on(self, reply)
+                    if hub._pending and not conn.can_read(0):  # the confirmations at hand
+                        hub._read_versions()
+            except Exception as e:  # noqa: BLE001 - Redis away: a new connection, later
+                # the first failure in a row with its traceback, the next ones in a line
+                log.warning("the live hub lost its connection (%s): again in %.2f s: %s",
+                            self.node or "redis", backoff, e, exc_info=backoff == 0.05)  # fmt: skip
+            with self.lock:
+                self.conn = None
+            if conn is not None:
+                conn.disconnect()
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 2.0)
+
+
+def _send(conn, name: str, channels) -> None:
+    """``name`` once a channel (or once, with none), in one write."""
+    commands = [(name, c) for c in channels] or [(name,)]
+    conn.send_packed_command(conn.pack_commands(commands))
 
 
 class Hub:
@@ -60,17 +148,12 @@ class Hub:
         self.linger_s = linger_s  # a watch with no waiters stays this long
         self.check_s = check_s  # how often the waiting streams' clients are looked at
         self._watches: dict[str, _Watch] = {}
-        self._lock = threading.Lock()  # the watches
-        self._send = threading.Lock()  # every command sent on the Pub/Sub connection
-        self._socks: dict[int, tuple[object, _Watch]] = {}  # fd -> (socket, watch), waiting
+        self._links: dict = {}  # node -> _Link
+        self._lock = threading.Lock()  # the watches and the links; taken before a link's
+        self._socks: dict[int, _Watch] = {}  # fd of a waiting client -> its watch
         self._gone: set[int] = set()  # the fds whose client left, until their wait ends
-        self._ps = None
-        self._conn = None  # the connection the reader knows (a new one: resubscribe)
-        self._resync = False
-        self._broken = False  # a subscription failed: the reader starts again
-        self._heard = self._pinged = time.monotonic()  # the reader's last message, a ping
-        self._reader: threading.Thread | None = None
-        self._kick = threading.Event()  # the first subscription: the reader may read
+        self._pending: set[str] = set()  # games confirmed, whose version is to read
+        self._chores_thread: threading.Thread | None = None
         self.stopping = False
 
     # ---------------------------------------------------------------- the waiting side
@@ -80,19 +163,21 @@ class Hub:
         True if it does. False on the timeout, once ``sock`` (the waiting client's, if
         given) reads as closed or readable, or when ``wake_all`` is called: the caller
         looks why. Callers read the new events from ``since`` or the store."""
+        link = None
         with self._lock:
             w = self._watches.get(game_id)
-            new = w is None
-            if new:
-                w = self._watches[game_id] = _Watch()
+            if w is None:
+                node = self.store.live_node(game_id)
+                w = self._watches[game_id] = _Watch(node)
+                link = self._link(node)
             w.waiters += 1
         fd = None
         try:
-            if new:
-                self._subscribe([game_id])
+            if link is not None:
+                link.send("SSUBSCRIBE", self.store.live_channel(game_id))
             if sock is not None:
                 fd = sock.fileno()
-                self._socks[fd] = (sock, w)
+                self._socks[fd] = w
             gone = self._gone
             with w.cond:
                 return (
@@ -111,14 +196,13 @@ class Hub:
 
     def since(self, game_id: str, after: int) -> list | None:
         """The entries after version ``after`` as the game's messages brought them (its
-        last ``KEEP``), or None when it cannot tell them all (no watch, or ``after``
-        before what it kept): then read them from the store."""
+        last ``KEEP``), or None when it cannot tell them all (no watch, ``after`` before
+        what it kept, or a version known past what it holds): then read the store."""
         w = self._watches.get(game_id)
         if w is None:
             return None
         with w.cond:
-            recent = w.recent
-            version = w.version
+            recent, version = w.recent, w.version
         if not recent or recent[0][0] > after + 1 or recent[-1][0] < version:
             return None
         return [e for e in recent if e[0] > after]
@@ -135,94 +219,28 @@ class Hub:
     def watching(self) -> int:
         return len(self._watches)
 
-    def _subscribe(self, game_ids: list[str]) -> None:
-        """Subscribe to the games' channels (their versions are read once confirmed). If
-        that fails, the reader subscribes them again once it has a connection back."""
-        channels = [self.store.live_channel(g) for g in game_ids]
-        try:
-            with self._send:
-                if self._ps is None:
-                    self._ps = self.store.live_pubsub()
-                self._ps.ssubscribe(*channels)
-        except Exception:  # noqa: BLE001 - Redis away: the reader's recovery resubscribes
-            log.warning("could not subscribe to %d live channel(s)", len(channels), exc_info=True)
-            self._broken = True
-        self._kick.set()
-        if self._reader is None or not self._reader.is_alive():
-            with self._lock:
-                if self._reader is None or not self._reader.is_alive():
-                    self._reader = threading.Thread(target=self._run, name="live-hub",
-                                                    daemon=True)  # fmt: skip
-                    self._reader.start()
-                    threading.Thread(target=self._tick, name="live-hub-chores",
-                                     daemon=True).start()  # fmt: skip
+    def _link(self, node) -> _Link:
+        """The link of ``node``, started if new (under ``_lock``); and the chores."""
+        link = self._links.get(node)
+        if link is None or not link.thread.is_alive():
+            link = self._links[node] = _Link(self, node)
+        if self._chores_thread is None:
+            self._chores_thread = threading.Thread(target=self._tick, name="live-chores",
+                                                   daemon=True)  # fmt: skip
+            self._chores_thread.start()
+        return link
 
-    # ---------------------------------------------------------------- the reader
+    # ---------------------------------------------------------------- the readers' side
 
-    def _run(self) -> None:
-        """The reader: each message as it comes (a blocking read, no timer)."""
-        backoff = 0.05
-        while True:
-            try:
-                if self._broken:
-                    self._broken = False
-                    raise ConnectionError("a subscription failed")
-                ps = self._ps
-                if ps is None or ps.connection is None:
-                    self._kick.wait(self.check_s)
-                    self._kick.clear()
-                    continue
-                if ps.connection is not self._conn:  # a connection new to the reader
-                    self._conn = ps.connection
-                    self._conn.register_connect_callback(self._reconnected)
-                    self._heard = time.monotonic()
-                reply = ps.parse_response(block=True)
-                self._heard = time.monotonic()
-                if self._resync:
-                    self._resync = False
-                    self._forget_entries()  # a gap: what was published meanwhile is lost
-                self._on(reply)
-                backoff = 0.05
-            except Exception as e:  # noqa: BLE001 - Redis away: start again on a new connection
-                # the first failure in a row with its traceback, the next ones in a line
-                log.warning("the live hub lost its connection: again in %.2f s: %s", backoff,
-                            e, exc_info=backoff == 0.05)  # fmt: skip
-                self._forget_entries()
-                with self._send:
-                    ps, self._ps, self._conn = self._ps, None, None
-                    if ps is not None:
-                        with contextlib.suppress(Exception):  # it is going anyway
-                            ps.reset()
-                time.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
-                with self._lock:
-                    games = list(self._watches)
-                if games:
-                    self._subscribe(games)  # each version is read again once confirmed
-
-    def _tick(self) -> None:
-        """The chores, once a ``check_s``; a chore that fails is tried again at the next."""
-        while True:
-            time.sleep(self.check_s)
-            try:
-                self._chores()
-            except Exception:  # noqa: BLE001 - Redis away: the reader starts again
-                log.warning("the live hub's chores failed", exc_info=True)
-
-    def _reconnected(self, _connection) -> None:
-        """redis-py reconnected the Pub/Sub connection (and subscribed its channels
-        again): what was published in between is lost."""
-        self._resync = True
-
-    def _on(self, reply) -> None:
-        if not isinstance(reply, list):  # a PING's answer with no subscription
+    def _on(self, link: _Link, reply) -> None:
+        """One reply read from ``link``'s connection."""
+        if not isinstance(reply, list) or len(reply) < 3:
+            return  # a PING's answer
+        kind, game_id = reply[0], self.store.live_game(reply[1])
+        w = self._watches.get(game_id) if game_id else None
+        if w is None:
             return
-        kind = reply[0]
         if kind == b"smessage":
-            game_id = self.store.live_game(reply[1])
-            w = self._watches.get(game_id) if game_id else None
-            if w is None:
-                return
             entries = self.store.live_entries(reply[2])
             with w.cond:
                 recent = w.recent
@@ -236,54 +254,100 @@ class Hub:
                     w.version = max(w.version, entries[-1][0])
                     w.cond.notify_all()
         elif kind == b"ssubscribe":
-            game_id = self.store.live_game(reply[1])
-            w = self._watches.get(game_id) if game_id else None
+            self._pending.add(game_id)  # its version, read once the confirmations are in
+            if len(self._pending) >= BATCH:
+                self._read_versions()
+        elif kind == b"sunsubscribe" and w.node == link.node:
+            # the server's (its slot moved), or ours from before the watch came back:
+            # subscribed again either way (where the slot is now)
+            with self._lock:
+                w.node = self.store.live_node(game_id)
+                again = self._link(w.node)
+            again.send("SSUBSCRIBE", self.store.live_channel(game_id))
+
+    def _read_versions(self) -> None:
+        """The versions of the games whose subscriptions were confirmed (one round trip):
+        from them on, every append reaches the process. If the read fails, they stay
+        pending for the next reply or chore."""
+        games = list(self._pending)
+        try:
+            versions = self.store.versions(games)
+        except Exception as e:  # noqa: BLE001 - Redis away: again at the next chance
+            log.warning("the live hub could not read %d version(s): %s", len(games), e)
+            return
+        self._pending.difference_update(games)
+        for game_id, version in zip(games, versions, strict=True):
+            w = self._watches.get(game_id)
             if w is None:
-                return
-            version = self.store.versions([game_id])[0]  # after the confirmation: exact
+                continue
             with w.cond:
                 if version > w.version:
                     w.version = version
                     w.cond.notify_all()
 
-    def _forget_entries(self) -> None:
+    def _forget_entries(self, node) -> None:
         for w in list(self._watches.values()):
-            with w.cond:
-                w.recent = []
+            if w.node == node:
+                with w.cond:
+                    w.recent = []
 
-    def _chores(self) -> None:
-        """Wake the streams whose client left; drop the watches no one waited on for
-        ``linger_s``; ask a Pub/Sub connection that has said nothing for ``PING_S`` (its
-        answer comes to the reader), and cut one silent for ``DEAD_S`` (or whose
-        subscription failed), so that the reader starts again."""
-        conn, now = self._conn, time.monotonic()
-        if conn is not None and (self._broken or now - self._heard > DEAD_S):
-            log.warning("the live hub's connection is silent or failed: cutting it")
-            conn.disconnect()  # the reader's read fails: it starts again
-        elif conn is not None and now - max(self._heard, self._pinged) > PING_S:
-            self._pinged = now
-            with self._send:
-                if self._ps is not None:
-                    self._ps.ping()
+    # ---------------------------------------------------------------- the chores
+
+    def _tick(self) -> None:
+        while True:
+            time.sleep(self.check_s)
+            for chore in (self._reap, self._expire, self._keep_links, self._read_pending):
+                try:
+                    chore()
+                except Exception:  # noqa: BLE001 - each chore again at the next tick
+                    log.warning("the live hub's %s failed", chore.__name__, exc_info=True)
+
+    def _reap(self) -> None:
+        """Wake the streams whose client left (or sent something): one poll of them all."""
         socks = list(self._socks.items())
-        if socks:
-            poller = _os_poll()
-            for fd, _sw in socks:
-                poller.register(fd, select.POLLIN)
-            for fd, _ev in poller.poll(0):
-                sock_watch = self._socks.get(fd)
-                if sock_watch is not None:
-                    self._gone.add(fd)
-                    w = sock_watch[1]
-                    with w.cond:
-                        w.cond.notify_all()
+        if not socks:
+            return
+        poller = _os_poll()
+        for fd, _w in socks:
+            poller.register(fd, select.POLLIN)
+        for fd, _ev in poller.poll(0):
+            w = self._socks.get(fd)
+            if w is not None:
+                self._gone.add(fd)
+                with w.cond:
+                    w.cond.notify_all()
+
+    def _expire(self) -> None:
+        """Drop the watches no one waited on for ``linger_s``, and unsubscribe them; under
+        the hub's lock, so that a wait that brings one back subscribes after this."""
         now = time.monotonic()
         with self._lock:
-            idle = [g for g, w in self._watches.items()
+            idle = [(g, w) for g, w in self._watches.items()
                     if w.waiters == 0 and now - w.idle_since > self.linger_s]  # fmt: skip
-            for g in idle:
+            by_node: dict = {}
+            for g, w in idle:
                 del self._watches[g]
-        if idle:
-            with self._send:
-                if self._ps is not None:
-                    self._ps.sunsubscribe(*(self.store.live_channel(g) for g in idle))
+                by_node.setdefault(w.node, []).append(self.store.live_channel(g))
+            for node, channels in by_node.items():
+                link = self._links.get(node)
+                if link is not None:
+                    link.send("SUNSUBSCRIBE", *channels)
+
+    def _keep_links(self) -> None:
+        """Ask a quiet connection (its answer comes to its reader); cut a silent or broken
+        one, so that its reader makes it anew."""
+        now = time.monotonic()
+        for link in list(self._links.values()):
+            if link.conn is None:
+                continue
+            if link.broken or now - link.heard > DEAD_S:
+                log.warning("the live hub cuts its connection (%s): %s", link.node or "redis",
+                            "broken" if link.broken else f"silent {DEAD_S:.0f} s")  # fmt: skip
+                link.cut()
+            elif now - max(link.heard, link.pinged) > PING_S:
+                link.pinged = now
+                link.send("PING")
+
+    def _read_pending(self) -> None:
+        if self._pending:
+            self._read_versions()

@@ -114,10 +114,6 @@ if not charge_now() then return nil end  -- the request's buckets, if it carries
 for j = 1, n do
   redis.call('XADD', KEYS[2], '0-' .. (v + j), 'e', ARGV[2 + j])
 end
--- the live channel (the meta key's name, ``live`` for ``meta``: the game's slot): the
--- first version appended, then each event's JSON, a line each
-redis.call('SPUBLISH', string.sub(KEYS[1], 1, -5) .. 'live',
-           (v + 1) .. '\\n' .. table.concat(ARGV, '\\n', 3, n + 2))
 if ifield ~= '' then
   local h = KEYS[3]
   if ARGV[i + 3] == 'r' then h = KEYS[5] end
@@ -131,6 +127,11 @@ end
 if #ARGV >= i + 7 then
   redis.call('HSET', KEYS[1], unpack(ARGV, i + 7, #ARGV))
 end
+-- last, and by pcall (a server without SPUBLISH, < 7.0, still appends): on the live
+-- channel (the meta key's name with ``live`` for ``meta``, so the game's slot), the
+-- first version appended, then each event's JSON, a line each
+redis.pcall('SPUBLISH', string.sub(KEYS[1], 1, -5) .. 'live',
+            (v + 1) .. '\\n' .. table.concat(ARGV, '\\n', 3, n + 2))
 return {'ok', v + n}
 """
 
@@ -556,9 +557,27 @@ class RedisStore:
 
     # ---------------------------------------------------------------- live
 
-    def live_pubsub(self) -> redis.client.PubSub:
-        """A Pub/Sub connection for the games' live channels (``live_channel``)."""
-        return self.live.pubsub()
+    def live_node(self, game_id: str) -> str | None:
+        """Where the game's live channel is served: None on a single Redis, the name of
+        the node that serves its slot on a Cluster (``live_connect``)."""
+        if not self.cluster:
+            return None
+        return self.r.get_node_from_key(self.live_channel(game_id)).name
+
+    def live_connect(self, node: str | None = None) -> redis.connection.AbstractConnection:
+        """A new connection for live channels (``SSUBSCRIBE``), connected: to the Redis,
+        or to ``node`` of a Cluster; RESP2 (a message is a reply to read, not a push to a
+        handler), no health check (its reader reads every reply), no read timeout (it
+        waits for the next message: ``store.live.Hub`` pings it)."""
+        if node is None:
+            pool = self.live.connection_pool
+        else:
+            pool = self.r.get_node(node_name=node).redis_connection.connection_pool
+        kwargs = {**pool.connection_kwargs, "protocol": 2, "health_check_interval": 0,
+                  "socket_timeout": None, "socket_keepalive": True}  # fmt: skip
+        conn = pool.connection_class(**kwargs)
+        conn.connect()
+        return conn
 
     @staticmethod
     def live_channel(game_id: str) -> str:

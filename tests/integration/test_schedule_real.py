@@ -253,7 +253,8 @@ def test_a_near_deadline_met_moves_the_slot_and_a_far_one_does_not(rt):
 
 def test_a_finished_game_is_armed_for_the_archive_after_its_rematch_asks(rt):
     """The end of a finished game arms its archive slot once its rematch asks are over
-    (the archive job would wait for them anyway); an aborted game's at once."""
+    (the archive job would wait for them anyway); a rated game's at once (its job rates
+    it first), an aborted game's too."""
     sch = Scheduler(rt.schedule, archive_after_s=65.0)
     g = rt.games.create("speed", {}, "human", "").body
     rt.games.join(g["id"], "")
@@ -262,6 +263,16 @@ def test_a_finished_game_is_armed_for_the_archive_after_its_rematch_asks(rt):
     sch.on_appended(g["id"], state, None)
     due = rt.schedule.status([archive_slot(g["id"])])[0][0]
     assert due == pytest.approx((state.phase_since + 65.0) * 1000, abs=1)
+    again = rt.games.create("speed", {}, "human", "").body
+    rt.games.join(again["id"], "")
+    ended = rt.games.submit(
+        again["id"], 1, domain.Resign(), rt.games.load(again["id"]).state.version
+    )
+    t = time.time()
+    sch.on_appended(again["id"], ended, None, rated=True)  # rated: its job rates it at once
+    assert rt.schedule.status([archive_slot(again["id"])])[0][0] == pytest.approx(
+        t * 1000, abs=1000
+    )
     gone = rt.games.create("speed", {"join_timeout_s": 1}, "human", "").body["id"]
     aborted = dataclasses.replace(rt.games.load(gone).state, status="aborted", phase="aborted")
     t = time.time()

@@ -159,3 +159,46 @@ def test_the_limits_run_on_the_cluster(redis_client):
     assert again.status_code == 429
     first.close()
     assert redis_client.keys("spit:rl:s:*") == []
+
+
+def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
+    """The live hub on a Cluster: a game's channel is served by the node of its slot, and
+    an SSE stream gets each append from its message (issue 17's shard Pub/Sub)."""
+    import threading
+    import time
+
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer, new_game
+
+    app = create_app(app_settings(sse_max_s=3), redis_client=redis_client)
+    client = app.test_client()
+    games = [new_game(client) for _ in range(6)]  # channels on more than one node
+    hub = app.extensions["spitlog"].hub
+    got: dict[str, list[str]] = {gid: [] for gid, _t0, _t1 in games}
+
+    def listen(gid, token):
+        r = app.test_client().get(
+            f"/v1/games/{gid}/events", headers={**bearer(token), "Accept": "text/event-stream",
+                                                "Last-Event-ID": "3"},
+            buffered=False,
+        )  # fmt: skip
+        for chunk in r.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            got[gid].extend(line for line in text.splitlines() if line.startswith("id: "))
+            if "id: 4" in got[gid]:
+                return
+
+    threads = [threading.Thread(target=listen, args=(gid, t1)) for gid, _t0, t1 in games]
+    for t in threads:
+        t.start()
+    end = time.monotonic() + 5
+    while time.monotonic() < end and not all(
+        (w := hub._watches.get(gid)) is not None and w.version >= 3 for gid in got
+    ):
+        time.sleep(0.01)
+    assert len({hub._watches[gid].node for gid in got}) > 1
+    for gid, t0, _t1 in games:
+        client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    for t in threads:
+        t.join(5)
+    assert all(lines == ["id: 4"] for lines in got.values()), got

@@ -297,3 +297,29 @@ def test_keys_on_the_command_line(monkeypatch, redis_url):
     assert client.get("/v1/players/nobody", headers={"X-Api-Key": key}).status_code == 401
     assert "revoked 20" in run(cli, ["admin", "keys", "list"]).stdout
     assert run(cli, ["admin", "keys", "revoke", "a_000000000000"]).exit_code == 1
+
+
+def test_the_end_of_a_rated_game_tells_the_scheduler_it_is_rated(redis_client):
+    """The append that ends a rated game says so to the scheduler hook, which arms its
+    archive job (the one that rates it) at once, not after the rematch asks."""
+    heard = []
+
+    class Recorder:
+        def on_appended(self, game_id, state, before=None, *, rated=False):
+            heard.append((state.over, rated))
+
+        def arm_webhooks(self, game_id):
+            return None
+
+        def arm_seek(self, seek_id, due_ms):
+            return None
+
+    app = create_app(app_settings(), redis_client=redis_client, scheduler=Recorder())
+    client = app.test_client()
+    key = {"X-Api-Key": app.extensions["spitlog"].apps.create("acme")[1]}
+    rated_game(client, key)
+    assert heard[-1] == (True, True) and not any(r for over, r in heard[:-1])
+    heard.clear()
+    g = create(client, key).get_json()  # unrated: its end says nothing of a rating
+    client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"}, headers=bearer(g["token"]))
+    assert heard[-1] == (True, False)
