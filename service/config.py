@@ -54,8 +54,8 @@ class Settings(BaseSettings):
     )
     redis_pool: int = _f(
         64, "Redis connections per process for requests (a burst waits for one); the live "
-        "watchers, one blocking read per game with SSE or long-poll clients on the process, "
-        "have a pool of their own", ge=1,
+        "hub's one Pub/Sub connection (subscribed to the games that have SSE or long-poll "
+        "clients on the process; on a Cluster, one per node) is apart", ge=1,
     )  # fmt: skip
     snapshot_every: int = _f(
         50, "events between two snapshots of a game's state (a request's cost does not grow "

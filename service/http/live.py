@@ -91,7 +91,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
             now = time.monotonic()
             end, ping = now + max_s, now + keep_s
             # whether the log moved past ``last``: None (unknown: read the store), True
-            # (the hub woke us: its watcher has the entries, most often), False (no)
+            # (the hub woke us: its message brought the entries, most often), False (no)
             moved = None
             while True:
                 entries = hub.since(game.id, last) if moved else None

@@ -79,8 +79,8 @@ def client(url: str, **opts) -> redis.Redis:
 def clients(url: str, pool_size: int) -> tuple[redis.Redis, redis.Redis]:
     """(commands, live): commands share a bounded pool, so under gevent a burst waits for
     a connection (up to 5 s) instead of opening thousands; blocking reads have their own
-    pool, so they never starve requests, and so has the live hub's Pub/Sub connection
-    (``RedisStore.live_connect``, ``store.live.Hub``)."""
+    pool, so they never starve requests; the live hub's Pub/Sub connection is made from
+    the latter's settings, apart from both (``RedisStore.live_connect``)."""
     pool = redis.BlockingConnectionPool.from_url(
         url, max_connections=pool_size, timeout=5, **_connection(url), **options()
     )

@@ -30,8 +30,10 @@ watches no one waits on, and keeps each connection honest (a ``PING`` when it ha
 quiet for ``PING_S``, cut when it stays silent for ``DEAD_S``).
 """
 
+import contextlib
 import logging
 import select
+import socket
 import threading
 import time
 
@@ -46,6 +48,7 @@ KEEP = 64  # entries a game's watch keeps for the streams it wakes
 PING_S = 15.0  # a connection heard nothing from for this long is asked (PING) ...
 DEAD_S = 45.0  # ... and one heard nothing from for this long is cut and made anew
 BATCH = 256  # versions read in one round trip after confirmations
+POLL_S = 0.25  # with no shard Pub/Sub (Redis < 7.0), how often a wait reads the store
 
 
 class _Watch:
@@ -67,8 +70,9 @@ class _Link:
         self.hub, self.node = hub, node
         self.conn = None  # the reader's connection, once made
         self.lock = threading.Lock()  # every send on it
-        self.broken = False  # a send failed: the reader makes it anew
+        self.broken = False  # a send failed, or it was cut: the reader makes it anew
         self.heard = self.pinged = time.monotonic()
+        self.retired = False  # its node left the Cluster, its watches moved: it ends
         self.thread = threading.Thread(target=self._run, name=f"live-{node or 'redis'}",
                                        daemon=True)  # fmt: skip
         self.thread.start()
@@ -76,30 +80,37 @@ class _Link:
     def send(self, name: str, *channels) -> None:
         """Send ``name`` (``SSUBSCRIBE``, ``SUNSUBSCRIBE``: one command a channel, for a
         Cluster takes one slot a command; ``PING``) if the connection is up (if not, the
-        reader subscribes every game of it once it is made)."""
+        reader subscribes every game of it once it is made). A send that fails marks
+        the connection broken: its reader makes it anew."""
         with self.lock:
-            if self.conn is None or self.broken:
+            conn = self.conn
+            # redis-py would connect a closed connection anew, unsubscribed: never here
+            if conn is None or self.broken or getattr(conn, "_sock", None) is None:
                 return
             try:
-                _send(self.conn, name, channels)
+                _send(conn, name, channels)
             except Exception as e:  # noqa: BLE001 - the reader's read fails too: it starts again
-                log.warning("the live hub could not send %s: %s", name, e)
                 self.broken = True
+                log.warning("the live hub could not send %s: %s", name, e)
 
     def cut(self) -> None:
-        """Close the connection under the reader (silent, or broken): its read fails and
-        it makes a new one."""
-        conn = self.conn
-        if conn is not None:
-            conn.disconnect()
+        """Make the reader start again (its connection broken, or silent): its socket is
+        shut, so that its read fails; the reader itself closes it and makes a new one."""
+        with self.lock:
+            self.broken = True
+            sock = getattr(self.conn, "_sock", None) if self.conn is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def _run(self) -> None:
         hub = self.hub
-        backoff = 0.05
-        while True:
+        backoff, failures = 0.05, 0
+        while not self.retired:
             conn = None
             try:
-                conn = hub.store.live_connect(self.node)
+                conn = hub.store.live_connect(self.node, DEAD_S)
+                self.heard = time.monotonic()
                 with hub._lock:  # no watch comes or goes while its subscription is sent
                     games = [g for g, w in hub._watches.items() if w.node == self.node]
                     with self.lock:
@@ -107,31 +118,41 @@ class _Link:
                         if games:
                             _send(conn, "SSUBSCRIBE", map(hub.store.live_channel, games))
                 hub._forget_entries(self.node)  # a gap: what was published meanwhile is lost
-                self.heard = time.monotonic()
-                if backoff > 0.05:
+                if failures:
                     log.warning("the live hub is connected again (%s)", self.node or "redis")
-                backoff = 0.05
+                backoff, failures = 0.05, 0
                 while not self.broken:
-                    try:
+                    try:  # a read that times out (DEAD_S: pinged every PING_S) is a failure
                         reply = conn.read_response(disconnect_on_error=False)
-                    except redis.ResponseError as e:  # refused, connection kept
-                        log.error("the live hub's subscription was refused (Redis >= 7.0 "
-                                  "has SSUBSCRIBE): %s", e)  # fmt: skip
+                    except redis.ResponseError as e:  # refused, the connection kept
+                        hub._refused(self, e)
                         continue
                     self.heard = time.monotonic()
-                    hub._on(self, reply)
-                    if hub._pending and not conn.can_read(0):  # the confirmations at hand
+                    try:
+                        hub._on(self, reply)
+                    except Exception:  # noqa: BLE001 - one message; the link goes on
+                        log.exception("the live hub could not take a message")
+                    if hub._pending and not _buffered(conn):  # the confirmations at hand
                         hub._read_versions()
             except Exception as e:  # noqa: BLE001 - Redis away: a new connection, later
+                failures += 1
                 # the first failure in a row with its traceback, the next ones in a line
                 log.warning("the live hub lost its connection (%s): again in %.2f s: %s",
-                            self.node or "redis", backoff, e, exc_info=backoff == 0.05)  # fmt: skip
+                            self.node or "redis", backoff, e, exc_info=failures == 1)  # fmt: skip
             with self.lock:
                 self.conn = None
             if conn is not None:
                 conn.disconnect()
+            if self.node is not None and failures >= 3:
+                hub._rehome(self)  # a Cluster node that does not answer: its slots moved?
             time.sleep(backoff)
             backoff = min(backoff * 2, 2.0)
+
+
+def _buffered(conn) -> bool:
+    """Whether hiredis's buffer holds more replies already read (False if unknown)."""
+    reader = getattr(getattr(conn, "_parser", None), "_reader", None)
+    return reader is not None and hasattr(reader, "has_data") and bool(reader.has_data())
 
 
 def _send(conn, name: str, channels) -> None:
@@ -155,6 +176,7 @@ class Hub:
         self._pending: set[str] = set()  # games confirmed, whose version is to read
         self._chores_thread: threading.Thread | None = None
         self.stopping = False
+        self.polling = False  # the Redis has no shard Pub/Sub: waits poll the store
 
     # ---------------------------------------------------------------- the waiting side
 
@@ -179,6 +201,10 @@ class Hub:
                 fd = sock.fileno()
                 self._socks[fd] = w
             gone = self._gone
+            if self.polling:  # no Pub/Sub: the caller reads the store (moved: unknown)
+                with w.cond:
+                    w.cond.wait_for(lambda: self.stopping or fd in gone, min(timeout_s, POLL_S))
+                return not self.stopping and fd not in gone
             with w.cond:
                 return (
                     w.cond.wait_for(
@@ -207,10 +233,10 @@ class Hub:
             return None
         return [e for e in recent if e[0] > after]
 
-    def wake_all(self) -> None:
-        """Wake every waiter now, and every later wait at once (the process is stopping:
-        ``Services.drain``)."""
-        self.stopping = True
+    def wake_all(self, stopping: bool = True) -> None:
+        """Wake every waiter now, and (``stopping``: the process is stopping,
+        ``Services.drain``) every later wait at once."""
+        self.stopping = self.stopping or stopping
         for w in list(self._watches.values()):
             with w.cond:
                 w.cond.notify_all()
@@ -258,24 +284,64 @@ class Hub:
             if len(self._pending) >= BATCH:
                 self._read_versions()
         elif kind == b"sunsubscribe" and w.node == link.node:
-            # the server's (its slot moved), or ours from before the watch came back:
-            # subscribed again either way (where the slot is now)
-            with self._lock:
-                w.node = self.store.live_node(game_id)
-                again = self._link(w.node)
-            again.send("SSUBSCRIBE", self.store.live_channel(game_id))
+            # the server's (on a Cluster: its slot moved), or ours from before the watch
+            # came back: subscribed again either way
+            if link.node is None:
+                link.send("SSUBSCRIBE", self.store.live_channel(game_id))
+            else:
+                self._rehome(link, [game_id])
+
+    def _refused(self, link: _Link, e: Exception) -> None:
+        """A command of ``link`` was refused: on a Cluster, a slot that moved (its games
+        go where it is now); a server without shard Pub/Sub (< 7.0): the waits poll."""
+        if "unknown command" in str(e).lower():
+            if not self.polling:
+                log.error("this Redis has no shard Pub/Sub (Redis 7.0 or later has): live "
+                          "updates poll the store every %.2f s", POLL_S)  # fmt: skip
+                self.polling = True
+                self.wake_all(stopping=False)
+        elif link.node is not None:
+            self._rehome(link)
+        else:
+            log.error("the live hub's command was refused: %s", e)
+
+    def _rehome(self, link: _Link, games: list[str] | None = None) -> None:
+        """On a Cluster, subscribe ``games`` (default: every game of ``link``) where their
+        slots are now, once the client has read the Cluster's slots again; a link left
+        with no game, on a node no longer in the Cluster, ends."""
+        try:
+            self.store.live_refresh()
+        except Exception as e:  # noqa: BLE001 - the Cluster away: again later
+            log.warning("the live hub could not read the Cluster's slots: %s", e)
+            return
+        moved: dict = {}
+        with self._lock:
+            for g, w in self._watches.items():
+                if w.node == link.node and (games is None or g in games):
+                    w.node = self.store.live_node(g)
+                    moved.setdefault(w.node, []).append(g)
+            if not any(w.node == link.node for w in self._watches.values()) and (
+                self.store.live_node_gone(link.node)
+            ):
+                link.retired = True
+                self._links.pop(link.node, None)
+            links = {node: self._link(node) for node in moved}
+        for node, gs in moved.items():
+            self._forget_entries(node, gs)
+            links[node].send("SSUBSCRIBE", *map(self.store.live_channel, gs))
 
     def _read_versions(self) -> None:
         """The versions of the games whose subscriptions were confirmed (one round trip):
         from them on, every append reaches the process. If the read fails, they stay
         pending for the next reply or chore."""
-        games = list(self._pending)
+        taken, self._pending = self._pending, set()
+        games = list(taken)
         try:
             versions = self.store.versions(games)
         except Exception as e:  # noqa: BLE001 - Redis away: again at the next chance
+            self._pending |= taken
             log.warning("the live hub could not read %d version(s): %s", len(games), e)
             return
-        self._pending.difference_update(games)
         for game_id, version in zip(games, versions, strict=True):
             w = self._watches.get(game_id)
             if w is None:
@@ -285,9 +351,9 @@ class Hub:
                     w.version = version
                     w.cond.notify_all()
 
-    def _forget_entries(self, node) -> None:
-        for w in list(self._watches.values()):
-            if w.node == node:
+    def _forget_entries(self, node, games=None) -> None:
+        for g, w in list(self._watches.items()):
+            if w.node == node and (games is None or g in games):
                 with w.cond:
                     w.recent = []
 
@@ -340,7 +406,7 @@ class Hub:
         for link in list(self._links.values()):
             if link.conn is None:
                 continue
-            if link.broken or now - link.heard > DEAD_S:
+            if link.broken or now - link.heard > DEAD_S:  # (its read times out too)
                 log.warning("the live hub cuts its connection (%s): %s", link.node or "redis",
                             "broken" if link.broken else f"silent {DEAD_S:.0f} s")  # fmt: skip
                 link.cut()

@@ -564,20 +564,34 @@ class RedisStore:
             return None
         return self.r.get_node_from_key(self.live_channel(game_id)).name
 
-    def live_connect(self, node: str | None = None) -> redis.connection.AbstractConnection:
+    def live_connect(
+        self, node: str | None = None, timeout_s: float | None = None
+    ) -> redis.connection.AbstractConnection:
         """A new connection for live channels (``SSUBSCRIBE``), connected: to the Redis,
         or to ``node`` of a Cluster; RESP2 (a message is a reply to read, not a push to a
-        handler), no health check (its reader reads every reply), no read timeout (it
-        waits for the next message: ``store.live.Hub`` pings it)."""
+        handler), no health check (its reader reads every reply), reads and writes
+        that fail after ``timeout_s`` (``store.live.Hub`` pings it more often than that)."""
         if node is None:
             pool = self.live.connection_pool
         else:
-            pool = self.r.get_node(node_name=node).redis_connection.connection_pool
+            found = self.r.get_node(node_name=node)
+            if found is None:
+                raise redis.ConnectionError(f"{node} is not a node of the Cluster")
+            pool = found.redis_connection.connection_pool
         kwargs = {**pool.connection_kwargs, "protocol": 2, "health_check_interval": 0,
-                  "socket_timeout": None, "socket_keepalive": True}  # fmt: skip
+                  "socket_timeout": timeout_s, "socket_keepalive": True}  # fmt: skip
         conn = pool.connection_class(**kwargs)
         conn.connect()
         return conn
+
+    def live_refresh(self) -> None:
+        """On a Cluster, read its nodes and slots again (a node failed, a slot moved)."""
+        if self.cluster:
+            self.r.nodes_manager.initialize()
+
+    def live_node_gone(self, node: str | None) -> bool:
+        """Whether ``node`` is no longer a node of the Cluster (never, for a Redis)."""
+        return node is not None and self.r.get_node(node_name=node) is None
 
     @staticmethod
     def live_channel(game_id: str) -> str:

@@ -197,3 +197,59 @@ def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redi
         time.sleep(0.05)
     assert store.r.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 0
     assert KEEP >= 8
+
+
+def test_a_message_it_cannot_read_leaves_the_hub_as_it_was(redis_url):
+    """Something else published on a game's live channel: the hub logs it and goes on
+    with the next append, on the same connection."""
+    app = create_app(app_settings(redis_url=redis_url))
+    client = app.test_client()
+    gid, t0, _t1 = new_game(client)
+    store = app.extensions["spitlog"].store
+    hub = app.extensions["spitlog"].hub
+    assert hub.wait(gid, 2, 2.0)  # subscribed, its version read (3)
+    conn = hub._links[None].conn
+    store.r.execute_command("SPUBLISH", store.live_channel(gid), b"not an append")
+    client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    assert hub.wait(gid, 3, 2.0)
+    assert [v for v, _e in hub.since(gid, 3)] == [4]
+    assert hub._links[None].conn is conn  # not made anew
+
+
+def test_a_redis_without_shard_pubsub_streams_by_reading_the_store(tmp_path):
+    """A server whose SSUBSCRIBE is refused (Redis < 7.0 has none; here renamed away):
+    appends still succeed (their SPUBLISH by pcall), and a stream polls the log."""
+    from tests.support.redis_server import start_redis, stop_redis
+
+    proc, port = start_redis(str(tmp_path), "--rename-command", "SSUBSCRIBE", "")
+    try:
+        app = create_app(app_settings(redis_url=f"redis://127.0.0.1:{port}/0", sse_max_s=4))
+        client = app.test_client()
+        gid, t0, t1 = new_game(client)
+        got: list[str] = []
+
+        def listen():
+            r = app.test_client().get(
+                f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
+                                                    "Last-Event-ID": "3"},
+                buffered=False,
+            )  # fmt: skip
+            for chunk in r.response:
+                text = chunk.decode() if isinstance(chunk, bytes) else chunk
+                got.extend(line for line in text.splitlines() if line.startswith("id: "))
+                if "id: 4" in got:
+                    return
+
+        t = threading.Thread(target=listen)
+        t.start()
+        hub = app.extensions["spitlog"].hub
+        end = time.monotonic() + 5
+        while not hub.polling and time.monotonic() < end:
+            time.sleep(0.01)
+        assert hub.polling
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+        assert r.status_code == 201
+        t.join(5)
+        assert got == ["id: 4"]
+    finally:
+        stop_redis(proc)
