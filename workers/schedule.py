@@ -380,11 +380,13 @@ class Schedule:
         pipe.execute()
 
     def forget(self, game_id: str) -> None:
-        """The game is out of Redis: drop its archive slot and its high-water mark."""
-        slot = archive_slot(game_id)
+        """The game is out of Redis: drop its archive slot, any other slot of it (left by
+        a hook that never ran after its last append: a worker killed between the two),
+        and its high-water mark."""
+        slots = [archive_slot(game_id), *all_slots(game_id)]
         pipe = self.r.pipeline(transaction=True)
-        pipe.zrem(DUE, slot)
-        pipe.hdel(PLAN, slot)
+        pipe.zrem(DUE, *slots)
+        pipe.hdel(PLAN, *slots)
         pipe.delete(_hw_key(game_id))
         pipe.execute()
 

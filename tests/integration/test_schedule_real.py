@@ -367,6 +367,23 @@ def test_the_sweeper_rearms_a_game_whose_hook_never_ran(rt):
     )
 
 
+def test_a_game_out_of_redis_leaves_no_slot_even_if_its_last_hook_never_ran(rt):
+    """A bot game whose last append's hook never ran (its worker killed between the two:
+    the bots' and the deadline's plans stay, at the version before): once the game
+    leaves Redis, ``forget`` drops every slot of it, not only its archive's."""
+    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard").body
+    gid = g["id"]
+    assert {s for s in all_slots(gid) if rt.schedule.status([s])[0][1] is not None} == set(
+        all_slots(gid)
+    )
+    rt.schedule.arm_archive(gid, time.time() * 1000)  # as the sweeper does for a game over
+    rt.schedule.forget(gid)
+    assert [s for s in (*all_slots(gid), archive_slot(gid))
+            if rt.schedule.status([s]) != [(None, None)]] == []  # fmt: skip
+    assert not any(gid in k.decode() for k in rt.schedule.r.hkeys(PLAN))
+    assert not any(gid in m.decode() for m in rt.schedule.r.zrange(DUE, 0, -1))
+
+
 def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
     """Seat 1 is away while seat 0 keeps acting, so the game never stalls, and seat 0's
     actions arm nothing (test above: its own T-4 moves later). A deadline job lost
