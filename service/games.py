@@ -766,12 +766,15 @@ class Games:
                 log.exception("the scheduler failed after an append to %s", game.id)
         return result
 
-    def submit(self, game_id: str, seat: int | None, action, expected: int | None = None):
+    def submit(self, game_id: str, seat: int | None, action, expected: int | None = None,
+               *, known: Game | None = None):  # fmt: skip
         """The system's path for the workers (bots, timeouts): decide ``action`` for
         ``seat`` on the current state and append it; returns the new state, or None when
-        the game has moved past ``expected`` or the action is no longer legal."""
-        for _attempt in range(self.retries + 1):
-            game = self.load(game_id)
+        the game has moved past ``expected`` or the action is no longer legal. ``known``:
+        the game as the caller just loaded it, decided on first (the append's version
+        check proves it current, as a load would; one round trip fewer)."""
+        for attempt in range(self.retries + 1):
+            game = known if attempt == 0 and known is not None else self.load(game_id)
             if expected is not None and game.version != expected:
                 return None
             try:

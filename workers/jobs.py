@@ -104,7 +104,8 @@ def bot_turn(game_id: str, seat: int, version: int, attempt: int = 0, due_ms=Non
 
 
 def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
-    state = rt.games.load(game_id).state
+    game = rt.games.load(game_id)
+    state = game.state
     if state.over or state.version != version:
         return "stale", state.version
     policy = bot_level(state, seat)
@@ -114,7 +115,8 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
     policy.reaction(rng)  # the draw that timed this decision (Scheduler.plans)
     wire = policy.choose(domain.view(state, seat), rng)
     if wire is not None:
-        new = rt.games.submit(game_id, seat, domain.parse_action(state.game, wire), version)
+        action = domain.parse_action(state.game, wire)
+        new = rt.games.submit(game_id, seat, action, version, known=game)
         if new is not None:
             BOT_ACTIONS.labels(policy.name).inc()
             return "acted", new.version
@@ -175,7 +177,8 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
             # due by the ticker's clock, not yet by this one (clock skew beyond
             # MAX_EARLY_S): back off like a refusal, not a claim a few ms later again
             break
-        new = rt.games.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version)
+        new = rt.games.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version,
+                              known=game)  # fmt: skip
         if new is not None:
             TIMEOUTS.labels(d.rule).inc()
             fired = fired or d.rule

@@ -484,3 +484,18 @@ def test_the_sweeper_shows_live_games_and_how_long_an_unmoved_game_is_overdue(rt
     clock.t += 1
     sweeper.sweep()
     assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == 0
+
+
+def test_a_job_decides_on_the_game_it_loaded_without_loading_it_again(rt):
+    """``Games.submit(known=...)``: a bot's or a deadline's job decides on the game it has
+    just loaded (one round trip), and the append's version check stands for the second
+    load; a game that moved since is refused as a load would have found it moved."""
+    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard").body
+    game = rt.games.load(g["id"])
+    loads = []
+    real = rt.games.store.load
+    rt.games.store.load = lambda *a, **k: loads.append(a) or real(*a, **k)
+    state = rt.games.submit(g["id"], 0, domain.Resign(), game.version, known=game)
+    assert state is not None and state.over and loads == []
+    stale = rt.games.submit(g["id"], 1, domain.Resign(), game.version, known=game)
+    assert stale is None  # the log moved past the version it knew: refused, as before
