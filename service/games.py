@@ -756,10 +756,8 @@ class Games:
                 )
             before = game.state if game.version else None
             try:
-                if state.over and new.meta.get("rated") == "1":
-                    self.scheduler.on_appended(game.id, state, before, rated=True)
-                else:
-                    self.scheduler.on_appended(game.id, state, before)
+                rated = state.over and new.meta.get("rated") == "1"
+                self.scheduler.on_appended(game.id, state, before, rated=rated)
                 if self.webhooks.notifies(new.meta, before, state):
                     self.scheduler.arm_webhooks(game.id)
             except Exception:  # the action is in the log: answer it; the sweeper re-arms

@@ -334,6 +334,8 @@ class Hub:
         """The versions of the games whose subscriptions were confirmed (one round trip):
         from them on, every append reaches the process. If the read fails, they stay
         pending for the next reply or chore."""
+        if not self._pending:
+            return
         taken, self._pending = self._pending, set()
         games = list(taken)
         try:
@@ -362,7 +364,7 @@ class Hub:
     def _tick(self) -> None:
         while True:
             time.sleep(self.check_s)
-            for chore in (self._reap, self._expire, self._keep_links, self._read_pending):
+            for chore in (self._reap, self._expire, self._keep_links, self._read_versions):
                 try:
                     chore()
                 except Exception:  # noqa: BLE001 - each chore again at the next tick
@@ -413,7 +415,3 @@ class Hub:
             elif now - max(link.heard, link.pinged) > PING_S:
                 link.pinged = now
                 link.send("PING")
-
-    def _read_pending(self) -> None:
-        if self._pending:
-            self._read_versions()

@@ -6,7 +6,7 @@ import threading
 import time
 
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, new_game
+from tests.support.api import app_settings, bearer, new_game, stream_ids
 
 
 def waiting_on(hub, gid: str, n: int, timeout: float = 5) -> None:
@@ -92,20 +92,10 @@ def test_the_streams_of_a_game_take_each_append_from_its_message(redis_url):
     gid, t0, t1 = new_game(client)
     got: list[list[str]] = [[] for _ in range(5)]
 
-    def listen(i):
-        r = app.test_client().get(
-            f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
-                                                "Last-Event-ID": "3"},
-            buffered=False,
-        )  # fmt: skip
-        for chunk in r.response:
-            text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            got[i].extend(line for line in text.splitlines() if line.startswith("id: "))
-
     hub = app.extensions["spitlog"].hub
     r = app.extensions["spitlog"].store.r
     r.config_resetstat()
-    threads = [threading.Thread(target=listen, args=(i,)) for i in range(5)]
+    threads = [threading.Thread(target=stream_ids, args=(app, gid, t1, got[i])) for i in range(5)]
     for t in threads:
         t.start()
     waiting_on(hub, gid, 5)
@@ -136,19 +126,7 @@ def test_a_lost_pubsub_connection_loses_no_append(redis_url):
     gid, t0, t1 = new_game(client)
     got: list[str] = []
 
-    def listen():
-        r = app.test_client().get(
-            f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
-                                                "Last-Event-ID": "3"},
-            buffered=False,
-        )  # fmt: skip
-        for chunk in r.response:
-            text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            got.extend(line for line in text.splitlines() if line.startswith("id: "))
-            if "id: 6" in got:
-                return
-
-    t = threading.Thread(target=listen)
+    t = threading.Thread(target=stream_ids, args=(app, gid, t1, got), kwargs={"until": "id: 6"})
     t.start()
     hub = app.extensions["spitlog"].hub
     waiting_on(hub, gid, 1)
@@ -228,19 +206,8 @@ def test_a_redis_without_shard_pubsub_streams_by_reading_the_store(tmp_path):
         gid, t0, t1 = new_game(client)
         got: list[str] = []
 
-        def listen():
-            r = app.test_client().get(
-                f"/v1/games/{gid}/events", headers={**bearer(t1), "Accept": "text/event-stream",
-                                                    "Last-Event-ID": "3"},
-                buffered=False,
-            )  # fmt: skip
-            for chunk in r.response:
-                text = chunk.decode() if isinstance(chunk, bytes) else chunk
-                got.extend(line for line in text.splitlines() if line.startswith("id: "))
-                if "id: 4" in got:
-                    return
-
-        t = threading.Thread(target=listen)
+        t = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
+                             kwargs={"until": "id: 4"})  # fmt: skip
         t.start()
         hub = app.extensions["spitlog"].hub
         end = time.monotonic() + 5

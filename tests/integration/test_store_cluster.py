@@ -168,7 +168,7 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     import time
 
     from service.http.app import create_app
-    from tests.support.api import app_settings, bearer, new_game
+    from tests.support.api import app_settings, bearer, new_game, stream_ids
 
     app = create_app(app_settings(sse_max_s=3), redis_client=redis_client)
     client = app.test_client()
@@ -176,19 +176,8 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     hub = app.extensions["spitlog"].hub
     got: dict[str, list[str]] = {gid: [] for gid, _t0, _t1 in games}
 
-    def listen(gid, token):
-        r = app.test_client().get(
-            f"/v1/games/{gid}/events", headers={**bearer(token), "Accept": "text/event-stream",
-                                                "Last-Event-ID": "3"},
-            buffered=False,
-        )  # fmt: skip
-        for chunk in r.response:
-            text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            got[gid].extend(line for line in text.splitlines() if line.startswith("id: "))
-            if "id: 4" in got[gid]:
-                return
-
-    threads = [threading.Thread(target=listen, args=(gid, t1)) for gid, _t0, t1 in games]
+    threads = [threading.Thread(target=stream_ids, args=(app, gid, t1, got[gid]),
+                                kwargs={"until": "id: 4"}) for gid, _t0, t1 in games]  # fmt: skip
     for t in threads:
         t.start()
     end = time.monotonic() + 5

@@ -278,7 +278,7 @@ def test_a_refusal_is_the_first_answer_too(client, redis_client):
 
 def test_a_hook_failure_after_an_append_does_not_fail_the_action(redis_client):
     class Broken:
-        def on_appended(self, game_id, state, before=None):
+        def on_appended(self, game_id, state, before=None, *, rated=False):
             raise RuntimeError("scheduler down")
 
     client = create_app(app_settings(), redis_client=redis_client, scheduler=Broken()).test_client()
@@ -290,7 +290,7 @@ def test_the_scheduler_hears_of_every_append(redis_client):
     heard = []
 
     class Recorder:
-        def on_appended(self, game_id, state, before=None):
+        def on_appended(self, game_id, state, before=None, *, rated=False):
             heard.append((game_id, state.version, before and before.version))
 
     app = create_app(app_settings(), redis_client=redis_client, scheduler=Recorder())

@@ -82,3 +82,19 @@ def undecorated(view: dict) -> dict:
     out["players"] = [{k: v for k, v in p.items() if k not in ("name", "player", "rating_diff")}
                       for p in view["players"]]  # fmt: skip
     return out
+
+
+def stream_ids(app, gid: str, token: str, into: list, after: int = 3, until: str | None = None):
+    """Read the game's SSE stream (from ``after``) with a test client of ``app``, putting
+    each event's ``id: N`` line into ``into``; return once ``until`` is among them, or
+    when the stream ends."""
+    r = app.test_client().get(
+        f"/v1/games/{gid}/events",
+        headers={**bearer(token), "Accept": "text/event-stream", "Last-Event-ID": str(after)},
+        buffered=False,
+    )
+    for chunk in r.response:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        into.extend(line for line in text.splitlines() if line.startswith("id: "))
+        if until is not None and until in into:
+            return
