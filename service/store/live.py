@@ -9,7 +9,7 @@ greenlet under gevent) that takes each message, keeps the latest entries of its 
 (``since``) and wakes that game's waiters. So an append reaches a process in one push
 whatever the number of its streams, and no stream, and no watched game, costs a Redis
 command while nothing happens. A game's subscription goes once no one has waited on it
-for ``linger_s``.
+for ``linger_s``, and a connection once no game of it is watched.
 
 What a process knows of a game is exact: after each ``SSUBSCRIBE`` is confirmed (a new
 game, and every game of a connection again once it is made anew), the game's version is
@@ -135,10 +135,12 @@ class _Link:
                     if hub._pending and not _buffered(conn):  # the confirmations at hand
                         hub._read_versions()
             except Exception as e:  # noqa: BLE001 - Redis away: a new connection, later
-                failures += 1
-                # the first failure in a row with its traceback, the next ones in a line
-                log.warning("the live hub lost its connection (%s): again in %.2f s: %s",
-                            self.node or "redis", backoff, e, exc_info=failures == 1)  # fmt: skip
+                if not self.retired:  # (retired: cut on purpose, no game of it watched)
+                    failures += 1
+                    # the first failure in a row with its traceback, the next ones in a line
+                    log.warning("the live hub lost its connection (%s): again in %.2f s: %s",
+                                self.node or "redis", backoff, e,
+                                exc_info=failures == 1)  # fmt: skip
             with self.lock:
                 self.conn = None
             if conn is not None:
@@ -248,9 +250,9 @@ class Hub:
     def _link(self, node) -> _Link:
         """The link of ``node``, started if new (under ``_lock``); and the chores."""
         link = self._links.get(node)
-        if link is None or not link.thread.is_alive():
+        if link is None or link.retired or not link.thread.is_alive():
             link = self._links[node] = _Link(self, node)
-        if self._chores_thread is None:
+        if self._chores_thread is None or not self._chores_thread.is_alive():
             self._chores_thread = threading.Thread(target=self._tick, name="live-chores",
                                                    daemon=True)  # fmt: skip
             self._chores_thread.start()
@@ -362,6 +364,8 @@ class Hub:
     # ---------------------------------------------------------------- the chores
 
     def _tick(self) -> None:
+        """The chores, once a ``check_s``, until nothing is watched (``_link`` starts them
+        again with the next watch)."""
         while True:
             time.sleep(self.check_s)
             for chore in (self._reap, self._expire, self._keep_links, self._read_versions):
@@ -369,6 +373,10 @@ class Hub:
                     chore()
                 except Exception:  # noqa: BLE001 - each chore again at the next tick
                     log.warning("the live hub's %s failed", chore.__name__, exc_info=True)
+            with self._lock:
+                if not self._watches and not self._links:
+                    self._chores_thread = None
+                    return
 
     def _reap(self) -> None:
         """Wake the streams whose client left (or sent something): one poll of them all."""
@@ -387,7 +395,8 @@ class Hub:
 
     def _expire(self) -> None:
         """Drop the watches no one waited on for ``linger_s``, and unsubscribe them; under
-        the hub's lock, so that a wait that brings one back subscribes after this."""
+        the hub's lock, so that a wait that brings one back subscribes after this. A link
+        left with no watch ends (its connection and reader with it), as the watches do."""
         now = time.monotonic()
         with self._lock:
             idle = [(g, w) for g, w in self._watches.items()
@@ -400,6 +409,11 @@ class Hub:
                 link = self._links.get(node)
                 if link is not None:
                     link.send("SUNSUBSCRIBE", *channels)
+            watched = {w.node for w in self._watches.values()}
+            for node in [n for n in self._links if n not in watched]:
+                link = self._links.pop(node)
+                link.retired = True
+                link.cut()
 
     def _keep_links(self) -> None:
         """Ask a quiet connection (its answer comes to its reader); cut a silent or broken

@@ -146,7 +146,8 @@ def test_a_lost_pubsub_connection_loses_no_append(redis_url):
 def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redis_url):
     """The hub's entries: from the message of each append, one after the other; nothing
     for a mark before what it kept, or once its version is past what it holds. A game
-    nobody waits on for ``linger_s`` is unsubscribed."""
+    nobody waits on for ``linger_s`` is unsubscribed, and a connection with no game left
+    ends, its reader with it."""
     from service.store.live import KEEP, Hub
 
     app = create_app(app_settings(redis_url=redis_url))
@@ -156,6 +157,7 @@ def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redi
     hub = Hub(store, linger_s=0.3, check_s=0.1)
     assert hub.since(gid, 3) is None  # no watch: read the store
     assert hub.wait(gid, 2, 2.0)  # its version is read once subscribed: 3 > 2
+    link = hub._links[None]
     assert not hub.wait(gid, 3, 0.05)
     assert hub.since(gid, 3) is None  # it holds no entry yet
     for tok in (t0, t1):
@@ -171,6 +173,9 @@ def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redi
     while hub.watching and time.monotonic() < end:
         time.sleep(0.05)
     assert hub.watching == 0
+    assert hub._links == {}  # its connection's link ended with its last watch ...
+    link.thread.join(3)
+    assert not link.thread.is_alive()  # ... and its reader with it
     while store.r.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] and time.monotonic() < end:
         time.sleep(0.05)
     assert store.r.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 0
