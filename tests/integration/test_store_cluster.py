@@ -191,3 +191,59 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     for t in threads:
         t.join(5)
     assert all(lines == ["id: 4"] for lines in got.values()), got
+
+
+def _move_slot(ports: list[int], slot: int, src: int, to: int) -> None:
+    """Move ``slot`` and its keys from the master on port ``src`` to the one on ``to``, as
+    ``redis-cli --cluster reshard`` does: IMPORTING / MIGRATING, MIGRATE of every key,
+    then SETSLOT NODE on every master."""
+    nodes = {p: redis.Redis(port=p) for p in ports}
+    ids = {p: c.execute_command("CLUSTER", "MYID").decode() for p, c in nodes.items()}
+    nodes[to].execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[src])
+    nodes[src].execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[to])
+    while keys := nodes[src].execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+        nodes[src].execute_command("MIGRATE", "127.0.0.1", to, "", 0, 5000, "KEYS", *keys)
+    for p in (to, src, *[p for p in ports if p not in (to, src)]):
+        nodes[p].execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[to])
+    for c in nodes.values():
+        c.close()
+
+
+def test_a_stream_follows_its_game_when_the_slot_moves(redis_client, cluster_nodes):
+    """A watched game's slot moves to another master while its SSE stream waits (a
+    reshard): the node that lost it unsubscribes the channel, the hub reads the Cluster's
+    slots again and subscribes where the slot is now, and the next append (on the new
+    node) reaches the stream: nothing lost, nothing twice."""
+    import threading
+
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer, new_game, stream_ids
+
+    app = create_app(app_settings(sse_max_s=6), redis_client=redis_client)
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    hub = app.extensions["spitlog"].hub
+    got: list[str] = []
+    reader = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
+                              kwargs={"until": "id: 4"})  # fmt: skip
+    reader.start()
+    end = time.monotonic() + 5
+    while time.monotonic() < end and not ((w := hub._watches.get(gid)) and w.version >= 3):
+        time.sleep(0.01)
+    before = hub._watches[gid].node
+    slot = redis_client.keyslot(hub.store.live_channel(gid))
+    src = int(before.rsplit(":", 1)[1])
+    to_port = next(p for p in cluster_nodes if p != src)
+    _move_slot(cluster_nodes, slot, src, to_port)
+
+    end = time.monotonic() + 5  # the hub follows the slot
+    while time.monotonic() < end and hub._watches[gid].node == before:
+        time.sleep(0.01)
+    assert hub._watches[gid].node == f"127.0.0.1:{to_port}"
+    end = time.monotonic() + 5  # subscribed there, its version read again
+    while time.monotonic() < end and (gid in hub._pending or hub._watches[gid].version < 3):
+        time.sleep(0.01)
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    assert r.status_code == 201, r.get_json()
+    reader.join(8)
+    assert got == ["id: 4"]
