@@ -6,6 +6,7 @@ the store touches one slot (the ``{g:<id>}`` hash tag), so it runs unchanged; th
 lobby and token indexes live in other slots and are written by separate commands.
 """
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -37,41 +38,26 @@ def _free_ports(n: int) -> list[int]:
     return out
 
 
-@pytest.fixture(scope="session")
-def cluster_nodes():
+@contextlib.contextmanager
+def _cluster(masters: int = 3, replicas: int = 0, node_timeout_ms: int = 15000):
+    """``masters`` Redis Cluster masters on free ports, each with ``replicas`` replicas
+    (``redis-cli --cluster create``), until the block ends: the ports and
+    the node processes by port (a test may kill one)."""
     exe, cli = shutil.which("redis-server"), shutil.which("redis-cli")
     if exe is None or cli is None:
         pytest.skip("redis-server/redis-cli are not installed (apt-get install redis-server)")
-    ports = _free_ports(3)
-    procs = []
+    ports = _free_ports(masters * (1 + replicas))
+    procs: dict[int, subprocess.Popen] = {}
     with tempfile.TemporaryDirectory() as workdir:
         try:
             for p in ports:
-                procs.append(
-                    subprocess.Popen(
-                        [
-                            exe,
-                            "--port",
-                            str(p),
-                            "--bind",
-                            "127.0.0.1",
-                            "--cluster-enabled",
-                            "yes",
-                            "--cluster-config-file",
-                            f"nodes-{p}.conf",
-                            "--save",
-                            "",
-                            "--appendonly",
-                            "no",
-                            "--dir",
-                            workdir,
-                            "--maxmemory-policy",
-                            "noeviction",
-                        ],
-                        stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL,
-                    )  # fmt: skip
-                )
+                procs[p] = subprocess.Popen(
+                    [exe, "--port", str(p), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+                     "--cluster-config-file", f"nodes-{p}.conf", "--cluster-node-timeout",
+                     str(node_timeout_ms), "--save", "", "--appendonly", "no", "--dir", workdir,
+                     "--maxmemory-policy", "noeviction", "--repl-diskless-sync-delay", "0"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
             for p in ports:
                 client = redis.Redis(port=p)
                 for _ in range(100):
@@ -82,7 +68,7 @@ def cluster_nodes():
                         time.sleep(0.05)
             subprocess.run(
                 [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports),
-                 "--cluster-replicas", "0", "--cluster-yes"],
+                 "--cluster-replicas", str(replicas), "--cluster-yes"],
                 check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
             )  # fmt: skip
             deadline = time.monotonic() + 30
@@ -93,12 +79,26 @@ def cluster_nodes():
                 time.sleep(0.2)
             else:
                 pytest.fail("the cluster did not reach cluster_state:ok")
-            yield ports
+            while time.monotonic() < deadline:  # a replica not yet in sync cannot take over
+                links = [i.get("master_link_status") for i in
+                         (redis.Redis(port=p).info("replication") for p in ports)]  # fmt: skip
+                if links.count("up") == masters * replicas:
+                    break
+                time.sleep(0.2)
+            else:
+                pytest.fail("the replicas did not get in sync with their masters")
+            yield ports, procs
         finally:
-            for proc in procs:
+            for proc in procs.values():
                 proc.terminate()
-            for proc in procs:
+            for proc in procs.values():
                 proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def cluster_nodes():
+    with _cluster() as (ports, _procs):
+        yield ports
 
 
 class _Cluster(RedisCluster):
@@ -247,3 +247,47 @@ def test_a_stream_follows_its_game_when_the_slot_moves(redis_client, cluster_nod
     assert r.status_code == 201, r.get_json()
     reader.join(8)
     assert got == ["id: 4"]
+
+
+def test_a_stream_follows_its_game_when_its_master_fails_over():
+    """The master serving a watched game is killed; its replica takes over (a Cluster
+    with a replica a master, node timeout 1 s): the hub's connection to the dead node
+    fails, it reads the slots again until they name the promoted replica, subscribes
+    there, and the first append the Cluster takes after the failover reaches the stream
+    once. Appends refused meanwhile are answered 503, never acknowledged and lost."""
+    import threading
+
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer, new_game, stream_ids
+
+    with _cluster(3, 1, node_timeout_ms=1000) as (ports, procs):
+        client_r = _Cluster(host="127.0.0.1", port=ports[0])
+        app = create_app(app_settings(sse_max_s=20), redis_client=client_r)
+        client = app.test_client()
+        gid, t0, t1 = new_game(client)
+        hub = app.extensions["spitlog"].hub
+        got: list[str] = []
+        reader = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
+                                  kwargs={"until": "id: 4"}, daemon=True)  # fmt: skip
+        reader.start()
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not ((w := hub._watches.get(gid)) and w.version >= 3):
+            time.sleep(0.01)
+        before = hub._watches[gid].node
+        procs[int(before.rsplit(":", 1)[1])].kill()
+
+        statuses = []
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"},
+                            headers=bearer(t0))  # fmt: skip
+            statuses.append(r.status_code)
+            if r.status_code == 201:
+                break
+            assert r.status_code == 503, r.get_json()
+            time.sleep(0.2)
+        assert statuses[-1] == 201, statuses
+        reader.join(15)
+        assert got == ["id: 4"]
+        assert hub._watches[gid].node != before
+        client_r.close()
