@@ -31,13 +31,22 @@ SAMPLERS = ("always_on", "always_off", "traceidratio", "parentbased_always_on",
 def check() -> str:
     """The exporter the ``OTEL_*`` variables name ("none": tracing off); SettingsError
     naming a variable whose value this service cannot use (every command checks them,
-    and exits 2)."""
+    and exits 2): the exporter, the sampler and its ratio, the SDK switch, the
+    propagators, the resource's attributes; with tracing on, the batch processor's
+    numbers; with ``otlp``, its endpoints, protocol, headers and timeouts. Where the SDK
+    would log a bad value and carry on with its default, the operator hears it at once."""
     name = (os.environ.get("OTEL_TRACES_EXPORTER") or "none").strip().lower()
     if name not in EXPORTERS:
         raise SettingsError(f"OTEL_TRACES_EXPORTER={name!r}: one of {', '.join(EXPORTERS)}")
-    sampler = os.environ.get("OTEL_TRACES_SAMPLER")
-    if sampler is not None and sampler.strip().lower() not in SAMPLERS:
-        raise SettingsError(f"OTEL_TRACES_SAMPLER={sampler!r}: one of {', '.join(SAMPLERS)}")
+    _one_of("OTEL_TRACES_SAMPLER", SAMPLERS)
+    _one_of("OTEL_SDK_DISABLED", ("true", "false"))
+    propagators = os.environ.get("OTEL_PROPAGATORS")
+    if propagators is not None:
+        known = _propagators()
+        for part in propagators.split(","):
+            if part.strip().lower() not in known:
+                raise SettingsError(f"OTEL_PROPAGATORS={propagators!r}: a list of "
+                                    f"{', '.join(sorted(known))}")  # fmt: skip
     ratio = os.environ.get("OTEL_TRACES_SAMPLER_ARG")
     if ratio is not None:
         try:
@@ -45,7 +54,79 @@ def check() -> str:
                 raise ValueError
         except ValueError:
             raise SettingsError(f"OTEL_TRACES_SAMPLER_ARG={ratio!r}: a ratio, 0 to 1") from None
+    _pairs("OTEL_RESOURCE_ATTRIBUTES")
+    if name != "none":
+        for var in BSP_NUMBERS:
+            _number(var, integer=True)
+    if name == "otlp":
+        for var in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"):
+            _url(var)
+        for var in ("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"):
+            _one_of(var, ("http/protobuf",))  # the exporter this service ships
+        for var in ("OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"):
+            _pairs(var)
+        for var in ("OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"):
+            _number(var)
     return name
+
+
+def _propagators() -> set[str]:
+    """The propagators installed (opentelemetry-api finds them by this entry point), and
+    "none"."""
+    from importlib.metadata import entry_points
+
+    return {e.name.lower() for e in entry_points(group="opentelemetry_propagator")} | {"none"}
+
+
+BSP_NUMBERS = ("OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT",
+               "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE")  # fmt: skip
+
+
+def _one_of(var: str, allowed: tuple[str, ...]) -> None:
+    value = os.environ.get(var)
+    if value is not None and value.strip().lower() not in allowed:
+        raise SettingsError(f"{var}={value!r}: one of {', '.join(allowed)}")
+
+
+def _number(var: str, integer: bool = False) -> None:
+    """``var``, if set, is a number >= 0 (an integer if ``integer``)."""
+    value = os.environ.get(var)
+    if value is None:
+        return
+    try:
+        ok = (int(value) if integer else float(value)) >= 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise SettingsError(f"{var}={value!r}: {'an integer' if integer else 'a number'} >= 0")
+
+
+def _pairs(var: str) -> None:
+    """``var``, if set, is a comma-separated list of ``key=value`` (W3C Baggage's form)."""
+    value = os.environ.get(var)
+    if value is None or not value.strip():
+        return
+    for part in value.split(","):
+        key, eq, _v = part.partition("=")
+        if not eq or not key.strip():
+            raise SettingsError(f"{var}={value!r}: key=value pairs, comma-separated")
+
+
+def _url(var: str) -> None:
+    """``var``, if set, is an http(s) URL with a host (and, if any, a port that parses)."""
+    value = os.environ.get(var)
+    if value is None:
+        return
+    from urllib.parse import urlsplit
+
+    try:
+        u = urlsplit(value.strip())
+        ok = u.scheme in ("http", "https") and bool(u.hostname)
+        u.port  # noqa: B018 - raises ValueError on a port out of range or not a number
+    except ValueError:
+        ok = False
+    if not ok:
+        raise SettingsError(f"{var}={value!r}: an http:// or https:// URL with a host")
 
 
 def setup(service: str, exporter=None) -> bool:

@@ -123,10 +123,43 @@ def test_one_trace_from_the_api_through_redis_to_the_worker_job(redis_url, monke
     ("OTEL_TRACES_EXPORTER", "carrier-pigeon"),
     ("OTEL_TRACES_SAMPLER", "sometimes"),
     ("OTEL_TRACES_SAMPLER_ARG", "lots"),
+    ("OTEL_SDK_DISABLED", "maybe"),
+    ("OTEL_PROPAGATORS", "tracecontext,b3"),
+    ("OTEL_RESOURCE_ATTRIBUTES", "region"),
+    ("OTEL_BSP_SCHEDULE_DELAY", "soon"),
+    ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"),
+    ("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"),
+    ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://collector:99999/v1/traces"),
+    ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+    ("OTEL_EXPORTER_OTLP_HEADERS", "api-key"),
+    ("OTEL_EXPORTER_OTLP_TIMEOUT", "ten"),
     ("SPITLOG_LOG_FORMAT", "xml"),
 ])  # fmt: skip
 def test_a_bad_tracing_or_log_setting_exits_2_naming_it(name, value):
+    """Each bad value exits 2 naming its variable; the exporter's and the batch
+    processor's are checked with tracing on (OTLP), where they are used."""
     env = {**os.environ, name: value}
+    if name.startswith(("OTEL_BSP_", "OTEL_EXPORTER_OTLP_")):
+        env["OTEL_TRACES_EXPORTER"] = "otlp"
     r = subprocess.run([sys.executable, "-m", "service.cli", "serve"], env=env,
                        capture_output=True, text=True, timeout=60)  # fmt: skip
     assert r.returncode == 2 and name in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_good_tracing_settings_pass_the_check(monkeypatch):
+    """The same variables set right are taken (the check refuses the bad, not the odd)."""
+    good = {
+        "OTEL_TRACES_EXPORTER": "otlp", "OTEL_TRACES_SAMPLER": "parentbased_traceidratio",
+        "OTEL_TRACES_SAMPLER_ARG": "0.25", "OTEL_SDK_DISABLED": "false",
+        "OTEL_PROPAGATORS": "tracecontext, baggage",
+        "OTEL_RESOURCE_ATTRIBUTES": "region=eu,team=games",
+        "OTEL_BSP_SCHEDULE_DELAY": "500", "OTEL_BSP_MAX_QUEUE_SIZE": "4096",
+        "OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector.internal:4318",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://[::1]:4318/v1/traces",
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+        "OTEL_EXPORTER_OTLP_HEADERS": "api-key=abc,x-team=games",
+        "OTEL_EXPORTER_OTLP_TIMEOUT": "10000",
+    }  # fmt: skip
+    for k, v in good.items():
+        monkeypatch.setenv(k, v)
+    assert telemetry.check() == "otlp"
