@@ -222,7 +222,7 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
             rt.scheduler.arm_webhooks(game_id)
         if again is not None:
             rt.schedule.arm_archive(game_id, again * 1000)
-        else:
+        elif outcome in ("deleted", "gone"):  # out of Redis: every slot of it goes too
             rt.schedule.forget(game_id)
     JOBS.labels("archive_game", outcome).inc()
     if rt.trace:

@@ -367,6 +367,25 @@ def test_the_sweeper_rearms_a_game_whose_hook_never_ran(rt):
     )
 
 
+def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
+    """A rated game over whose hook never ran (the index lags): the sweeper arms its
+    archive slot as the hook would have, at once (its job rates it first), not after
+    the rematch asks as for an unrated game."""
+    from service.players import Who
+
+    assert rt.scheduler.archive_after_s > 30  # the default: the rematch asks, the grace
+    who = Who(pkey="app1:alice", name="Alice")
+    g = rt.games.create("speed", {}, "bot:easy", "", who=who, rated=True).body
+    ended = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
+    assert ended.status == "finished"
+    rt.schedule.r.delete(DUE, PLAN)  # as if the worker died between the append and its hook
+    t = time.time()
+    Sweeper(rt, stall_s=2.0).check(g["id"], t)
+    assert rt.schedule.status([archive_slot(g["id"])])[0][0] == pytest.approx(
+        t * 1000, abs=1000
+    )
+
+
 def test_a_game_out_of_redis_leaves_no_slot_even_if_its_last_hook_never_ran(rt):
     """A bot game whose last append's hook never ran (its worker killed between the two:
     the bots' and the deadline's plans stay, at the version before): once the game
