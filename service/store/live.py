@@ -27,7 +27,15 @@ A chores thread (greenlet) looks, every ``check_s``, whether the clients of the 
 streams are still there: one ``poll`` of all their sockets at once, instead of each
 stream waking to look at its own; a client gone wakes its stream. It also drops the
 watches no one waits on, and keeps each connection honest (a ``PING`` when it has been
-quiet for ``PING_S``, cut when it stays silent for ``DEAD_S``).
+quiet for ``PING_S``, cut when it stays silent for ``DEAD_S``; a reader that died made
+anew). What needs the store or the Cluster's map is its work too, woken by the readers
+at once: the versions of the games just confirmed, and the games to subscribe elsewhere
+(a slot moved, a node gone), all of a burst in one go. So a reader only reads and wakes:
+no pool it waits on (the requests' may be busy for seconds), no round trip in its way.
+
+A refusal of a subscription other than a moved slot (``NOPERM``: an ACL user without
+the channels; ``unknown command``: a Redis before 7.0) turns the process to polling:
+the waits read the store every ``POLL_S``, and the log says why once.
 """
 
 import contextlib
@@ -81,7 +89,8 @@ class _Link:
         """Send ``name`` (``SSUBSCRIBE``, ``SUNSUBSCRIBE``: one command a channel, for a
         Cluster takes one slot a command; ``PING``) if the connection is up (if not, the
         reader subscribes every game of it once it is made). A send that fails marks
-        the connection broken: its reader makes it anew."""
+        the connection broken (redis-py closes it, too): its reader's read fails, and
+        the reader makes it anew."""
         with self.lock:
             conn = self.conn
             # redis-py would connect a closed connection anew, unsubscribed: never here
@@ -112,6 +121,8 @@ class _Link:
                 conn = hub.store.live_connect(self.node, DEAD_S)
                 self.heard = time.monotonic()
                 with hub._lock:  # no watch comes or goes while its subscription is sent
+                    if self.retired:  # ended while it connected: nothing of it is watched
+                        break
                     games = [g for g, w in hub._watches.items() if w.node == self.node]
                     with self.lock:
                         self.conn, self.broken = conn, False
@@ -121,7 +132,7 @@ class _Link:
                 if failures:
                     log.warning("the live hub is connected again (%s)", self.node or "redis")
                 backoff, failures = 0.05, 0
-                while not self.broken:
+                while not self.broken and not self.retired:
                     try:  # a read that times out (DEAD_S: pinged every PING_S) is a failure
                         reply = conn.read_response(disconnect_on_error=False)
                     except redis.ResponseError as e:  # refused, the connection kept
@@ -132,8 +143,8 @@ class _Link:
                         hub._on(self, reply)
                     except Exception:  # noqa: BLE001 - one message; the link goes on
                         log.exception("the live hub could not take a message")
-                    if hub._pending and not _buffered(conn):  # the confirmations at hand
-                        hub._read_versions()
+                    if (hub._pending or hub._rehomes) and not _buffered(conn):
+                        hub._wake.set()  # the replies at hand taken: the chores go on
             except Exception as e:  # noqa: BLE001 - Redis away: a new connection, later
                 if not self.retired:  # (retired: cut on purpose, no game of it watched)
                     failures += 1
@@ -141,12 +152,14 @@ class _Link:
                     log.warning("the live hub lost its connection (%s): again in %.2f s: %s",
                                 self.node or "redis", backoff, e,
                                 exc_info=failures == 1)  # fmt: skip
-            with self.lock:
-                self.conn = None
-            if conn is not None:
-                conn.disconnect()
-            if self.node is not None and failures >= 3:
-                hub._rehome(self)  # a Cluster node that does not answer: its slots moved?
+            finally:
+                with self.lock:
+                    self.conn = None
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        conn.disconnect()
+            if self.node is not None and failures >= 3 and not self.retired:
+                hub._ask_rehome(self)  # a Cluster node that does not answer: its slots moved?
             time.sleep(backoff)
             backoff = min(backoff * 2, 2.0)
 
@@ -176,6 +189,8 @@ class Hub:
         self._socks: dict[int, _Watch] = {}  # fd of a waiting client -> its watch
         self._gone: set[int] = set()  # the fds whose client left, until their wait ends
         self._pending: set[str] = set()  # games confirmed, whose version is to read
+        self._rehomes: dict = {}  # link -> the games to subscribe where they are now (None: all)
+        self._wake = threading.Event()  # the chores: versions to read, games to rehome
         self._chores_thread: threading.Thread | None = None
         self.stopping = False
         self.polling = False  # the Redis has no shard Pub/Sub: waits poll the store
@@ -197,7 +212,7 @@ class Hub:
             w.waiters += 1
         fd = None
         try:
-            if link is not None:
+            if link is not None and not self.polling:
                 link.send("SSUBSCRIBE", self.store.live_channel(game_id))
             if sock is not None:
                 fd = sock.fileno()
@@ -208,12 +223,13 @@ class Hub:
                     w.cond.wait_for(lambda: self.stopping or fd in gone, min(timeout_s, POLL_S))
                 return not self.stopping and fd not in gone
             with w.cond:
-                return (
-                    w.cond.wait_for(
-                        lambda: w.version > after or self.stopping or fd in gone, timeout_s
-                    )
-                    and w.version > after
+                w.cond.wait_for(
+                    lambda: w.version > after or self.stopping or fd in gone or self.polling,
+                    timeout_s,
                 )
+                if self.polling and not self.stopping and fd not in gone:
+                    return True  # turned to polling meanwhile: the caller reads the store
+                return w.version > after
         finally:
             if fd is not None:
                 self._socks.pop(fd, None)
@@ -284,53 +300,97 @@ class Hub:
         elif kind == b"ssubscribe":
             self._pending.add(game_id)  # its version, read once the confirmations are in
             if len(self._pending) >= BATCH:
-                self._read_versions()
+                self._wake.set()
         elif kind == b"sunsubscribe" and w.node == link.node:
             # the server's (on a Cluster: its slot moved), or ours from before the watch
             # came back: subscribed again either way
             if link.node is None:
                 link.send("SSUBSCRIBE", self.store.live_channel(game_id))
             else:
-                self._rehome(link, [game_id])
+                self._ask_rehome(link, game_id)
 
     def _refused(self, link: _Link, e: Exception) -> None:
         """A command of ``link`` was refused: on a Cluster, a slot that moved (its games
-        go where it is now); a server without shard Pub/Sub (< 7.0): the waits poll."""
-        if "unknown command" in str(e).lower():
-            if not self.polling:
-                log.error("this Redis has no shard Pub/Sub (Redis 7.0 or later has): live "
-                          "updates poll the store every %.2f s", POLL_S)  # fmt: skip
-                self.polling = True
-                self.wake_all(stopping=False)
-        elif link.node is not None:
-            self._rehome(link)
-        else:
-            log.error("the live hub's command was refused: %s", e)
+        go where it is now, once the replies at hand are read); any other refusal (no
+        shard Pub/Sub before Redis 7.0, an ACL user without the channels): the waits
+        poll the store, from now on."""
+        text = str(e)
+        if link.node is not None and text.startswith(("MOVED", "ASK")):
+            self._ask_rehome(link)
+            return
+        if not self.polling:
+            why = ("this Redis has no shard Pub/Sub (Redis 7.0 or later has)"
+                   if "unknown command" in text.lower() else
+                   f"the live channels' subscription was refused ({type(e).__name__}: "
+                   f"{text}; an ACL user "
+                   f"needs the channels too, e.g. '&{self.store.live_channel('*')}')")  # fmt: skip
+            log.error("%s: live updates poll the store every %.2f s", why, POLL_S)
+            self.polling = True
+            self.wake_all(stopping=False)
 
-    def _rehome(self, link: _Link, games: list[str] | None = None) -> None:
-        """On a Cluster, subscribe ``games`` (default: every game of ``link``) where their
-        slots are now, once the client has read the Cluster's slots again; a link left
-        with no game, on a node no longer in the Cluster, ends."""
+    def _ask_rehome(self, link: _Link, game_id: str | None = None, wake: bool = True) -> None:
+        """Have the chores subscribe ``game_id`` (None: every game of ``link``) where its
+        slot is now: at once (``wake``), or at their next round (an ask put back); the
+        asks of a burst (a slot moved: one per game) go in one."""
+        with self._lock:
+            games = self._rehomes.get(link, set())
+            if games is not None:
+                if game_id is None:
+                    games = None
+                else:
+                    games.add(game_id)
+            self._rehomes[link] = games
+        if wake:
+            self._wake.set()
+
+    def _rehome_asked(self) -> None:
+        """The rehomes asked for (``_ask_rehome``), after one read of the Cluster's slots;
+        if that read fails (the Cluster away, or in the middle of a failover), they are
+        put back for the next round."""
+        with self._lock:
+            asked, self._rehomes = self._rehomes, {}
+        if not asked:
+            return
         try:
             self.store.live_refresh()
-        except Exception as e:  # noqa: BLE001 - the Cluster away: again later
+        except Exception as e:  # noqa: BLE001 - the Cluster away: again at the next round
             log.warning("the live hub could not read the Cluster's slots: %s", e)
+            for link, games in asked.items():
+                for g in [None] if games is None else games:
+                    self._ask_rehome(link, g, wake=False)
             return
+        for link, games in asked.items():
+            self._rehome(link, games)
+
+    def _rehome(self, link: _Link, games: set[str] | None = None) -> None:
+        """Subscribe ``games`` (None: every game of ``link``) where the Cluster's slots,
+        just read again, say they are now; a game whose slot no node serves yet (a
+        failover under way) is asked for again at the next round. A link left with no
+        game, on a node no longer in the Cluster, ends."""
         moved: dict = {}
+        unplaced = []
         with self._lock:
             for g, w in self._watches.items():
                 if w.node == link.node and (games is None or g in games):
-                    w.node = self.store.live_node(g)
+                    try:
+                        w.node = self.store.live_node(g)
+                    except Exception:  # noqa: BLE001 - no node has its slot yet
+                        unplaced.append(g)
+                        continue
                     moved.setdefault(w.node, []).append(g)
             if not any(w.node == link.node for w in self._watches.values()) and (
                 self.store.live_node_gone(link.node)
             ):
                 link.retired = True
-                self._links.pop(link.node, None)
+                link.cut()
+                if self._links.get(link.node) is link:
+                    del self._links[link.node]
             links = {node: self._link(node) for node in moved}
         for node, gs in moved.items():
             self._forget_entries(node, gs)
             links[node].send("SSUBSCRIBE", *map(self.store.live_channel, gs))
+        for g in unplaced:
+            self._ask_rehome(link, g, wake=False)
 
     def _read_versions(self) -> None:
         """The versions of the games whose subscriptions were confirmed (one round trip):
@@ -364,19 +424,32 @@ class Hub:
     # ---------------------------------------------------------------- the chores
 
     def _tick(self) -> None:
-        """The chores, once a ``check_s``, until nothing is watched (``_link`` starts them
-        again with the next watch)."""
+        """The chores: every ``check_s``, each of them; at once when a reader wakes them
+        (``_wake``), the versions to read and the games to rehome. Until nothing is
+        watched (``_link`` starts them again with the next watch)."""
+        due = time.monotonic() + self.check_s
         while True:
-            time.sleep(self.check_s)
-            for chore in (self._reap, self._expire, self._keep_links, self._read_versions):
-                try:
-                    chore()
-                except Exception:  # noqa: BLE001 - each chore again at the next tick
-                    log.warning("the live hub's %s failed", chore.__name__, exc_info=True)
+            if self._wake.wait(max(0.0, due - time.monotonic())):
+                self._wake.clear()
+                self._chore(self._read_versions)
+                self._chore(self._rehome_asked)
+            if time.monotonic() < due:
+                continue
+            due = time.monotonic() + self.check_s
+            for chore in (self._reap, self._expire, self._keep_links, self._read_versions,
+                          self._rehome_asked):  # fmt: skip
+                self._chore(chore)
             with self._lock:
                 if not self._watches and not self._links:
                     self._chores_thread = None
                     return
+
+    @staticmethod
+    def _chore(chore) -> None:
+        try:
+            chore()
+        except Exception:  # noqa: BLE001 - each chore again at the next round
+            log.warning("the live hub's %s failed", chore.__name__, exc_info=True)
 
     def _reap(self) -> None:
         """Wake the streams whose client left (or sent something): one poll of them all."""
@@ -419,6 +492,12 @@ class Hub:
         """Ask a quiet connection (its answer comes to its reader); cut a silent or broken
         one, so that its reader makes it anew."""
         now = time.monotonic()
+        with self._lock:  # a reader that died (it never should): made anew
+            for node, link in list(self._links.items()):
+                if not link.retired and not link.thread.is_alive():
+                    log.error("the live hub's reader of %s had stopped: started again",
+                              node or "redis")  # fmt: skip
+                    self._links[node] = _Link(self, node)
         for link in list(self._links.values()):
             if link.conn is None:
                 continue

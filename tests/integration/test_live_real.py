@@ -143,6 +143,50 @@ def test_a_lost_pubsub_connection_loses_no_append(redis_url):
     assert got == ["id: 4", "id: 5", "id: 6"]
 
 
+def test_a_reader_that_died_is_made_anew_and_its_game_still_streams(redis_url, monkeypatch):
+    """A link's reader thread ends by an error nothing catches (here: while it connects
+    again after its connection was killed): the chores find it dead, make the link anew,
+    and the waiting stream gets the next append, instead of waiting out its stream."""
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=8))
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    got: list[str] = []
+    t = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
+                         kwargs={"until": "id: 4"}, daemon=True)  # fmt: skip
+    t.start()
+    hub = app.extensions["spitlog"].hub
+    waiting_on(hub, gid, 1)
+    while hub._watches[gid].version < 3:
+        time.sleep(0.005)
+    store = app.extensions["spitlog"].store
+    real, calls = store.live_connect, []
+
+    class Escaped(BaseException):
+        pass
+
+    def connect_once_fails(*a, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            raise Escaped("a reader's death")
+        return real(*a, **kw)
+
+    monkeypatch.setattr(store, "live_connect", connect_once_fails)
+    monkeypatch.setattr(threading, "excepthook", lambda args: None)  # its traceback: expected
+    first = hub._links[None]
+    assert store.r.client_kill_filter(_type="pubsub") >= 1
+    first.thread.join(5)
+    assert not first.thread.is_alive() and calls == [1]
+    end = time.monotonic() + 5
+    while (hub._links.get(None) is first or hub._watches[gid].version < 3 or hub._pending) and (
+        time.monotonic() < end
+    ):
+        time.sleep(0.01)
+    time.sleep(0.2)  # its subscription confirmed
+    client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    t.join(5)
+    assert got == ["id: 4"] and len(calls) >= 2
+
+
 def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redis_url):
     """The hub's entries: from the message of each append, one after the other; nothing
     for a mark before what it kept, or once its version is past what it holds. A game
@@ -223,5 +267,44 @@ def test_a_redis_without_shard_pubsub_streams_by_reading_the_store(tmp_path):
         assert r.status_code == 201
         t.join(5)
         assert got == ["id: 4"]
+    finally:
+        stop_redis(proc)
+
+
+def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path, caplog):
+    """The service's ACL user may run every command on every key but has no Pub/Sub
+    channel (Redis 7's default for a new user): SSUBSCRIBE is refused with NOPERM, the
+    appends' SPUBLISH too (by pcall, the append stands). The hub turns to polling and says
+    why, once; a stream already waiting reads the log at once, and gets the next append
+    in a poll's time, not at the end of its stream."""
+    import redis
+
+    from tests.support.redis_server import start_redis, stop_redis
+
+    proc, port = start_redis(str(tmp_path))
+    try:
+        redis.Redis(port=port).execute_command(
+            "ACL", "SETUSER", "app", "on", ">pw", "~*", "+@all", "resetchannels"
+        )
+        url = f"redis://app:pw@127.0.0.1:{port}/0"
+        app = create_app(app_settings(redis_url=url, sse_max_s=20))
+        client = app.test_client()
+        gid, t0, t1 = new_game(client)
+        got: list[str] = []
+        t = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
+                             kwargs={"until": "id: 4"}, daemon=True)  # fmt: skip
+        t.start()
+        hub = app.extensions["spitlog"].hub
+        end = time.monotonic() + 5
+        while not hub.polling and time.monotonic() < end:
+            time.sleep(0.01)
+        assert hub.polling
+        began = time.monotonic()
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+        assert r.status_code == 201
+        t.join(5)
+        assert got == ["id: 4"] and time.monotonic() - began < 3
+        said = [m for m in caplog.messages if "poll the store" in m]
+        assert len(said) == 1 and "NoPermissionError" in said[0] and "&spit:" in said[0], said
     finally:
         stop_redis(proc)
