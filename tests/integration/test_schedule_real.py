@@ -381,9 +381,7 @@ def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
     rt.schedule.r.delete(DUE, PLAN)  # as if the worker died between the append and its hook
     t = time.time()
     Sweeper(rt, stall_s=2.0).check(g["id"], t)
-    assert rt.schedule.status([archive_slot(g["id"])])[0][0] == pytest.approx(
-        t * 1000, abs=1000
-    )
+    assert rt.schedule.status([archive_slot(g["id"])])[0][0] == pytest.approx(t * 1000, abs=1000)
 
 
 def test_a_game_out_of_redis_leaves_no_slot_even_if_its_last_hook_never_ran(rt):
