@@ -81,6 +81,7 @@ class _Link:
         self.broken = False  # a send failed, or it was cut: the reader makes it anew
         self.heard = self.pinged = time.monotonic()
         self.retired = False  # its node left the Cluster, its watches moved: it ends
+        self.asked = False  # its replies asked for rehomes: the chores, once they are read
         self.thread = threading.Thread(target=self._run, name=f"live-{node or 'redis'}",
                                        daemon=True)  # fmt: skip
         self.thread.start()
@@ -143,8 +144,9 @@ class _Link:
                         hub._on(self, reply)
                     except Exception:  # noqa: BLE001 - one message; the link goes on
                         log.exception("the live hub could not take a message")
-                    if (hub._pending or hub._rehomes) and not _buffered(conn):
-                        hub._wake.set()  # the replies at hand taken: the chores go on
+                    if (hub._pending or self.asked) and not _buffered(conn):
+                        self.asked = False  # the replies at hand taken: the chores go on
+                        hub._wake.set()
             except Exception as e:  # noqa: BLE001 - Redis away: a new connection, later
                 if not self.retired:  # (retired: cut on purpose, no game of it watched)
                     failures += 1
@@ -189,6 +191,8 @@ class Hub:
         self._socks: dict[int, _Watch] = {}  # fd of a waiting client -> its watch
         self._gone: set[int] = set()  # the fds whose client left, until their wait ends
         self._pending: set[str] = set()  # games confirmed, whose version is to read
+        self._retry: set[str] = set()  # ... whose read failed: again at the next round
+        self._pending_lock = threading.Lock()  # a reader adds, the chores take
         self._rehomes: dict = {}  # link -> the games to subscribe where they are now (None: all)
         self._wake = threading.Event()  # the chores: versions to read, games to rehome
         self._chores_thread: threading.Thread | None = None
@@ -203,12 +207,15 @@ class Hub:
         given) reads as closed or readable, or when ``wake_all`` is called: the caller
         looks why. Callers read the new events from ``since`` or the store."""
         link = None
+        deadline = time.monotonic() + timeout_s
         with self._lock:
             w = self._watches.get(game_id)
             if w is None:
                 node = self.store.live_node(game_id)
                 w = self._watches[game_id] = _Watch(node)
                 link = self._link(node)
+            else:
+                self._keep_chores()
             w.waiters += 1
         fd = None
         try:
@@ -218,18 +225,26 @@ class Hub:
                 fd = sock.fileno()
                 self._socks[fd] = w
             gone = self._gone
-            if self.polling:  # no Pub/Sub: the caller reads the store (moved: unknown)
+            if not self.polling:
                 with w.cond:
-                    w.cond.wait_for(lambda: self.stopping or fd in gone, min(timeout_s, POLL_S))
-                return not self.stopping and fd not in gone
-            with w.cond:
-                w.cond.wait_for(
-                    lambda: w.version > after or self.stopping or fd in gone or self.polling,
-                    timeout_s,
-                )
-                if self.polling and not self.stopping and fd not in gone:
-                    return True  # turned to polling meanwhile: the caller reads the store
-                return w.version > after
+                    w.cond.wait_for(
+                        lambda: w.version > after or self.stopping or fd in gone or self.polling,
+                        timeout_s,
+                    )
+                    if not self.polling or self.stopping or fd in gone:
+                        return w.version > after
+            # no Pub/Sub (from the start, or since this wait began): the game's version
+            # read every POLL_S, up to the wait's end
+            while not self.stopping and fd not in gone:
+                with contextlib.suppress(Exception):  # Redis away: read again next time
+                    if self.store.versions([game_id])[0] > after:
+                        return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                with w.cond:
+                    w.cond.wait_for(lambda: self.stopping or fd in gone, min(left, POLL_S))
+            return False
         finally:
             if fd is not None:
                 self._socks.pop(fd, None)
@@ -268,11 +283,15 @@ class Hub:
         link = self._links.get(node)
         if link is None or link.retired or not link.thread.is_alive():
             link = self._links[node] = _Link(self, node)
+        self._keep_chores()
+        return link
+
+    def _keep_chores(self) -> None:
+        """The chores thread, started if it is not running (under ``_lock``)."""
         if self._chores_thread is None or not self._chores_thread.is_alive():
             self._chores_thread = threading.Thread(target=self._tick, name="live-chores",
                                                    daemon=True)  # fmt: skip
             self._chores_thread.start()
-        return link
 
     # ---------------------------------------------------------------- the readers' side
 
@@ -298,7 +317,8 @@ class Hub:
                     w.version = max(w.version, entries[-1][0])
                     w.cond.notify_all()
         elif kind == b"ssubscribe":
-            self._pending.add(game_id)  # its version, read once the confirmations are in
+            with self._pending_lock:  # its version, read once the confirmations are in
+                self._pending.add(game_id)
             if len(self._pending) >= BATCH:
                 self._wake.set()
         elif kind == b"sunsubscribe" and w.node == link.node:
@@ -307,26 +327,34 @@ class Hub:
             if link.node is None:
                 link.send("SSUBSCRIBE", self.store.live_channel(game_id))
             else:
-                self._ask_rehome(link, game_id)
+                self._ask_rehome(link, game_id, wake=False)
+                link.asked = True
 
     def _refused(self, link: _Link, e: Exception) -> None:
-        """A command of ``link`` was refused: on a Cluster, a slot that moved (its games
-        go where it is now, once the replies at hand are read); any other refusal (no
-        shard Pub/Sub before Redis 7.0, an ACL user without the channels): the waits
-        poll the store, from now on."""
+        """A command of ``link`` was refused. On a Cluster, a slot that moved: its games go
+        where it is now (once the replies at hand are read). No shard Pub/Sub (before
+        Redis 7.0) or an ACL user without the channels (``NOPERM``): the waits poll the
+        store, from now on. Anything else (``BUSY``, ``CLUSTERDOWN``, ``LOADING``): the
+        connection is made anew, every game of it subscribed again, with its backoff."""
         text = str(e)
         if link.node is not None and text.startswith(("MOVED", "ASK")):
-            self._ask_rehome(link)
+            self._ask_rehome(link, wake=False)
+            link.asked = True
             return
-        if not self.polling:
-            why = ("this Redis has no shard Pub/Sub (Redis 7.0 or later has)"
-                   if "unknown command" in text.lower() else
-                   f"the live channels' subscription was refused ({type(e).__name__}: "
-                   f"{text}; an ACL user "
-                   f"needs the channels too, e.g. '&{self.store.live_channel('*')}')")  # fmt: skip
-            log.error("%s: live updates poll the store every %.2f s", why, POLL_S)
-            self.polling = True
-            self.wake_all(stopping=False)
+        if isinstance(e, redis.exceptions.NoPermissionError) or "unknown command" in text.lower():
+            if not self.polling:
+                why = ("this Redis has no shard Pub/Sub (Redis 7.0 or later has)"
+                       if "unknown command" in text.lower() else
+                       f"the live channels' subscription was refused ({type(e).__name__}: "
+                       f"{text}; an ACL user needs the channels too, e.g. "
+                       f"'&{self.store.live_channel('*')}')")  # fmt: skip
+                log.error("%s: live updates poll the store every %.2f s", why, POLL_S)
+                self.polling = True
+                self.wake_all(stopping=False)
+            return
+        log.warning("the live hub's command was refused (%s): its connection is made anew: %s",
+                    link.node or "redis", e)  # fmt: skip
+        link.cut()
 
     def _ask_rehome(self, link: _Link, game_id: str | None = None, wake: bool = True) -> None:
         """Have the chores subscribe ``game_id`` (None: every game of ``link``) where its
@@ -363,9 +391,11 @@ class Hub:
             self._rehome(link, games)
 
     def _rehome(self, link: _Link, games: set[str] | None = None) -> None:
-        """Subscribe ``games`` (None: every game of ``link``) where the Cluster's slots,
-        just read again, say they are now; a game whose slot no node serves yet (a
-        failover under way) is asked for again at the next round. A link left with no
+        """Subscribe ``games`` (None: every game of ``link`` that is served elsewhere now)
+        where the Cluster's slots, just read again, say they are; a game named (its
+        channel unsubscribed by the server) is subscribed again even on the same node; a
+        game whose slot no node serves yet (a failover under way) is asked for again at
+        the next round. A link left with no
         game, on a node no longer in the Cluster, ends."""
         moved: dict = {}
         unplaced = []
@@ -377,6 +407,8 @@ class Hub:
                     except Exception:  # noqa: BLE001 - no node has its slot yet
                         unplaced.append(g)
                         continue
+                    if games is None and w.node == link.node:
+                        continue  # still there: its link subscribes it, if it is made anew
                     moved.setdefault(w.node, []).append(g)
             if not any(w.node == link.node for w in self._watches.values()) and (
                 self.store.live_node_gone(link.node)
@@ -392,18 +424,22 @@ class Hub:
         for g in unplaced:
             self._ask_rehome(link, g, wake=False)
 
-    def _read_versions(self) -> None:
+    def _read_versions(self, retry: bool = False) -> None:
         """The versions of the games whose subscriptions were confirmed (one round trip):
-        from them on, every append reaches the process. If the read fails, they stay
-        pending for the next reply or chore."""
-        if not self._pending:
+        from them on, every append reaches the process. Those of a read that failed are
+        read again at the chores' next round (``retry``), not at the next message."""
+        with self._pending_lock:
+            taken, self._pending = self._pending, set()
+            if retry:
+                taken, self._retry = taken | self._retry, set()
+        if not taken:
             return
-        taken, self._pending = self._pending, set()
         games = list(taken)
         try:
             versions = self.store.versions(games)
-        except Exception as e:  # noqa: BLE001 - Redis away: again at the next chance
-            self._pending |= taken
+        except Exception as e:  # noqa: BLE001 - Redis away: again at the next round
+            with self._pending_lock:
+                self._retry |= taken
             log.warning("the live hub could not read %d version(s): %s", len(games), e)
             return
         for game_id, version in zip(games, versions, strict=True):
@@ -436,13 +472,16 @@ class Hub:
             if time.monotonic() < due:
                 continue
             due = time.monotonic() + self.check_s
-            for chore in (self._reap, self._expire, self._keep_links, self._read_versions,
+            for chore in (self._reap, self._expire, self._keep_links, self._retry_versions,
                           self._rehome_asked):  # fmt: skip
                 self._chore(chore)
             with self._lock:
                 if not self._watches and not self._links:
                     self._chores_thread = None
                     return
+
+    def _retry_versions(self) -> None:
+        self._read_versions(retry=True)
 
     @staticmethod
     def _chore(chore) -> None:

@@ -287,7 +287,7 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
             "ACL", "SETUSER", "app", "on", ">pw", "~*", "+@all", "resetchannels"
         )
         url = f"redis://app:pw@127.0.0.1:{port}/0"
-        app = create_app(app_settings(redis_url=url, sse_max_s=20))
+        app = create_app(app_settings(redis_url=url, sse_max_s=20, longpoll_max_s=5))
         client = app.test_client()
         gid, t0, t1 = new_game(client)
         got: list[str] = []
@@ -306,5 +306,52 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
         assert got == ["id: 4"] and time.monotonic() - began < 3
         said = [m for m in caplog.messages if "poll the store" in m]
         assert len(said) == 1 and "NoPermissionError" in said[0] and "&spit:" in said[0], said
+        # a long-poll waits for the log to move (its version read each poll), not a poll
+        began = time.monotonic()
+        body = client.get(f"/v1/games/{gid}/events?after=4&wait=2", headers=bearer(t1))
+        assert body.get_json()["events"] == [] and time.monotonic() - began > 1.8
+    finally:
+        stop_redis(proc)
+
+
+def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp_path):
+    """A subscription refused for a passing reason (``BUSY``: a script over the busy
+    threshold) makes the connection anew and subscribes again once Redis answers; the
+    process does not turn to polling, and the wait gets the next append."""
+    import redis
+
+    from tests.support.redis_server import start_redis, stop_redis
+
+    proc, port = start_redis(str(tmp_path), "--busy-reply-threshold", "50")
+    try:
+        app = create_app(app_settings(redis_url=f"redis://127.0.0.1:{port}/0", sse_max_s=10))
+        client = app.test_client()
+        (a, _ta0, ta1), (b, tb0, _tb1) = new_game(client), new_game(client)
+        hub = app.extensions["spitlog"].hub
+        got: list[str] = []
+        t = threading.Thread(target=stream_ids, args=(app, a, ta1, got), daemon=True)
+        t.start()
+        waiting_on(hub, a, 1)  # the link is up
+        spin = ("local t0 = redis.call('TIME') local s = t0[1] * 1000000 + t0[2] "
+                "while true do local t = redis.call('TIME') "
+                "if t[1] * 1000000 + t[2] - s > tonumber(ARGV[1]) then break end end "
+                "return 1")  # fmt: skip
+        busy = threading.Thread(
+            target=lambda: redis.Redis(port=port).eval(spin, 0, 1_500_000), daemon=True
+        )
+        busy.start()
+        time.sleep(0.3)  # the script runs: commands are refused with BUSY
+        woke: list[bool] = []
+        w = threading.Thread(target=lambda: woke.append(hub.wait(b, 3, 8)), daemon=True)
+        w.start()  # its SSUBSCRIBE, refused
+        busy.join(5)
+        end = time.monotonic() + 5
+        while time.monotonic() < end and (hub._watches[b].version < 3 or hub._pending):
+            time.sleep(0.01)
+        assert hub._watches[b].version == 3 and not hub.polling
+        r = client.post(f"/v1/games/{b}/actions", json={"type": "ready"}, headers=bearer(tb0))
+        assert r.status_code == 201
+        w.join(5)
+        assert woke == [True]
     finally:
         stop_redis(proc)
