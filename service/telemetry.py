@@ -11,6 +11,7 @@ job's span continues it, and a webhook delivery sends it on to its target.
 """
 
 import contextlib
+import math
 import os
 
 from .config import SettingsError
@@ -33,21 +34,18 @@ def check() -> str:
     naming a variable whose value this service cannot use (every command checks them,
     and exits 2): the exporter, the sampler and its ratio, the SDK switch, the
     propagators, the resource's attributes; with tracing on, the batch processor's
-    numbers; with ``otlp``, its endpoints, protocol, headers and timeouts. Where the SDK
-    would log a bad value and carry on with its default, the operator hears it at once."""
+    numbers; with ``otlp``, its endpoint, protocol, compression, headers and timeout
+    (each the ``..._TRACES_...`` variable, or the general one where that is unset, as
+    the exporter reads them). Where the SDK would log a bad value and go on with its
+    default, or fail at start, the operator hears it at once. An empty value is unset,
+    as it is for the SDK. Each value is read the SDK's way (case, spaces)."""
     name = (os.environ.get("OTEL_TRACES_EXPORTER") or "none").strip().lower()
     if name not in EXPORTERS:
         raise SettingsError(f"OTEL_TRACES_EXPORTER={name!r}: one of {', '.join(EXPORTERS)}")
-    _one_of("OTEL_TRACES_SAMPLER", SAMPLERS)
+    _one_of("OTEL_TRACES_SAMPLER", SAMPLERS, strip=False)  # the SDK does not strip it
     _one_of("OTEL_SDK_DISABLED", ("true", "false"))
-    propagators = os.environ.get("OTEL_PROPAGATORS")
-    if propagators is not None:
-        known = _propagators()
-        for part in propagators.split(","):
-            if part.strip().lower() not in known:
-                raise SettingsError(f"OTEL_PROPAGATORS={propagators!r}: a list of "
-                                    f"{', '.join(sorted(known))}")  # fmt: skip
-    ratio = os.environ.get("OTEL_TRACES_SAMPLER_ARG")
+    _check_propagators()
+    ratio = _value("OTEL_TRACES_SAMPLER_ARG")
     if ratio is not None:
         try:
             if not 0 <= float(ratio) <= 1:
@@ -56,65 +54,110 @@ def check() -> str:
             raise SettingsError(f"OTEL_TRACES_SAMPLER_ARG={ratio!r}: a ratio, 0 to 1") from None
     _pairs("OTEL_RESOURCE_ATTRIBUTES")
     if name != "none":
-        for var in BSP_NUMBERS:
-            _number(var, integer=True)
+        _check_batches()
     if name == "otlp":
-        for var in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"):
-            _url(var)
-        for var in ("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"):
-            _one_of(var, ("http/protobuf",))  # the exporter this service ships
-        for var in ("OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"):
-            _pairs(var)
-        for var in ("OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"):
-            _number(var)
+        _url(_signal("ENDPOINT"))
+        _one_of(_signal("PROTOCOL"), ("http/protobuf",))  # the exporter this service ships
+        _one_of(_signal("COMPRESSION"), ("none", "gzip", "deflate"))
+        _pairs(_signal("HEADERS"), headers=True)
+        _number(_signal("TIMEOUT"), positive=True)  # seconds, as the Python exporter reads it
     return name
 
 
-def _propagators() -> set[str]:
-    """The propagators installed (opentelemetry-api finds them by this entry point), and
-    "none"."""
-    from importlib.metadata import entry_points
-
-    return {e.name.lower() for e in entry_points(group="opentelemetry_propagator")} | {"none"}
-
-
-BSP_NUMBERS = ("OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT",
-               "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE")  # fmt: skip
-
-
-def _one_of(var: str, allowed: tuple[str, ...]) -> None:
+def _value(var: str) -> str | None:
+    """``var``'s value, None when unset or empty (the SDK's ``environ.get(var) or ...``)."""
     value = os.environ.get(var)
-    if value is not None and value.strip().lower() not in allowed:
+    return value if value else None
+
+
+def _signal(part: str) -> str:
+    """The variable the OTLP trace exporter reads for ``part``: its own
+    (``OTEL_EXPORTER_OTLP_TRACES_<part>``), or the general one where that is unset."""
+    own = f"OTEL_EXPORTER_OTLP_TRACES_{part}"
+    return own if _value(own) is not None else f"OTEL_EXPORTER_OTLP_{part}"
+
+
+def _one_of(var: str, allowed: tuple[str, ...], strip: bool = True) -> None:
+    value = _value(var)
+    if value is not None and (value.strip() if strip else value).lower() not in allowed:
         raise SettingsError(f"{var}={value!r}: one of {', '.join(allowed)}")
 
 
-def _number(var: str, integer: bool = False) -> None:
-    """``var``, if set, is a number >= 0 (an integer if ``integer``)."""
-    value = os.environ.get(var)
+def _check_propagators() -> None:
+    """Each name of ``OTEL_PROPAGATORS`` an installed propagator's, exactly as
+    opentelemetry-api looks it up (by its entry point; "none" in any case)."""
+    value = _value("OTEL_PROPAGATORS")
     if value is None:
         return
+    from importlib.metadata import entry_points
+
+    known = {e.name for e in entry_points(group="opentelemetry_propagator")}
+    for part in value.split(","):
+        part = part.strip()
+        if part.lower() != "none" and part not in known:
+            raise SettingsError(f"OTEL_PROPAGATORS={value!r}: a list of "
+                                f"{', '.join(sorted(known | {'none'}))}")  # fmt: skip
+
+
+BSP_DEFAULTS = {"OTEL_BSP_SCHEDULE_DELAY": 5000, "OTEL_BSP_EXPORT_TIMEOUT": 30000,
+                "OTEL_BSP_MAX_QUEUE_SIZE": 2048, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": 512}  # fmt: skip
+
+
+def _check_batches() -> None:
+    """The batch processor's numbers: integers > 0, a batch no larger than the queue
+    (the SDK refuses anything else at start, with a traceback)."""
+    got = {var: _number(var, integer=True, positive=True) for var in BSP_DEFAULTS}
+    queue = got["OTEL_BSP_MAX_QUEUE_SIZE"] or BSP_DEFAULTS["OTEL_BSP_MAX_QUEUE_SIZE"]
+    batch = got["OTEL_BSP_MAX_EXPORT_BATCH_SIZE"] or BSP_DEFAULTS["OTEL_BSP_MAX_EXPORT_BATCH_SIZE"]
+    if batch > queue:
+        raise SettingsError(f"OTEL_BSP_MAX_EXPORT_BATCH_SIZE={batch}: at most "
+                            f"OTEL_BSP_MAX_QUEUE_SIZE ({queue})")  # fmt: skip
+
+
+def _number(var: str, integer: bool = False, positive: bool = False) -> float | None:
+    """``var``'s number (None if unset), finite and >= 0 (> 0 if ``positive``; an
+    integer if ``integer``)."""
+    value = _value(var)
+    if value is None:
+        return None
     try:
-        ok = (int(value) if integer else float(value)) >= 0
+        n = int(value) if integer else float(value)
+        ok = math.isfinite(n) and (n > 0 if positive else n >= 0)
     except ValueError:
         ok = False
     if not ok:
-        raise SettingsError(f"{var}={value!r}: {'an integer' if integer else 'a number'} >= 0")
+        kind = "an integer" if integer else "a number"
+        raise SettingsError(f"{var}={value!r}: {kind} {'>' if positive else '>='} 0")
+    return n
 
 
-def _pairs(var: str) -> None:
-    """``var``, if set, is a comma-separated list of ``key=value`` (W3C Baggage's form)."""
-    value = os.environ.get(var)
-    if value is None or not value.strip():
+def _pairs(var: str, headers: bool = False) -> None:
+    """``var``, if set, is a comma-separated list of ``key=value`` (W3C Baggage's form);
+    for ``headers``, each one as the OTLP exporter takes it (its own patterns: a header
+    it would drop with a warning, e.g. a quoted value or a space in the name, is
+    refused)."""
+    value = _value(var)
+    if value is None:
         return
-    for part in value.split(","):
-        key, eq, _v = part.partition("=")
-        if not eq or not key.strip():
+    import re
+
+    from opentelemetry.util.re import _HEADER_PATTERN, _LIBERAL_HEADER_PATTERN
+
+    for part in re.split(r"[ \t]*,[ \t]*", value):
+        if not part.strip():
+            continue  # skipped by the SDK
+        if headers:
+            ok = any(p.fullmatch(part.strip()) for p in (_HEADER_PATTERN, _LIBERAL_HEADER_PATTERN))
+        else:
+            key, eq, _v = part.partition("=")
+            ok = bool(eq and key.strip())
+        if not ok:
             raise SettingsError(f"{var}={value!r}: key=value pairs, comma-separated")
 
 
 def _url(var: str) -> None:
     """``var``, if set, is an http(s) URL with a host (and, if any, a port that parses)."""
-    value = os.environ.get(var)
+    value = _value(var)
     if value is None:
         return
     from urllib.parse import urlsplit
@@ -137,7 +180,7 @@ def setup(service: str, exporter=None) -> bool:
     if _tracer is not None:
         return True
     name = check() if exporter is None else "given"
-    if os.environ.get("OTEL_SDK_DISABLED", "").lower() == "true" or (
+    if os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true" or (
         exporter is None and name == "none"
     ):
         return False

@@ -125,14 +125,20 @@ def test_one_trace_from_the_api_through_redis_to_the_worker_job(redis_url, monke
     ("OTEL_TRACES_SAMPLER_ARG", "lots"),
     ("OTEL_SDK_DISABLED", "maybe"),
     ("OTEL_PROPAGATORS", "tracecontext,b3"),
+    ("OTEL_PROPAGATORS", "TraceContext"),  # looked up by its exact name: a crash at start
     ("OTEL_RESOURCE_ATTRIBUTES", "region"),
     ("OTEL_BSP_SCHEDULE_DELAY", "soon"),
     ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"),
+    ("OTEL_BSP_MAX_QUEUE_SIZE", "100"),  # below the batch's 512: the SDK's ValueError
+    ("OTEL_BSP_SCHEDULE_DELAY", "0"),
     ("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"),
     ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://collector:99999/v1/traces"),
     ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
     ("OTEL_EXPORTER_OTLP_HEADERS", "api-key"),
+    ("OTEL_EXPORTER_OTLP_HEADERS", 'x-api-key="abc"'),  # dropped by the exporter, warned
     ("OTEL_EXPORTER_OTLP_TIMEOUT", "ten"),
+    ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "0"),
+    ("OTEL_EXPORTER_OTLP_COMPRESSION", "zstd"),
     ("SPITLOG_LOG_FORMAT", "xml"),
 ])  # fmt: skip
 def test_a_bad_tracing_or_log_setting_exits_2_naming_it(name, value):
@@ -146,8 +152,9 @@ def test_a_bad_tracing_or_log_setting_exits_2_naming_it(name, value):
     assert r.returncode == 2 and name in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
-def test_good_tracing_settings_pass_the_check(monkeypatch):
-    """The same variables set right are taken (the check refuses the bad, not the odd)."""
+def test_good_tracing_settings_pass_the_check(monkeypatch, caplog):
+    """The same variables set right are taken (the check refuses the bad, not the odd),
+    and the SDK builds its exporter from them without a warning or an error."""
     good = {
         "OTEL_TRACES_EXPORTER": "otlp", "OTEL_TRACES_SAMPLER": "parentbased_traceidratio",
         "OTEL_TRACES_SAMPLER_ARG": "0.25", "OTEL_SDK_DISABLED": "false",
@@ -156,10 +163,29 @@ def test_good_tracing_settings_pass_the_check(monkeypatch):
         "OTEL_BSP_SCHEDULE_DELAY": "500", "OTEL_BSP_MAX_QUEUE_SIZE": "4096",
         "OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector.internal:4318",
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://[::1]:4318/v1/traces",
-        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
-        "OTEL_EXPORTER_OTLP_HEADERS": "api-key=abc,x-team=games",
-        "OTEL_EXPORTER_OTLP_TIMEOUT": "10000",
+        "OTEL_EXPORTER_OTLP_HEADERS": "api-key=abc%20def, x-team=games,",
+        "OTEL_EXPORTER_OTLP_TIMEOUT": "10",  # seconds (the Python exporter's unit)
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",  # not read: the TRACES_ one is set
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+        "OTEL_EXPORTER_OTLP_COMPRESSION": "GZIP",
+        "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "256",
+        "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "",  # empty: unset (the general ones count)
     }  # fmt: skip
     for k, v in good.items():
         monkeypatch.setenv(k, v)
     assert telemetry.check() == "otlp"
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+    from opentelemetry.sdk.trace.sampling import _get_from_env_or_default
+
+    with caplog.at_level(logging.WARNING):
+        exporter = OTLPSpanExporter()
+        BatchSpanProcessor(exporter).shutdown()
+        sampler = _get_from_env_or_default()
+        resource = Resource.create({})
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("opentelemetry")]
+    assert said == []
+    assert exporter._endpoint == "http://[::1]:4318/v1/traces"
+    assert "0.25" in sampler.get_description()
+    assert resource.attributes["region"] == "eu"
