@@ -37,7 +37,7 @@ from service.errors import ArchiveUnavailable, NoSuchGame
 
 from .metrics import BOT_ACTIONS, JOBS, LAG, TIMEOUTS
 from .runtime import Runtime
-from .schedule import bot_level, bot_slot, ms, plan_rng, webhook_slot
+from .schedule import archive_slot, bot_level, bot_slot, ms, plan_rng, webhook_slot
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +224,8 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
             rt.schedule.arm_archive(game_id, again * 1000)
         elif outcome in ("deleted", "gone"):  # out of Redis: every slot of it goes too
             rt.schedule.forget(game_id)
+        else:  # not over ("running"): its archive plan goes, its live slots stay
+            rt.schedule.done(archive_slot(game_id))
     JOBS.labels("archive_game", outcome).inc()
     if rt.trace:
         _trace(rt, "arc", game_id, None, None, None, attempt, due_ms, start, outcome, None)

@@ -384,6 +384,24 @@ def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
     assert rt.schedule.status([archive_slot(g["id"])])[0][0] == pytest.approx(t * 1000, abs=1000)
 
 
+def test_an_archive_job_of_a_game_still_running_ends_its_plan_and_keeps_the_rest(rt, monkeypatch):
+    """An archive job that finds its game not over (``running``: an arm by mistake, or an
+    operator's) ends its own plan (claimed and never done, the sweeper would run it again
+    and again) and leaves the game's bot and deadline slots as they were."""
+    from workers import jobs
+
+    monkeypatch.setattr(jobs, "_runtime", rt)
+    gid = rt.games.create("speed", None, "bot:hard", "").body["id"]
+    live = [s for s in all_slots(gid) if rt.schedule.status([s])[0][1] is not None]
+    assert live
+    before = rt.schedule.status(live)
+    rt.schedule.arm_archive(gid, time.time() * 1000)
+    rt.schedule.r.zrem(DUE, archive_slot(gid))  # claimed, as by the ticker
+    assert jobs.archive_game(gid) == "running"
+    assert rt.schedule.status([archive_slot(gid)]) == [(None, None)]
+    assert rt.schedule.status(live) == before
+
+
 def test_a_game_out_of_redis_leaves_no_slot_even_if_its_last_hook_never_ran(rt):
     """A bot game whose last append's hook never ran (its worker killed between the two:
     the bots' and the deadline's plans stay, at the version before): once the game
