@@ -197,6 +197,7 @@ class Hub:
         self._wake = threading.Event()  # the chores: versions to read, games to rehome
         self._chores_thread: threading.Thread | None = None
         self.stopping = False
+        self.closed = False  # ``close``: nothing of it runs again
         self.polling = False  # the Redis has no shard Pub/Sub: waits poll the store
 
     # ---------------------------------------------------------------- the waiting side
@@ -206,6 +207,8 @@ class Hub:
         True if it does. False on the timeout, once ``sock`` (the waiting client's, if
         given) reads as closed or readable, or when ``wake_all`` is called: the caller
         looks why. Callers read the new events from ``since`` or the store."""
+        if self.closed:
+            return False
         link = None
         deadline = time.monotonic() + timeout_s
         with self._lock:
@@ -273,6 +276,19 @@ class Hub:
         for w in list(self._watches.values()):
             with w.cond:
                 w.cond.notify_all()
+
+    def close(self) -> None:
+        """Stop the hub for good (a process, or a test, done with its Redis): every wait
+        ends at once and later ones return at once, each link's reader ends (none
+        connects again), and the chores with them."""
+        self.closed = True
+        self.wake_all()
+        with self._lock:
+            links, self._links = list(self._links.values()), {}
+            for link in links:
+                link.retired = True
+                link.cut()
+        self._wake.set()
 
     @property
     def watching(self) -> int:
@@ -462,11 +478,13 @@ class Hub:
     def _tick(self) -> None:
         """The chores: every ``check_s``, each of them; at once when a reader wakes them
         (``_wake``), the versions to read and the games to rehome. Until nothing is
-        watched (``_link`` starts them again with the next watch)."""
+        watched (``_link`` starts them again with the next watch), or the hub is closed."""
         due = time.monotonic() + self.check_s
-        while True:
+        while not self.closed:
             if self._wake.wait(max(0.0, due - time.monotonic())):
                 self._wake.clear()
+                if self.closed:
+                    break
                 self._chore(self._read_versions)
                 self._chore(self._rehome_asked)
             if time.monotonic() < due:
@@ -479,6 +497,8 @@ class Hub:
                 if not self._watches and not self._links:
                     self._chores_thread = None
                     return
+        with self._lock:
+            self._chores_thread = None
 
     def _retry_versions(self) -> None:
         self._read_versions(retry=True)

@@ -152,7 +152,7 @@ def test_a_reader_that_died_is_made_anew_and_its_game_still_streams(redis_url, m
     gid, t0, t1 = new_game(client)
     got: list[str] = []
     t = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                         kwargs={"until": "id: 4"}, daemon=True)  # fmt: skip
+                         kwargs={"until": "id: 6"}, daemon=True)  # fmt: skip
     t.start()
     hub = app.extensions["spitlog"].hub
     waiting_on(hub, gid, 1)
@@ -182,9 +182,15 @@ def test_a_reader_that_died_is_made_anew_and_its_game_still_streams(redis_url, m
     ):
         time.sleep(0.01)
     time.sleep(0.2)  # its subscription confirmed
-    client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    for tok in (t0, t1):  # 4, then 5 and 6: none twice
+        client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
     t.join(5)
-    assert got == ["id: 4"] and len(calls) >= 2
+    links, chores = list(hub._links.values()), hub._chores_thread
+    hub.close()  # and nothing of the hub runs on
+    for thread in [link.thread for link in links] + [chores]:
+        thread.join(3)
+        assert not thread.is_alive(), thread.name
+    assert got == ["id: 4", "id: 5", "id: 6"] and len(calls) >= 2
 
 
 def test_a_watch_nobody_waits_on_leaves_and_the_hub_says_only_what_it_holds(redis_url):
@@ -282,6 +288,7 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
     from tests.support.redis_server import start_redis, stop_redis
 
     proc, port = start_redis(str(tmp_path))
+    app = None
     try:
         redis.Redis(port=port).execute_command(
             "ACL", "SETUSER", "app", "on", ">pw", "~*", "+@all", "resetchannels"
@@ -311,6 +318,8 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
         body = client.get(f"/v1/games/{gid}/events?after=4&wait=2", headers=bearer(t1))
         assert body.get_json()["events"] == [] and time.monotonic() - began > 1.8
     finally:
+        if app is not None:
+            app.extensions["spitlog"].hub.close()
         stop_redis(proc)
 
 
@@ -323,6 +332,7 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
     from tests.support.redis_server import start_redis, stop_redis
 
     proc, port = start_redis(str(tmp_path), "--busy-reply-threshold", "50")
+    app = None
     try:
         app = create_app(app_settings(redis_url=f"redis://127.0.0.1:{port}/0", sse_max_s=10))
         client = app.test_client()
@@ -340,7 +350,16 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
             target=lambda: redis.Redis(port=port).eval(spin, 0, 1_500_000), daemon=True
         )
         busy.start()
-        time.sleep(0.3)  # the script runs: commands are refused with BUSY
+        probe, end = redis.Redis(port=port), time.monotonic() + 5
+        while time.monotonic() < end:  # until the script runs: commands refused with BUSY
+            try:
+                probe.ping()
+            except redis.RedisError as e:
+                assert "busy" in str(e).lower(), e
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the script never made Redis busy")
         woke: list[bool] = []
         w = threading.Thread(target=lambda: woke.append(hub.wait(b, 3, 8)), daemon=True)
         w.start()  # its SSUBSCRIBE, refused
@@ -354,4 +373,6 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
         w.join(5)
         assert woke == [True]
     finally:
+        if app is not None:
+            app.extensions["spitlog"].hub.close()
         stop_redis(proc)

@@ -199,14 +199,20 @@ def _move_slot(ports: list[int], slot: int, src: int, to: int) -> None:
     then SETSLOT NODE on every master."""
     nodes = {p: redis.Redis(port=p) for p in ports}
     ids = {p: c.execute_command("CLUSTER", "MYID").decode() for p, c in nodes.items()}
-    nodes[to].execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[src])
-    nodes[src].execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[to])
-    while keys := nodes[src].execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
-        nodes[src].execute_command("MIGRATE", "127.0.0.1", to, "", 0, 5000, "KEYS", *keys)
-    for p in (to, src, *[p for p in ports if p not in (to, src)]):
-        nodes[p].execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[to])
-    for c in nodes.values():
-        c.close()
+    try:
+        nodes[to].execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[src])
+        nodes[src].execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[to])
+        while keys := nodes[src].execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+            nodes[src].execute_command("MIGRATE", "127.0.0.1", to, "", 0, 5000, "KEYS", *keys)
+        for p in (to, src, *[p for p in ports if p not in (to, src)]):
+            nodes[p].execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[to])
+    except Exception:  # the session's Cluster left as it was, not half-migrated
+        for p in (to, src):
+            nodes[p].execute_command("CLUSTER", "SETSLOT", slot, "STABLE")
+        raise
+    finally:
+        for c in nodes.values():
+            c.close()
 
 
 def test_a_stream_follows_its_game_when_the_slot_moves(redis_client, cluster_nodes):
@@ -219,13 +225,13 @@ def test_a_stream_follows_its_game_when_the_slot_moves(redis_client, cluster_nod
     from service.http.app import create_app
     from tests.support.api import app_settings, bearer, new_game, stream_ids
 
-    app = create_app(app_settings(sse_max_s=6), redis_client=redis_client)
+    app = create_app(app_settings(sse_max_s=8), redis_client=redis_client)
     client = app.test_client()
     gid, t0, t1 = new_game(client)
     hub = app.extensions["spitlog"].hub
     got: list[str] = []
     reader = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                              kwargs={"until": "id: 4"})  # fmt: skip
+                              kwargs={"until": "id: 6"}, daemon=True)  # fmt: skip
     reader.start()
     end = time.monotonic() + 5
     while time.monotonic() < end and not ((w := hub._watches.get(gid)) and w.version >= 3):
@@ -243,10 +249,25 @@ def test_a_stream_follows_its_game_when_the_slot_moves(redis_client, cluster_nod
     end = time.monotonic() + 5  # subscribed there, its version read again
     while time.monotonic() < end and (gid in hub._pending or hub._watches[gid].version < 3):
         time.sleep(0.01)
-    r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
-    assert r.status_code == 201, r.get_json()
+    for tok in (t0, t1):  # 4, then 5 and 6: a second subscription would show twice
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
+        assert r.status_code == 201, r.get_json()
     reader.join(8)
-    assert got == ["id: 4"]
+    hub.close()
+    assert got == ["id: 4", "id: 5", "id: 6"]
+
+
+def _replica_in_step(master: int, timeout: float = 10) -> None:
+    """Until the replica of the master on port ``master`` has every write of it (its
+    offset, as the master sees it, at the master's)."""
+    r, end = redis.Redis(port=master), time.monotonic() + timeout
+    while time.monotonic() < end:
+        info = r.info("replication")
+        replica = info.get("slave0")
+        if replica and int(replica["offset"]) >= int(info["master_repl_offset"]):
+            return
+        time.sleep(0.02)
+    raise AssertionError("the replica did not catch up with its master")
 
 
 def test_a_stream_follows_its_game_when_its_master_fails_over():
@@ -268,13 +289,15 @@ def test_a_stream_follows_its_game_when_its_master_fails_over():
         hub = app.extensions["spitlog"].hub
         got: list[str] = []
         reader = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                                  kwargs={"until": "id: 4"}, daemon=True)  # fmt: skip
+                                  kwargs={"until": "id: 6"}, daemon=True)  # fmt: skip
         reader.start()
         end = time.monotonic() + 5
         while time.monotonic() < end and not ((w := hub._watches.get(gid)) and w.version >= 3):
             time.sleep(0.01)
         before = hub._watches[gid].node
-        procs[int(before.rsplit(":", 1)[1])].kill()
+        master = int(before.rsplit(":", 1)[1])
+        _replica_in_step(master)  # its writes are on its replica: nothing lost by the kill
+        procs[master].kill()
 
         statuses = []
         end = time.monotonic() + 30
@@ -287,7 +310,12 @@ def test_a_stream_follows_its_game_when_its_master_fails_over():
             assert r.status_code == 503, r.get_json()
             time.sleep(0.2)
         assert statuses[-1] == 201, statuses
+        r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t1))
+        assert r.status_code == 201, r.get_json()
         reader.join(15)
-        assert got == ["id: 4"]
-        assert hub._watches[gid].node != before
-        client_r.close()
+        try:
+            assert got == ["id: 4", "id: 5", "id: 6"]
+            assert hub._watches[gid].node != before
+        finally:
+            hub.close()
+            client_r.close()
