@@ -37,7 +37,6 @@ def player(clients, gid, token, seat, seed, quota, out, stop):
         key = f"{seat}-{n}"
         r = client.post(f"/v1/games/{gid}/actions", json=action,
                         headers={**bearer(token), "Idempotency-Key": key})  # fmt: skip
-        out.append((seat, key, action, r.status_code, r.get_json()))
         if rng.random() < 0.05:  # a client that did not hear the answer retries
             again = rng.choice(clients).post(
                 f"/v1/games/{gid}/actions", json=action,
@@ -48,6 +47,9 @@ def player(clients, gid, token, seat, seed, quota, out, stop):
                 if r.status_code != 201:  # a problem names its own request's id
                     assert first.pop("request_id") != second.pop("request_id")
                 assert (again.status_code, second) == (r.status_code, first)
+            else:  # the first was no answer: the client holds the retry's, which may
+                r = again  # have appended (a 201 then acknowledges the action)
+        out.append((seat, key, action, r.status_code, r.get_json()))
         n += 1
         view = r.get_json()["state"] if r.status_code == 201 else None
     stop.set()  # the other seat would wait for this one for ever
