@@ -33,9 +33,11 @@ at once: the versions of the games just confirmed, and the games to subscribe el
 (a slot moved, a node gone), all of a burst in one go. So a reader only reads and wakes:
 no pool it waits on (the requests' may be busy for seconds), no round trip in its way.
 
-A refusal of a subscription other than a moved slot (``NOPERM``: an ACL user without
-the channels; ``unknown command``: a Redis before 7.0) turns the process to polling:
-the waits read the store every ``POLL_S``, and the log says why once.
+A subscription refused for good (``NOPERM``: an ACL user without the channels;
+``unknown command``: a Redis before 7.0) turns the process to polling: each wait reads
+its game's version every ``POLL_S``, and the log says why once. One refused for a
+passing reason (``BUSY``, ``LOADING``, ``CLUSTERDOWN``) makes the connection anew; on a
+Cluster, a ``MOVED`` one sends its games where their slots are now.
 """
 
 import contextlib
@@ -411,8 +413,8 @@ class Hub:
         where the Cluster's slots, just read again, say they are; a game named (its
         channel unsubscribed by the server) is subscribed again even on the same node; a
         game whose slot no node serves yet (a failover under way) is asked for again at
-        the next round. A link left with no
-        game, on a node no longer in the Cluster, ends."""
+        the next round. A link left with no game, on a node no longer in the Cluster,
+        ends."""
         moved: dict = {}
         unplaced = []
         with self._lock:
