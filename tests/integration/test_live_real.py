@@ -6,7 +6,7 @@ import threading
 import time
 
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, new_game, stream_ids
+from tests.support.api import app_settings, bearer, new_game, stream_ids, streaming, watched
 
 
 def waiting_on(hub, gid: str, n: int, timeout: float = 5) -> None:
@@ -124,14 +124,9 @@ def test_a_lost_pubsub_connection_loses_no_append(redis_url):
     app = create_app(app_settings(redis_url=redis_url, sse_max_s=6))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
-    got: list[str] = []
-
-    t = threading.Thread(target=stream_ids, args=(app, gid, t1, got), kwargs={"until": "id: 6"})
-    t.start()
+    t, got = streaming(app, gid, t1, until="id: 6")
     hub = app.extensions["spitlog"].hub
-    waiting_on(hub, gid, 1)
-    while hub._watches[gid].version < 3:
-        time.sleep(0.005)
+    watched(hub, gid)
     r = app.extensions["spitlog"].store.r
     for n, tok in ((1, t0), (3, t1)):
         assert r.client_kill_filter(_type="pubsub") >= 1  # the hub's connection, gone
@@ -150,14 +145,9 @@ def test_a_reader_that_died_is_made_anew_and_its_game_still_streams(redis_url, m
     app = create_app(app_settings(redis_url=redis_url, sse_max_s=8))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
-    got: list[str] = []
-    t = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                         kwargs={"until": "id: 6"}, daemon=True)  # fmt: skip
-    t.start()
+    t, got = streaming(app, gid, t1, until="id: 6")
     hub = app.extensions["spitlog"].hub
-    waiting_on(hub, gid, 1)
-    while hub._watches[gid].version < 3:
-        time.sleep(0.005)
+    watched(hub, gid)
     store = app.extensions["spitlog"].store
     real, calls = store.live_connect, []
 
@@ -297,10 +287,7 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
         app = create_app(app_settings(redis_url=url, sse_max_s=20, longpoll_max_s=5))
         client = app.test_client()
         gid, t0, t1 = new_game(client)
-        got: list[str] = []
-        t = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                             kwargs={"until": "id: 4"}, daemon=True)  # fmt: skip
-        t.start()
+        t, got = streaming(app, gid, t1, until="id: 4")
         hub = app.extensions["spitlog"].hub
         end = time.monotonic() + 5
         while not hub.polling and time.monotonic() < end:
@@ -338,9 +325,7 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
         client = app.test_client()
         (a, _ta0, ta1), (b, tb0, _tb1) = new_game(client), new_game(client)
         hub = app.extensions["spitlog"].hub
-        got: list[str] = []
-        t = threading.Thread(target=stream_ids, args=(app, a, ta1, got), daemon=True)
-        t.start()
+        streaming(app, a, ta1)
         waiting_on(hub, a, 1)  # the link is up
         spin = ("local t0 = redis.call('TIME') local s = t0[1] * 1000000 + t0[2] "
                 "while true do local t = redis.call('TIME') "

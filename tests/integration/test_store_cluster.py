@@ -220,22 +220,15 @@ def test_a_stream_follows_its_game_when_the_slot_moves(redis_client, cluster_nod
     reshard): the node that lost it unsubscribes the channel, the hub reads the Cluster's
     slots again and subscribes where the slot is now, and the next append (on the new
     node) reaches the stream: nothing lost, nothing twice."""
-    import threading
-
     from service.http.app import create_app
-    from tests.support.api import app_settings, bearer, new_game, stream_ids
+    from tests.support.api import app_settings, bearer, new_game, streaming, watched
 
     app = create_app(app_settings(sse_max_s=8), redis_client=redis_client)
     client = app.test_client()
     gid, t0, t1 = new_game(client)
     hub = app.extensions["spitlog"].hub
-    got: list[str] = []
-    reader = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                              kwargs={"until": "id: 6"}, daemon=True)  # fmt: skip
-    reader.start()
-    end = time.monotonic() + 5
-    while time.monotonic() < end and not ((w := hub._watches.get(gid)) and w.version >= 3):
-        time.sleep(0.01)
+    reader, got = streaming(app, gid, t1, until="id: 6")
+    watched(hub, gid)
     before = hub._watches[gid].node
     slot = redis_client.keyslot(hub.store.live_channel(gid))
     src = int(before.rsplit(":", 1)[1])
@@ -276,10 +269,8 @@ def test_a_stream_follows_its_game_when_its_master_fails_over():
     fails, it reads the slots again until they name the promoted replica, subscribes
     there, and the first append the Cluster takes after the failover reaches the stream
     once. Appends refused meanwhile are answered 503, never acknowledged and lost."""
-    import threading
-
     from service.http.app import create_app
-    from tests.support.api import app_settings, bearer, new_game, stream_ids
+    from tests.support.api import app_settings, bearer, new_game, streaming, watched
 
     with _cluster(3, 1, node_timeout_ms=1000) as (ports, procs):
         client_r = _Cluster(host="127.0.0.1", port=ports[0])
@@ -287,13 +278,8 @@ def test_a_stream_follows_its_game_when_its_master_fails_over():
         client = app.test_client()
         gid, t0, t1 = new_game(client)
         hub = app.extensions["spitlog"].hub
-        got: list[str] = []
-        reader = threading.Thread(target=stream_ids, args=(app, gid, t1, got),
-                                  kwargs={"until": "id: 6"}, daemon=True)  # fmt: skip
-        reader.start()
-        end = time.monotonic() + 5
-        while time.monotonic() < end and not ((w := hub._watches.get(gid)) and w.version >= 3):
-            time.sleep(0.01)
+        reader, got = streaming(app, gid, t1, until="id: 6")
+        watched(hub, gid)
         before = hub._watches[gid].node
         master = int(before.rsplit(":", 1)[1])
         _replica_in_step(master)  # its writes are on its replica: nothing lost by the kill

@@ -1,6 +1,8 @@
 """Helpers for the tests that talk to the API: the tests' settings, a game, a pick."""
 
 import random
+import threading
+import time
 
 from service import config
 
@@ -98,3 +100,22 @@ def stream_ids(app, gid: str, token: str, into: list, after: int = 3, until: str
         into.extend(line for line in text.splitlines() if line.startswith("id: "))
         if until is not None and until in into:
             return
+
+
+def streaming(app, gid: str, token: str, until: str | None = None):
+    """``stream_ids`` of ``gid`` in a daemon thread, started: (the thread, the list its
+    ``id:`` lines go into)."""
+    got: list[str] = []
+    t = threading.Thread(target=stream_ids, args=(app, gid, token, got),
+                         kwargs={"until": until}, daemon=True)  # fmt: skip
+    t.start()
+    return t, got
+
+
+def watched(hub, gid: str, version: int = 3, timeout: float = 5.0) -> None:
+    """Until ``hub`` watches ``gid`` and knows it at ``version`` or later (its
+    subscription confirmed, its version read); fails after ``timeout``."""
+    end = time.monotonic() + timeout
+    while not ((w := hub._watches.get(gid)) is not None and w.version >= version):
+        assert time.monotonic() < end, f"the hub did not get to watch {gid}"
+        time.sleep(0.005)
