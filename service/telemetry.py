@@ -139,11 +139,13 @@ def _pairs(var: str, headers: bool = False) -> None:
     value = _value(var)
     if value is None:
         return
-    import re
+    from opentelemetry.util.re import (
+        _DELIMITER_PATTERN,
+        _HEADER_PATTERN,
+        _LIBERAL_HEADER_PATTERN,
+    )
 
-    from opentelemetry.util.re import _HEADER_PATTERN, _LIBERAL_HEADER_PATTERN
-
-    for part in re.split(r"[ \t]*,[ \t]*", value):
+    for part in _DELIMITER_PATTERN.split(value):
         if not part.strip():
             continue  # skipped by the SDK
         if headers:
