@@ -28,6 +28,11 @@ class Game:
     def seed(self) -> bytes:
         return bytes.fromhex(self.meta["seed"])
 
+    @property
+    def rated(self) -> bool:
+        """Whether the game counts for its players' ratings (made so, between players)."""
+        return self.meta.get("rated") == "1"
+
 
 class GameCache:
     """A bounded LRU of ``Game``s by id; a newer version never gives way to an older one."""

@@ -567,7 +567,7 @@ class Games:
                 raise e
             if game.state.status != "waiting":
                 raise SeatTaken("both seats are taken", version=game.version)
-            if game.meta.get("rated") == "1" and who.pkey is None:
+            if game.rated and who.pkey is None:
                 raise Forbidden("this game is rated: join as an app's player (X-Api-Key and "
                                 "player)", version=game.version)  # fmt: skip
             if who.pkey is not None and who.pkey == pkeys(game.meta)[0]:
@@ -756,8 +756,7 @@ class Games:
                 )
             before = game.state if game.version else None
             try:
-                rated = state.over and new.meta.get("rated") == "1"
-                self.scheduler.on_appended(game.id, state, before, rated=rated)
+                self.scheduler.on_appended(game.id, state, before, rated=state.over and new.rated)
                 if self.webhooks.notifies(new.meta, before, state):
                     self.scheduler.arm_webhooks(game.id)
             except Exception:  # the action is in the log: answer it; the sweeper re-arms

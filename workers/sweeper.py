@@ -203,7 +203,7 @@ class Sweeper:
         state = game.state
         self._loaded(game_id, state)
         if state.over:
-            self.scheduler.on_appended(game_id, state, rated=game.meta.get("rated") == "1")
+            self.scheduler.on_appended(game_id, state, rated=game.rated)
             return 0
         if soonest_ms(state) is None:
             return 0
@@ -240,7 +240,7 @@ class Sweeper:
         state = game.state
         self._loaded(game_id, state)
         if state.over:  # the index lags (it is repaired as it is read): clear the slots
-            self.scheduler.on_appended(game_id, state, rated=game.meta.get("rated") == "1")
+            self.scheduler.on_appended(game_id, state, rated=game.rated)
             return 0
         # Armed again at this version before and still unmoved (no worker runs, or they
         # all fail on this game): wait twice as long each time, up to 32 stalls, so that
