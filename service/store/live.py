@@ -218,13 +218,14 @@ class Hub:
             if w is None:
                 node = self.store.live_node(game_id)
                 w = self._watches[game_id] = _Watch(node)
-                link = self._link(node)
-            else:
-                self._keep_chores()
+                if not self.polling:  # polling: no subscription, no connection for it
+                    link = self._link(node)
+            if link is None:
+                self._keep_chores()  # (``_link`` keeps them too)
             w.waiters += 1
         fd = None
         try:
-            if link is not None and not self.polling:
+            if link is not None:
                 link.send("SSUBSCRIBE", self.store.live_channel(game_id))
             if sock is not None:
                 fd = sock.fileno()
