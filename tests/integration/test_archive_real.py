@@ -20,7 +20,7 @@ from service.archive.s3 import S3Archive
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, new_game, play_to_the_end
 from tests.support.keys import keys_naming
-from tests.support.workers_procs import Procs, wait_for_workers
+from tests.support.workers_procs import Procs, killed_at, wait_for_workers
 from workers.schedule import PLAN, Schedule, Scheduler
 
 pytestmark = pytest.mark.redis
@@ -164,16 +164,23 @@ def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, 
 
 
 def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run, redis_url):
-    """Chaos: slow workers (tests/support/slow_worker.py: pauses before each object put,
-    before a game is marked archived and before it is deleted) are SIGKILLed 24 times,
-    every 0.2-0.6 s, every other time one running an archive job if there is one, and
-    the scheduler twice, while bot games play and finish and are archived with a
-    retention of 0.3 s. Meanwhile every game answers 200 at every look (in Redis
+    """Chaos: slow workers (tests/support/slow_worker.py) are killed at named points of
+    the archive job, each point twice, by the workers themselves (``TEST_KILL_AT``):
+    before an object is written, with every object written and the game not yet marked
+    archived, and right before an archived game is deleted from Redis; on top of these,
+    24 SIGKILLs from outside every 0.2-0.6 s (every other one aimed at an archive job if
+    one runs) and two of the scheduler, while bot games play and finish and are archived
+    with a retention of 0.3 s. Meanwhile every game answers 200 at every look (in Redis
     or in the archive, readable either way). Once the kills stop, every game leaves
     Redis entirely; its archived export is the one the API gave when it first saw the
     game over, and verifies; no object key was ever written with two contents."""
     workers = ["c0", "c1", "c2"]
-    procs = run.start(workers=workers, slow=True, SPITLOG_RETAIN_S="0.3")
+    kill_dir = run.tmp / "kills"
+    kill_dir.mkdir()
+    forced = {"arc.put": 2, "arc.mark": 2, "arc.delete": 2}
+    procs = run.start(workers=workers, slow=True, SPITLOG_RETAIN_S="0.3",
+                      TEST_KILL_AT=",".join(f"{p}={n}" for p, n in forced.items()),
+                      TEST_KILL_DIR=str(kill_dir))  # fmt: skip
     client = run.client
     games = [client.post("/v1/games", json=body).get_json()["id"] for body in [
         *({"game": "speed", "seat0": "bot:hard", "opponent": f"bot:{lvl}"}
@@ -195,34 +202,36 @@ def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run,
             if kills[0] in (6, 14):
                 procs.restart("scheduler", "scheduler")
 
-    killer = threading.Thread(target=chaos)
-    killer.start()
-    start = time.monotonic()
-    first_export: dict[str, bytes] = {}
-    statuses = defaultdict(set)
-    try:
-        end = time.monotonic() + 150
-        while time.monotonic() < end:
-            for gid in games:
-                resp = client.get(f"/v1/games/{gid}")
-                statuses[gid].add(resp.status_code)
-                if resp.status_code == 200 and resp.get_json()["status"] in OVER:
-                    first_export.setdefault(gid, client.get(f"/v1/games/{gid}/export").data)
-            if len(first_export) == len(games) and all(not keys_naming(run.r, g) for g in games):
-                break
-            time.sleep(0.1)
-    finally:
-        stop.set()
-        killer.join(60)
-    assert kills[0] >= 20
-    assert {g: s for g, s in statuses.items() if s != {200}} == {}  # never lost, never a 5xx
-    for gid in games:  # the sweeper brings back what the kills lost (120 s: a loaded CI
-        # machine once took over 60; the keys left are named if it fails)
+    with procs.reviving(workers):  # those killed at a forced point start again
+        killer = threading.Thread(target=chaos)
+        killer.start()
+        start = time.monotonic()
+        first_export: dict[str, bytes] = {}
+        statuses = defaultdict(set)
         try:
-            wait_until(lambda g=gid: not keys_naming(run.r, g), 120, f"{gid} out of Redis")
-        except pytest.fail.Exception:
-            pytest.fail(f"{gid} still in Redis: {keys_naming(run.r, gid)}; "
-                        f"the plans: {run.r.hgetall(PLAN)}")  # fmt: skip
+            end = time.monotonic() + 150
+            while time.monotonic() < end:
+                for gid in games:
+                    resp = client.get(f"/v1/games/{gid}")
+                    statuses[gid].add(resp.status_code)
+                    if resp.status_code == 200 and resp.get_json()["status"] in OVER:
+                        first_export.setdefault(gid, client.get(f"/v1/games/{gid}/export").data)
+                over = len(first_export) == len(games)
+                if over and all(not keys_naming(run.r, g) for g in games):
+                    break
+                time.sleep(0.1)
+        finally:
+            stop.set()
+            killer.join(60)
+        assert kills[0] >= 20
+        assert {g: s for g, s in statuses.items() if s != {200}} == {}  # never lost, never a 5xx
+        for gid in games:  # the sweeper brings back what the kills lost (120 s: a loaded CI
+            # machine once took over 60; the keys left are named if it fails)
+            try:
+                wait_until(lambda g=gid: not keys_naming(run.r, g), 120, f"{gid} out of Redis")
+            except pytest.fail.Exception:
+                pytest.fail(f"{gid} still in Redis: {keys_naming(run.r, gid)}; "
+                            f"the plans: {run.r.hgetall(PLAN)}")  # fmt: skip
     fresh = create_app(app_settings(redis_url=redis_url), archive=run.archive).test_client()
     for gid in games:
         export = fresh.get(f"/v1/games/{gid}/export").data
@@ -236,6 +245,10 @@ def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run,
     assert {k: d for k, d in written.items() if len(d) > 1} == {}
     assert sorted(run.archive.keys("")) == sorted(written)
     assert len(written) == 3 * len(games)
-    assert hits["arc|"] >= 2  # archive jobs were killed mid-way (6-7 of 12 aimed, typically)
+    # every forced kill happened: archive jobs died at each named point, and were re-run
+    assert {p: killed_at(kill_dir, p) for p in forced} == forced
     took = time.monotonic() - start
-    print(f"{kills[0]} kills ({dict(hits)} found a job), all out of Redis in {took:.1f} s")
+    print(
+        f"{kills[0]} kills ({dict(hits)} found a job), forced {forced}, "
+        f"all out of Redis in {took:.1f} s"
+    )

@@ -7,12 +7,23 @@ rating too: before a game's rating is applied and before its outcome is written 
 game. With ``TEST_PUT_LOG`` set, every object about to be written is logged to that file
 as ``<key> <sha256>`` (to show that no key was ever written with two contents).
 
+Forced kills: with ``TEST_KILL_AT`` (``point=count,...``) and ``TEST_KILL_DIR`` set, the
+worker SIGKILLs itself at a named point the first ``count`` times any worker of the run
+reaches it (a file per kill in that folder, made with ``O_EXCL``, claims it, so the
+count holds across processes and restarts). Points: ``arc.put`` (an archive object
+about to be written), ``arc.mark`` (every object written, the game not marked archived),
+``arc.delete`` (about to delete an archived game from Redis), ``rate.apply`` (a rating
+about to be applied), ``rate.annotate`` (applied, its outcome not yet on the game),
+``bot.decide`` (a bot's decision about to be made), ``bot.hook`` (appended, the next
+decisions not yet armed). A chaos test counts the files to show the faults it forced.
+
     python tests/support/slow_worker.py [--name NAME]
 """
 
 import hashlib
 import os
 import random
+import signal
 import sys
 import time
 
@@ -26,23 +37,49 @@ from workers import jobs, schedule
 SLEEP_S = (0.002, 0.012)
 
 
-def slowly(f, pause=SLEEP_S):
+def _kill_plan() -> dict[str, int]:
+    spec = os.environ.get("TEST_KILL_AT", "")
+    plan = {}
+    for part in filter(None, spec.split(",")):
+        point, _, count = part.partition("=")
+        plan[point.strip()] = int(count)
+    return plan
+
+
+KILL_AT = _kill_plan()
+KILL_DIR = os.environ.get("TEST_KILL_DIR", "")
+
+
+def kill_point(point: str) -> None:
+    """SIGKILL this worker here if ``point`` has a forced kill left to claim."""
+    for n in range(KILL_AT.get(point, 0)):
+        try:
+            fd = os.open(os.path.join(KILL_DIR, f"{point}.{n}"), os.O_CREAT | os.O_EXCL)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def slowly(f, pause=SLEEP_S, point: str = ""):
     def wrapper(*args, **kwargs):
         time.sleep(random.uniform(*pause))
+        if point:
+            kill_point(point)
         return f(*args, **kwargs)
 
     return wrapper
 
 
-jobs._bot_turn = slowly(jobs._bot_turn)
+jobs._bot_turn = slowly(jobs._bot_turn, point="bot.decide")
 jobs._fire = slowly(jobs._fire)
-schedule.Scheduler.on_appended = slowly(schedule.Scheduler.on_appended)
-RedisStore.mark_archived = slowly(RedisStore.mark_archived)
-RedisStore.delete_game = slowly(RedisStore.delete_game)
+schedule.Scheduler.on_appended = slowly(schedule.Scheduler.on_appended, point="bot.hook")
+RedisStore.mark_archived = slowly(RedisStore.mark_archived, point="arc.mark")
+RedisStore.delete_game = slowly(RedisStore.delete_game, point="arc.delete")
 # a rating's two steps take longer: a kill aimed at a finished game's job lands between
 # the apply and the outcome written to the game as often as not
-RedisStore.annotate = slowly(RedisStore.annotate, (0.05, 0.25))
-PlayerStore.apply_rating = slowly(PlayerStore.apply_rating, (0.02, 0.1))
+RedisStore.annotate = slowly(RedisStore.annotate, (0.05, 0.25), "rate.annotate")
+PlayerStore.apply_rating = slowly(PlayerStore.apply_rating, (0.02, 0.1), "rate.apply")
 
 
 def logged(put):
@@ -53,6 +90,7 @@ def logged(put):
         if path:  # before the put: a kill after it must not hide it
             with open(path, "a") as f:
                 f.write(f"{key} {hashlib.sha256(data).hexdigest()}\n")
+        kill_point("arc.put")
         put(self, key, data)
 
     return wrapper

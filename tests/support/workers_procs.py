@@ -2,11 +2,13 @@
 real RQ workers (``spitlog worker``) and the scheduler (``spitlog scheduler``) as
 subprocesses on a real redis-server."""
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -28,6 +30,7 @@ class Procs:
         self.procs: dict[str, subprocess.Popen] = {}
         self.rq_names: dict[str, str] = {}  # a worker's name here -> its name in RQ
         self.kills = 0
+        self._lock = threading.Lock()  # ``reviving`` and a chaos thread's restarts
 
     def start(self, name: str, command: str = "worker") -> subprocess.Popen:
         """Start ``name`` (again, once it was killed or stopped: never over a running one,
@@ -61,8 +64,9 @@ class Procs:
 
     def restart(self, name: str, command: str = "worker") -> None:
         """SIGKILL ``name`` and start it again (the same one: no other is replaced)."""
-        self.kill(name)
-        self.start(name, command)
+        with self._lock:
+            self.kill(name)
+            self.start(name, command)
 
     def kill_a_worker(
         self, url: str, among: list[str], within_s: float, rng, slot: str = ""
@@ -73,6 +77,33 @@ class Procs:
         name = self.busy_worker(url, among, within_s, slot)
         self.restart(name or rng.choice(among), "slow-worker")
         return name is not None
+
+    def revive(self, among: list[str], command: str = "slow-worker") -> int:
+        """Start again each of ``among`` that has ended by itself (a forced kill of
+        slow_worker.py): how many."""
+        dead = [n for n in among if n in self.procs and self.procs[n].poll() is not None]
+        for name in dead:
+            self.start(name, command)
+        return len(dead)
+
+    @contextlib.contextmanager
+    def reviving(self, among: list[str], command: str = "slow-worker", every_s: float = 0.1):
+        """While the block runs, start again every 0.1 s those of ``among`` that ended by
+        themselves; no longer once it is left (so nothing is started after ``stop``)."""
+        done = threading.Event()
+
+        def loop():
+            while not done.wait(every_s):
+                with self._lock:
+                    self.revive(among, command)
+
+        thread = threading.Thread(target=loop, daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join(30)
 
     def stop(self) -> None:
         for proc in self.procs.values():
@@ -120,6 +151,12 @@ def _running(worker) -> str:
     except NoSuchJobError:  # done and gone meanwhile (result_ttl=0)
         return ""
     return (job.description or "") if job is not None else ""
+
+
+def killed_at(kill_dir: str | Path, point: str) -> int:
+    """How many forced kills at ``point`` (slow_worker.py's ``TEST_KILL_AT``) the workers
+    of a run made: the claims in ``kill_dir``."""
+    return len(list(Path(kill_dir).glob(f"{point}.*")))
 
 
 def wait_for_workers(url: str, n: int, timeout: float = 30) -> None:
