@@ -36,6 +36,9 @@ class GameCreated(Event):
     kind: str  # who sits at seat 0
     client_seed: str
     commitment: str  # sha256 of the server seed (H-6)
+    # rated when it ends (the service's players): until both seats have made a move, a
+    # resignation or a T-4 forfeit aborts it (``game.UNPLAYED``, docs/decisions/0023)
+    rated: bool = False
 
 
 @_event
@@ -220,9 +223,11 @@ class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
 
 
 @_event
-class GameAborted(Event):  # T-5, E-5; "admin": the operator's Abort
+class GameAborted(Event):  # T-5, E-5; "admin": the operator's Abort; "unplayed"
     """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5),
-    or the operator aborted it (reason ``admin``, ``domain.Abort``)."""
+    the operator aborted it (reason ``admin``, ``domain.Abort``), or a rated game ended
+    by a resignation or a T-4 forfeit before both seats had made a move (reason
+    ``unplayed``: no result, docs/decisions/0023)."""
 
     reason: str
 
