@@ -46,6 +46,9 @@ PROBLEM_TYPES = {
     "illegal-action": (422, "well formed but illegal now: `rule` names the RULES.md ID"),
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
     "rate-limited": (429, "over the rate limit: retry after `Retry-After` seconds"),
+    "rated-pair-cap": (429, "the two seats of this rated game started as many rated games "
+                       "together in the last 24 hours as `SPITLOG_RATED_PAIR_CAP` allows: "
+                       "retry after `Retry-After` seconds, or play it unrated"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
     "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
                            "truncated: `detail` names the game"),

@@ -362,8 +362,11 @@ ROUTES: tuple[Route, ...] = (
             "(16-255 characters, random: it gives the token back), a retry with the same "
             "body answers the same game and token (`Idempotent-Replayed: true`); another body "
             "is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, "
-            "`player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a "
-            "`name` declare a client's bot.",
+            "`player` seats your app's player (`rated`: rated when it ends, if both seats "
+            "make a move: a resignation or a T-4 forfeit before that aborts it, reason "
+            "`unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started "
+            "`SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` "
+            "declare a client's bot.",
             security=APP_OPTIONAL,
             parameters=[
                 _header(
@@ -429,7 +432,8 @@ ROUTES: tuple[Route, ...] = (
             "With `Idempotency-Key` (16-255 characters), a retry with the same body answers "
             "the same seat and token (`Idempotent-Replayed: true`). `player` (with "
             "`X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player "
-            "(403), another than seat 0's (409).",
+            "(403), another than seat 0's (409), who has not started `SPITLOG_RATED_PAIR_CAP` "
+            "rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-After`).",
             security=SEAT_AND_APP,
             parameters=[
                 _header(

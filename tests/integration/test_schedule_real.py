@@ -15,6 +15,7 @@ import pytest
 import domain
 from service.config import load
 from service.games import Acted, ms_now
+from tests.support.api import move_each
 from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
 from workers.schedule import (
@@ -376,6 +377,7 @@ def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
     assert rt.scheduler.archive_after_s > 30  # the default: the rematch asks, the grace
     who = Who(pkey="app1:alice", name="Alice")
     g = rt.games.create("speed", {}, "bot:easy", "", who=who, rated=True).body
+    move_each(None, rt.games, g["id"], (None, None))  # resigned before, it would be aborted
     ended = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
     assert ended.status == "finished"
     rt.schedule.r.delete(DUE, PLAN)  # as if the worker died between the append and its hook

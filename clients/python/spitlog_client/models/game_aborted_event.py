@@ -11,8 +11,9 @@ T = TypeVar("T", bound="GameAbortedEvent")
 
 @_attrs_define
 class GameAbortedEvent:
-    """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), or the operator aborted it (reason
-    ``admin``, ``domain.Abort``).
+    """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), the operator aborted it (reason
+    ``admin``, ``domain.Abort``), or a rated game ended by a resignation or a T-4 forfeit before both seats had made a
+    move (reason ``unplayed``: no result, docs/decisions/0023).
 
         Attributes:
             version (int): the event's place in the log (1 = first)

@@ -26,6 +26,7 @@ class GameCreatedEvent:
         kind (str):
         client_seed (str):
         commitment (str):
+        rated (bool):
         at (float): when, in seconds since the epoch
     """
 
@@ -37,6 +38,7 @@ class GameCreatedEvent:
     kind: str
     client_seed: str
     commitment: str
+    rated: bool
     at: float
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -57,6 +59,8 @@ class GameCreatedEvent:
 
         commitment = self.commitment
 
+        rated = self.rated
+
         at = self.at
 
         field_dict: dict[str, Any] = {}
@@ -71,6 +75,7 @@ class GameCreatedEvent:
                 "kind": kind,
                 "client_seed": client_seed,
                 "commitment": commitment,
+                "rated": rated,
                 "at": at,
             }
         )
@@ -100,6 +105,8 @@ class GameCreatedEvent:
 
         commitment = d.pop("commitment")
 
+        rated = d.pop("rated")
+
         at = d.pop("at")
 
         game_created_event = cls(
@@ -111,6 +118,7 @@ class GameCreatedEvent:
             kind=kind,
             client_seed=client_seed,
             commitment=commitment,
+            rated=rated,
             at=at,
         )
 

@@ -116,7 +116,10 @@ def sync_detailed(
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
     is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
+    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -155,7 +158,10 @@ def sync(
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
     is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
+    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -189,7 +195,10 @@ async def asyncio_detailed(
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
     is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
+    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -226,7 +235,10 @@ async def asyncio(
     `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
     retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
     is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
+    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
