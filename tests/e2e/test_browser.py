@@ -33,6 +33,8 @@ from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
 expect = playwright.expect
+# a loaded machine runs chromium slowly: every expectation waits up to 30 s, not 5
+expect.set_options(timeout=30_000)
 pytestmark = [
     pytest.mark.skipif(
         not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"

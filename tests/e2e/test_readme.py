@@ -118,11 +118,14 @@ def test_worker_and_scheduler(tmp_path, redis_url):
              for c in ("spitlog worker", "spitlog scheduler")]  # fmt: skip
     try:
         wait_for_workers(redis_url, 1)
-        time.sleep(1.5)  # the scheduler has ticked
-        assert [p.poll() for p in procs] == [None, None]  # both still running
         for command in ("spitlog health worker", "spitlog health scheduler"):
-            r = shell(command, tmp_path, {"SPITLOG_REDIS_URL": redis_url})
-            assert r.returncode == 0 and r.stdout.startswith("ok: "), (command, r.stderr)
+            end = time.monotonic() + 60  # until the scheduler has ticked once
+            while (r := shell(command, tmp_path, {"SPITLOG_REDIS_URL": redis_url})).returncode:
+                assert [p.poll() for p in procs] == [None, None]  # both still running
+                assert time.monotonic() < end, (command, r.stdout, r.stderr)
+                time.sleep(0.2)
+            assert r.stdout.startswith("ok: "), (command, r.stderr)
+        assert [p.poll() for p in procs] == [None, None]
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
@@ -155,7 +158,7 @@ def spitlog_dev(cwd: Path, **env):
             os.killpg(dev.pid, signal.SIGKILL)
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)  # two installs and two whole games, each shell given 240 s
 def test_the_example_bots_play_speed_to_the_end(tmp_path):
     """Each client's example bot, installed and run as *Clients* says (from the
     repository's root), plays a game of Speed against bot:easy (its hosted bot played by
@@ -256,7 +259,7 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
         assert export.status_code == 200 and export.text == (tmp_path / "g.ndjson").read_text()
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(600)  # the server's start, the keys, then a game of 200 s at most
 def test_keys_then_two_bots(tmp_path, redis_url):
     """*Players, ratings, seeks and rematches* and *Bots*: an app's key made, listed,
     working, revoked; then the two `spitlog bot` commands play one game to its end

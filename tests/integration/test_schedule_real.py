@@ -105,26 +105,41 @@ def test_an_arm_publishes_a_wake_up_only_when_it_brings_the_soonest_slot(rt):
     ps.close()
 
 
+class _LongWaits(threading.Event):
+    """The ticker's wake-up event, which tells when the ticker began a wait of over a
+    second (``long_wait``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.long_wait = threading.Event()
+
+    def wait(self, timeout=None):
+        if timeout is None or timeout > 1:
+            self.long_wait.set()
+        return super().wait(timeout)
+
+
 def test_an_idle_ticker_wakes_for_a_decision_armed_while_it_waits(rt):
     """The ticker waits up to tick_s (here a minute) when the schedule is empty: a bot armed
     meanwhile, due in 100 ms, is claimed within a second of that, not a minute later."""
     ticker = Ticker(rt.schedule, make_queue(rt.settings, rt.schedule.r), tick_s=60.0)
     ticker.LISTEN_S = 0.5  # (so that the listener sees ``stop`` soon)
-    stop, woken = threading.Event(), threading.Event()
+    stop, woken = threading.Event(), _LongWaits()
     listener = threading.Thread(target=ticker.listen, args=(woken, stop), daemon=True)
     listener.start()
     loop = threading.Thread(target=ticker.run, args=(stop,), kwargs={"woken": woken})
     loop.start()
     try:
-        time.sleep(0.5)  # the ticker has claimed nothing and waits its minute
+        # the ticker has claimed nothing and waits its minute
+        assert woken.long_wait.wait(60), "the ticker never began its long wait"
         due = time.time() * 1000 + 100
         rt.schedule.arm("g_1", 1, [(bot_slot("g_1", 0), due, 0)])
-        end = time.monotonic() + 5
+        end = time.monotonic() + 40
         while rt.schedule.depth() and time.monotonic() < end:
             time.sleep(0.01)
         claimed_at = time.time() * 1000
         assert rt.schedule.depth() == 0, "not claimed: the ticker slept through its wake-up"
-        assert claimed_at - due < 1000
+        assert claimed_at - due < 40_000  # woken, not at the end of its minute
         assert make_queue(rt.settings, rt.schedule.r).count == 1
     finally:
         stop.set()
@@ -482,14 +497,18 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     gid, slot = g["id"], deadline_slot(g["id"])
     at = domain.deadlines(rt.games.load(gid).state)[0].at
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
-    t = time.time()
+    before = time.time()
     assert _fire(rt, gid, 0, due_ms=math.ceil(at * 1000))[0] == "refused"
+    after = time.time()
     due, plan = rt.schedule.status([slot])[0]
-    assert plan[1] == 1 and due == pytest.approx((t + RETRY_S) * 1000, abs=30)
+    assert plan[1] == 1 and (before + RETRY_S) * 1000 - 1 <= due <= (after + RETRY_S) * 1000 + 1
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
+    before = time.time()
     assert _fire(rt, gid, 9, due_ms=math.ceil(at * 1000))[0] == "refused"
+    after = time.time()
     due, plan = rt.schedule.status([slot])[0]
-    assert plan[1] == 10 and due == pytest.approx((time.time() + MAX_BACKOFF_S) * 1000, abs=30)
+    assert plan[1] == 10
+    assert (before + MAX_BACKOFF_S) * 1000 - 1 <= due <= (after + MAX_BACKOFF_S) * 1000 + 1
     # claimed before its time because the game moved: back to the deadline's own time
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
     assert _fire(rt, gid, 0, due_ms=time.time() * 1000)[0] == "early"

@@ -62,6 +62,9 @@ PROFILE = settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # the same examples every run unless a profile is asked for (docs/testing.md): a
+    # run of the suite never passes or fails by the draw
+    derandomize="SPITLOG_PROPERTY_EXAMPLES" not in os.environ,
 )
 
 SMALL_ROUNDS = st.sampled_from([1, 2, 3, 60])
