@@ -163,6 +163,7 @@ def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, 
     assert archiving.read(run.archive, gid).record["audit"]["ok"]
 
 
+@pytest.mark.timeout(600)  # its own waits (150 s of chaos, then the sweeper's) name what failed
 def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run, redis_url):
     """Chaos: slow workers (tests/support/slow_worker.py) are killed at named points of
     the archive job, each point twice, by the workers themselves (``TEST_KILL_AT``):
@@ -222,7 +223,8 @@ def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run,
                 time.sleep(0.1)
         finally:
             stop.set()
-            killer.join(60)
+            killer.join(120)
+        assert not killer.is_alive(), "the chaos did not stop"
         assert kills[0] >= 20
         assert {g: s for g, s in statuses.items() if s != {200}} == {}  # never lost, never a 5xx
         for gid in games:  # the sweeper brings back what the kills lost (120 s: a loaded CI
