@@ -86,7 +86,18 @@ class IdempotencyKeyReused(ServiceError):
 
 
 class RateLimited(ServiceError):
+    """A limit refused the request (``service.limits.rates``). ``bucket`` names the one
+    that refused (of several, the one that asks the longest wait): "requests" or "games"
+    (the client address's, shared by everyone behind it), "actions" (the seat token's
+    own), "streams" (the address's open streams) or "token streams" (the token's own);
+    ``buckets``: every one that refused."""
+
     status, slug, title = 429, "rate-limited", "Too many requests"
+
+    def __init__(self, detail: str = "", *, bucket: str | None = None, buckets=(), **kw):
+        super().__init__(detail, **kw)
+        self.bucket = bucket
+        self.buckets = tuple(buckets) or ((bucket,) if bucket else ())
 
 
 class ArchiveUnreadable(ServiceError):

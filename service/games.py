@@ -803,11 +803,12 @@ class Games:
     # ---------------------------------------------------------------- refusals and T-4
 
     def refused(self, game_id: str, token: str, start: float, end: float) -> None:
-        """The service refused a request of ``token`` (a 503) from ``start`` to ``end``: RULES
-        T-4 does not count that window against the token's seat. Only a token of a seat of
-        the game as this process knows it counts (a 503 comes before the game is loaded:
-        no window is kept for a token that may be no seat's), and only while the game
-        runs: T-4 is over with it, and an archived game has no keys in Redis to add to."""
+        """The service refused a request of ``token`` from ``start`` to ``end`` for no excess
+        of the seat's own (a 503, a 429 of its address's limits): RULES T-4 does not count
+        that window against the token's seat. Only a token of a seat of the game as this
+        process knows it counts (a refusal may come before the game is loaded: no window is
+        kept for a token that may be no seat's), and only while the game runs: T-4 is over
+        with it, and an archived game has no keys in Redis to add to."""
         game = self.cache.get(game_id)
         h = token_hash(token)
         if game is None or game.state.over:

@@ -15,7 +15,8 @@ and dropped jobs), so each is idempotent by construction:
   the soonest deadline left (``workers.schedule``). Every retry is bounded: a firing
   that keeps losing (a clock behind the domain's, a game moving too fast) backs off,
   doubling up to ``MAX_BACKOFF_S``; a bot whose choice keeps being refused gives up
-  after ``MAX_REFUSED`` and leaves its seat to the idle deadline (T-4).
+  after ``MAX_REFUSED`` and leaves its seat to its idle deadline: a hosted bot's is T-6,
+  which aborts the game (the service could not run its decisions), never a forfeit.
 
 The lag |start - due| of every job goes to the ``spitlog_worker_lag_seconds``
 histogram, and with ``SPITLOG_TRACE=1`` to the schedule's trace stream.
@@ -135,7 +136,7 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
 
 @traced("fire_deadline")
 def fire_deadline(game_id: str, attempt: int = 0, due_ms=None) -> str:
-    """Fire the game's deadlines (T-1..T-5) due by now, each a ``Timeout`` submitted by
+    """Fire the game's deadlines (T-1..T-6) due by now, each a ``Timeout`` submitted by
     the system (no seat) at the real time; then arm the next one (``attempt``: how many
     firings in a row did not happen)."""
     rt = runtime()
@@ -182,6 +183,8 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
         if new is not None:
             TIMEOUTS.labels(d.rule).inc()
             fired = fired or d.rule
+            if d.rule == "T-6":
+                log.error("game %s aborted under T-6: %s", game_id, new.aborted_why)
         # else the game moved meanwhile, or the domain's clock says not yet: look again
     if fired:  # more keeps falling due: a fresh job goes on
         rt.scheduler.arm_deadline(game_id, state.version, time.time() * 1000)

@@ -141,6 +141,9 @@ def inspect(game_id: str) -> int:
                    + (f", token sha256 {tok[:16]}..." if tok else ""))  # fmt: skip
     if state.over:
         click.echo(f"result: {state.result}, winner {state.winner}")
+    if state.aborted_by:
+        why = state.aborted_why or "(no reason in the log)"
+        click.echo(f"aborted under T-6 by the {state.aborted_by}: {why}")
     if "archived" in meta:
         at, version = meta["archived"].split(":")
         click.echo(f"archived at version {version}, {_when(int(at) / 1000, now)}; "
@@ -164,12 +167,20 @@ def inspect(game_id: str) -> int:
 
 @admin.command()
 @click.argument("game_id")
+@click.option("--reason", "why", required=True, metavar="TEXT",
+              help="why, in words (a line of text): the log keeps it, and anyone may read it "
+              "once the game is over")  # fmt: skip
 @click.option("--yes", is_flag=True, help="do not ask")
-def abort(game_id: str, yes: bool) -> int:
-    """Call a game off: a game_aborted event (reason "admin") through the rules, no one
-    wins; then it leaves Redis for the archive like any finished game."""
+def abort(game_id: str, why: str, yes: bool) -> int:
+    """Abort a game under RULES T-6: a game_aborted event (reason T-6, by the operator,
+    with the reason given) through the rules, no one wins, never rated; then it leaves
+    Redis for the archive like any finished game."""
     import domain
 
+    try:
+        action = domain.Abort(why=domain.check_why(why))
+    except domain.MalformedAction as e:
+        raise click.BadParameter("; ".join(e.errors["why"]), param_hint="--reason") from None
     rt = _runtime()
     game = _game(rt, game_id)
     if game.state.over:
@@ -178,9 +189,9 @@ def abort(game_id: str, yes: bool) -> int:
         click.confirm(f"abort game {game_id} ({game.state.status}, version {game.version})?",
                       abort=True)  # fmt: skip
     for _try in range(5):  # the game may move meanwhile: look again
-        state = rt.games.submit(game_id, None, domain.Abort(), None)
+        state = rt.games.submit(game_id, None, action, None)
         if state is not None:
-            click.echo(f"aborted {game_id} at version {state.version}")
+            click.echo(f"aborted {game_id} at version {state.version} (T-6: {why})")
             return 0
         if rt.games.load(game_id).state.over:
             raise Refused(f"game {game_id} ended meanwhile")

@@ -12,7 +12,8 @@
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
 7. **answer**: errors become problem+json (``problems``, with the request's id); a 503 of
-   a seat's request is remembered so that RULES T-4 does not count it against the seat;
+   a seat's request, or a 429 of a limit the seat shares with others (its address's), is
+   remembered so that RULES T-4 does not count it against the seat;
    every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
    rate-limit fields of the buckets it was charged to, and the CORS fields
    (``cors``: a preflight of an allowed origin is answered first, before any stage);
@@ -51,6 +52,9 @@ REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 STATUS = {s.value: f"{s.value} {s.phrase}" for s in http.HTTPStatus}
+# the limits a client shares with everyone behind its address (``RateLimited.bucket``): a
+# seat refused by these alone exceeded no limit of its own, and RULES T-4 excuses the time
+SHARED_LIMITS = frozenset(("requests", "games", "streams"))
 
 
 class Answer:
@@ -288,12 +292,13 @@ class Pipeline:
         return answer
 
     def refusal(self, exc: BaseException, call: Call) -> Answer:
-        """The problem+json answer of an error. A 503 to a seat's request on a game is
+        """The problem+json answer of an error. A refusal of a seat's request on a game for
+        no excess of its own (a 503; a 429 of its address's limits only: ``excused``) is
         remembered (``Games.refused``): T-4 does not count against a seat the time the
         service kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
         body["request_id"] = call.request_id
-        if status == 503 and call.token is not None and "game_id" in call.args:
+        if call.token is not None and "game_id" in call.args and excused(exc, status):
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
                 self.services.games.refused(call.args["game_id"], call.token, call.started,
@@ -328,6 +333,21 @@ class Pipeline:
 
         view.__name__ = route.name
         return view
+
+
+def excused(exc: BaseException, status: int) -> bool:
+    """Whether an answer ``status`` to ``exc`` refused a seat for no excess of its own: a
+    503 (the service busy), or a 429 whose refusing limits (``RateLimited.buckets``, else
+    its ``bucket``) are all ones it shares with others (``SHARED_LIMITS``). A 429 that does
+    not say which limit refused is the seat's."""
+    if status == 503:
+        return True
+    if status != 429:
+        return False
+    refused = tuple(getattr(exc, "buckets", None) or ())
+    if not refused and getattr(exc, "bucket", None):
+        refused = (exc.bucket,)
+    return bool(refused) and all(b in SHARED_LIMITS for b in refused)
 
 
 def _merge_vary(headers: list) -> list:

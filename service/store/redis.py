@@ -30,8 +30,9 @@ Redis Cluster slot:
 
   Each of these hashes expires ``idempotency_ttl_s`` after its latest record.
 - ``spit:{g:<id>}:refused`` a sorted set: ``<token hash, 16 hex>:<from ms>:<to ms>`` ->
-  to ms, each a window in which the service refused a request of that token for its own
-  reasons (a 503): RULES T-4 does not count it against the seat. The latest 256, for a day.
+  to ms, each a window in which the service refused a request of that token for no excess
+  of the seat's own (a 503, a 429 of its address's limits): RULES T-4 does not count it
+  against the seat. The latest 256, for a day.
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
   ``domain.state_to_dict``, compressed: ``service.store.snapshots``), a cache that
   ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced

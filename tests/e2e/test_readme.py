@@ -71,7 +71,7 @@ RUNS = {
     "spitlog health scheduler": "test_worker_and_scheduler",
     "spitlog admin list --status running --older-than 1h": "test_admin",
     "spitlog admin inspect g_x": "test_admin",
-    "spitlog admin abort g_x --yes": "test_admin",
+    'spitlog admin abort g_x --reason "reported abuse" --yes': "test_admin",
     "spitlog admin archive g_x": "test_admin",
     "spitlog admin delete g_x": "test_admin",
     'spitlog admin keys create "Acme Games"': KEYS_AND_BOTS,
@@ -193,7 +193,8 @@ def test_admin(tmp_path, redis_url):
     rt = Runtime(load(warn=None, redis_url=redis_url, archive_url=archive))
     old = Games(rt.store, clock=lambda: time.time() - 7200)
     gid = old.create("spit", None, "bot:hard", "").body["id"]
-    expect = {"list": gid, "inspect": f"game {gid}: spit, running", "abort": f"aborted {gid}",
+    expect = {"list": gid, "inspect": f"game {gid}: spit, running",
+              "abort": f"aborted {gid} at version 4 (T-6: reported abuse)",
               "archive": f"{gid}: archived", "delete": "deleted from Redis"}  # fmt: skip
     commands = [c for c in readme_commands() if c.startswith("spitlog admin")
                 and not c.startswith("spitlog admin keys")]  # fmt: skip

@@ -2,7 +2,7 @@
 
 Each example is one whole game, played by ``driver.play_game`` from a seed: random
 legal actions for random seats, now and then a resignation, and the deadlines of
-T-1..T-5 fired on a virtual clock. The properties:
+T-1..T-6 fired on a virtual clock. The properties:
 
 - C-3: exactly 52 distinct cards at every version once dealt;
 - ``replay(log)`` equals the state built step by step (and from a snapshot, and from

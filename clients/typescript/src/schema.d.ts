@@ -463,7 +463,7 @@ export interface components {
             ready_grace_s?: number;
             /** @description T-3: seconds before the piles are taken without a slap (default 3.0; spit, speed) */
             slap_grace_s?: number;
-            /** @description T-4: seconds in all with a legal action, since your own last one, before you forfeit (default 120.0; spit, speed) */
+            /** @description T-4: seconds in all with a legal action, since your own last one, before you forfeit (a hosted bot's seat: before the game is aborted, T-6) (default 120.0; spit, speed) */
             idle_forfeit_s?: number;
             /** @description T-5: seconds before a game with an empty seat is aborted (default 600.0; spit, speed) */
             join_timeout_s?: number;
@@ -479,14 +479,24 @@ export interface components {
              * @description the timer's rule
              * @enum {string}
              */
-            rule: "T-1" | "T-2" | "T-3" | "T-4" | "T-5";
+            rule: "T-1" | "T-2" | "T-3" | "T-4" | "T-5" | "T-6";
             /**
              * Format: date-time
              * @description when it fires: RFC 3339, UTC, milliseconds
              */
             at: string;
-            /** @description T-4: whose idle clock; null: the game's */
+            /** @description T-4, T-6: whose idle clock; null: the game's */
             seat: number | null;
+        };
+        /** @description A game aborted under RULES T-6, no one winning: by whom and why. */
+        Aborted: {
+            /**
+             * @description the operator (`spitlog admin abort`), or the service (a hosted bot whose decisions it could not run)
+             * @enum {string}
+             */
+            by: "operator" | "service";
+            /** @description why, in words (null: an operator's abort logged before T-6) */
+            why: string | null;
         };
         /** @description a stockpile: its size, its top if face up */
         SpitStockpile: {
@@ -570,6 +580,8 @@ export interface components {
             winner: number | null;
             /** @description the rule that ended the game */
             result: string | null;
+            /** @description null unless aborted under T-6 */
+            aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
             /** @description rated (Glicko-2) when it ends */
@@ -667,6 +679,8 @@ export interface components {
             winner: number | null;
             /** @description the rule that ended the game */
             result: string | null;
+            /** @description null unless aborted under T-6 */
+            aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
             /** @description rated (Glicko-2) when it ends */
@@ -1105,7 +1119,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description A timer of T-1..T-5 expired (`seat`: whose, for T-4). */
+        /** @description A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a legal action for `idle_forfeit_s` in all since its last one (T-6, `seat`: the bot's). */
         DeadlineExpiredEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1146,7 +1160,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), or the operator aborted it (reason ``admin``, ``domain.Abort``). */
+        /** @description The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), or under T-6 by the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says which, `why` says why, in words. A log written before T-6 may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator. */
         GameAbortedEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1156,6 +1170,8 @@ export interface components {
              */
             type: "game_aborted";
             reason: string;
+            by?: string | null;
+            why?: string | null;
             /** @description when, in seconds since the epoch */
             at: number;
         };
