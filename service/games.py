@@ -36,6 +36,9 @@ from .errors import (
     KeyInUse,
     NoSuchGame,
     NoSuchVersion,
+    NotTheCreator,
+    OtherGamesToken,
+    PlayersOnly,
     PreconditionFailed,
     SeatTaken,
     Unauthorized,
@@ -234,7 +237,7 @@ class Games:
         if found is not None:
             return found
         if self.store.token_owner(h) is not None:
-            raise Forbidden("this token holds a seat of another game", version=game.version)
+            raise OtherGamesToken("this token holds a seat of another game", version=game.version)
         raise Unauthorized("unknown token", version=game.version)
 
     def entries(
@@ -291,8 +294,8 @@ class Games:
     def deliveries(self, game: Game, token: str | None) -> dict:
         """The webhook of a game and its latest deliveries, for its creator (seat 0's token)."""
         if self.seat(game, token, required=True) != 0:
-            raise Forbidden("only the game's creator (seat 0) reads its webhook deliveries",
-                            version=game.version)  # fmt: skip
+            raise NotTheCreator("only the game's creator (seat 0) reads its webhook deliveries",
+                                version=game.version)  # fmt: skip
         if not game.meta.get("wh"):
             return {"webhook": None, "deliveries": []}
         cursor = self.store.hooks(game.id, "g") if game.log is None else None
@@ -568,8 +571,8 @@ class Games:
             if game.state.status != "waiting":
                 raise SeatTaken("both seats are taken", version=game.version)
             if game.rated and who.pkey is None:
-                raise Forbidden("this game is rated: join as an app's player (X-Api-Key and "
-                                "player)", version=game.version)  # fmt: skip
+                raise PlayersOnly("this game is rated: join as an app's player (X-Api-Key and "
+                                  "player)", version=game.version)  # fmt: skip
             if who.pkey is not None and who.pkey == pkeys(game.meta)[0]:
                 raise SeatTaken(f"player {who.id} holds seat 0 of this game", version=game.version)
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)

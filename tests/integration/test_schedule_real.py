@@ -374,7 +374,7 @@ def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
     from service.players import Who
 
     assert rt.scheduler.archive_after_s > 30  # the default: the rematch asks, the grace
-    who = Who(pkey="app1:alice", name="Alice")
+    who = Who(pkey="a_000000000001:alice", name="Alice")
     g = rt.games.create("speed", {}, "bot:easy", "", who=who, rated=True).body
     ended = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
     assert ended.status == "finished"

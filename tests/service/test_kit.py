@@ -119,6 +119,19 @@ def test_cors_answers_only_the_origins_it_allows(redis_client):
     assert problem.headers["Access-Control-Allow-Origin"] == APP  # errors readable too
 
 
+def test_cors_preflights_of_seeks_and_players_match_their_ids(redis_client):
+    """The preflight table is made from the routes' paths with their ids' converters: a
+    seek's id and a player's id match (once, a bare parameter matched digits only)."""
+    client = create_app(app_settings(cors_origins=APP), redis_client=redis_client).test_client()
+    for path, method in (("/v1/seeks/s_0123456789abcdef", "DELETE"),
+                         ("/v1/players/alice/games", "GET"),
+                         ("/v1/players/a_0123456789ab:alice", "GET")):  # fmt: skip
+        pre = client.options(path, headers={"Origin": APP,
+                                            "Access-Control-Request-Method": method})  # fmt: skip
+        assert pre.status_code == 204, path
+        assert method in pre.headers["Access-Control-Allow-Methods"].split(", "), path
+
+
 def test_no_cors_unless_configured(client):
     gid, _t, _ = new_game(client)
     pre = client.options(f"/v1/games/{gid}/actions", headers={

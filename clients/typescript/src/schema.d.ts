@@ -1192,7 +1192,7 @@ export interface components {
             [key: string]: unknown;
         };
         PlayerRef: {
-            /** @description 1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: <app id>:<id>, your app's) */
+            /** @description 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app id>:<id>, your app's) */
             id: string;
             /** @description 1-64 printable characters, shown with the seat */
             name: string;
