@@ -21,6 +21,11 @@ Every object is a function of the log and the game's meta: no wall time, no host
 game archived twice (a job run again after a crash) writes the same bytes; an object
 already there is never overwritten (``_put_once``). Every key is made of ids of the
 grammar only (``service.ids``): none names another path.
+
+A failure is one a retry may get past (``ArchiveUnavailable``: the archive does not
+answer) or one it cannot (``permanent``: an object there that is not this game's, a log
+or meta that cannot be packed, a key refused): the job records the latter once and stops
+(``workers.jobs.archive_game``).
 """
 
 import hashlib
@@ -103,6 +108,15 @@ def record_key(game_id: str, ym: str) -> str:
 
 def pointer_key(game_id: str) -> str:
     return f"ids/{_gid(game_id)}"
+
+
+def permanent(e: BaseException) -> bool:
+    """Whether an archive job that raised ``e`` would raise it again however often it
+    ran, nothing else changing: an object of the archive that is not this game's
+    (ArchiveConflict, ArchiveCorrupt: never overwritten), a log or meta that cannot be
+    packed, a key of no grammar (ValueError, KeyError, TypeError). The archive not
+    answering (``ArchiveUnavailable``), or Redis not, is not."""
+    return isinstance(e, ArchiveConflict | ArchiveCorrupt | ValueError | KeyError | TypeError)
 
 
 def compress(data: bytes) -> bytes:
