@@ -364,6 +364,7 @@ class Games:
         self, game: str, options: dict | None, opponent: str, client_seed: str,
         seat0: str = "human", *, idem_key: str | None = None, body=None,
         webhook: dict | None = None, who: Who = ANONYMOUS, rated: bool = False,
+        caller: str = "",
     ) -> Acted:  # fmt: skip
         """A new game with the caller at seat 0: ``{id, seat, token, commitment, state}``.
         With a bot at seat 0 (``seat0``, e.g. bot against bot) the caller only watches:
@@ -371,8 +372,10 @@ class Games:
 
         With ``idem_key``, the same key and ``body`` again answer the same game and token
         (``replayed``), another body is a 422, and a key whose first request is still in
-        flight a 409. The key is a secret as much as the token it gives back: the seat's
-        token is derived from it (``_derived``), never stored. ``webhook``: where its
+        flight a 409; all of it only to the same ``caller`` (``idempotency.scoped``: the
+        app, else the client's address): another caller's same key is another key. The
+        key is a secret as much as the token it gives back: the seat's token is derived
+        from it (``_derived``), never stored. ``webhook``: where its
         notifications go (``service.webhooks``).
 
         ``who`` takes seat 0 (a human, a client's bot, an app's player); ``rated`` (only
@@ -396,7 +399,8 @@ class Games:
         game_id = "g_" + secrets.token_hex(8)
         key_hash = fp = None
         if idem_key is not None:
-            key_hash, fp = token_hash(idem_key)[:32], idempotency.fingerprint(body)
+            key_hash = token_hash(idempotency.scoped(caller, idem_key))[:32]
+            fp = idempotency.fingerprint(body)
             prior = self.store.claim_create(key_hash, game_id, fp, int(self.clock() * 1000))
             if prior is not None:
                 return self._created_again(prior, fp, idem_key)
@@ -547,15 +551,17 @@ class Games:
 
     def join(
         self, game_id: str, client_seed: str, token: str | None = None, *,
-        idem_key: str | None = None, body=None, who: Who = ANONYMOUS,
+        idem_key: str | None = None, body=None, who: Who = ANONYMOUS, caller: str = "",
     ) -> Acted:  # fmt: skip
         """Take the free seat: ``{seat, token, state}``; 409 when there is none. With
-        ``idem_key``, as ``create``: the same key and body answer the same seat and token.
+        ``idem_key``, as ``create``: the same key and body answer the same seat and token
+        to the same ``caller``.
         ``who`` takes it; a rated game takes only an app's player (403 for anyone else),
         and not the one at seat 0 (409)."""
         field = fp = None
         if idem_key is not None:
-            field, fp = f"j:{idem_key}", idempotency.fingerprint(body)
+            field = "j:" + idempotency.scoped(caller, idem_key)
+            fp = idempotency.fingerprint(body)
             prior = self.store.find_record(game_id, field)
             if prior is not None:
                 return self._joined_again(self.load(game_id), prior, fp, idem_key)
