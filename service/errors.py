@@ -38,15 +38,29 @@ class Unauthorized(ServiceError):
 
 
 class Forbidden(ServiceError):
-    status, slug, title = 403, "forbidden", "Token of another game"
+    """A refusal of who asks; each subclass's title names what it refused."""
+
+    status, slug, title = 403, "forbidden", "Forbidden"
+
+
+class OtherGamesToken(Forbidden):
+    title = "Token of another game"
+
+
+class NotTheCreator(Forbidden):
+    title = "Not the creator's token"
+
+
+class PlayersOnly(Forbidden):
+    title = "A rated game seats only an app's player"
 
 
 class NoSuchGame(ServiceError):
-    status, slug, title = 404, "not-found", "Not found"
+    status, slug, title = 404, "not-found", "No such game"
 
 
 class NoSuchVersion(ServiceError):
-    status, slug, title = 404, "not-found", "Not found"
+    status, slug, title = 404, "not-found", "No such version"
 
 
 class RequestTimeout(ServiceError):

@@ -34,6 +34,12 @@ RANGE = (0, 4000)  # the ratings a range may name
 class NoSuchSeek(NoSuchGame):
     """No such seek (404)."""
 
+    title = "No such seek"
+
+
+class OtherSeeksToken(Forbidden):
+    title = "Token of another seek"
+
 
 def pool_of(game: str, options: dict, rated: bool) -> str:
     text = f"{game}|{sorted(options.items())}|{int(rated)}"
@@ -163,7 +169,7 @@ class Seeks:
         if token is None:
             raise Unauthorized("send the seek's token as Authorization: Bearer <token>")
         if not secrets.compare_digest(token_hash(token), seek["tok"]):
-            raise Forbidden("not this seek's token")
+            raise OtherSeeksToken("not this seek's token")
         return seek
 
     def _settle(self, seek_id: str) -> dict:

@@ -32,7 +32,7 @@ from rq import get_current_job
 
 import domain
 from service import logs, telemetry
-from service.archiving import ArchiveConflict, ArchiveCorrupt
+from service.archiving import permanent
 from service.config import Settings, load
 from service.errors import ArchiveUnavailable, NoSuchGame
 
@@ -204,22 +204,32 @@ ARCHIVE_MAX_BACKOFF_S = 300.0  # ... doubling with each failure in a row, up to 
 def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Move a finished game out of Redis (``service.archiving.Archiver.step``): once its
     rematch asks are over, archive it and check the copy, then, once the retention is
-    over, delete it from Redis. Each run
-    does one step and arms the next; a failure (the archive unreachable, an object there
-    that differs) leaves the game in Redis and backs off, doubling up to five minutes
-    (``attempt``: the failures in a row)."""
+    over, delete it from Redis. Each run does one step and arms the next. A failure leaves
+    the game in Redis: one a retry may get past (the archive unreachable) backs off,
+    doubling up to five minutes (``attempt``: the failures in a row); one no retry can
+    fix (``archiving.permanent``: an object there that differs or is corrupt, a log or an
+    id that cannot be archived) is recorded as failed for good (``Schedule.fail_archive``,
+    one error logged) and not tried again: ``unarchivable``."""
     rt = runtime()
     start = _at_due(due_ms)  # (a run early would find the game waiting, and run again)
     if due_ms is not None:
         LAG.labels("archive_game").observe(abs(start * 1000 - due_ms) / 1000)
     try:
         outcome, again = rt.archiver.step(game_id)
-    except (ArchiveUnavailable, ArchiveConflict, ArchiveCorrupt) as e:
+    except ArchiveUnavailable as e:
         outcome, again = "failed", None
         wait = min(ARCHIVE_RETRY_S * 2**attempt, ARCHIVE_MAX_BACKOFF_S)
         log.warning("archiving %s failed (attempt %d), again in %.0f s: %s",
                     game_id, attempt, wait, e)  # fmt: skip
         rt.schedule.arm_archive(game_id, (time.time() + wait) * 1000, attempt + 1)
+    except Exception as e:
+        if not permanent(e):
+            raise  # (Redis away: the job fails, and the sweeper arms it again)
+        outcome, again = "unarchivable", None
+        why = f"{type(e).__name__}: {e}"
+        if rt.schedule.fail_archive(game_id, why, time.time() * 1000):
+            log.error("archiving %s failed for good, it stays in Redis until an operator "
+                      "sees to it (spitlog admin failed): %s", game_id, why)  # fmt: skip
     else:
         if outcome == "held":  # notifications still to deliver: see that they go
             rt.scheduler.arm_webhooks(game_id)

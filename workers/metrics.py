@@ -35,3 +35,8 @@ OVERDUE = Gauge(
     "How long ago the soonest deadline of the most overdue unmoved game fell due (0: none): "
     "beyond a few seconds no worker fires it",
 )
+ARCHIVE_FAILED = Gauge(
+    "spitlog_archive_failed_games",
+    "Finished games whose archiving failed for a reason no retry can fix (spitlog admin "
+    "failed): they stay in Redis until an operator sees to them (the last sweep's count)",
+)

@@ -144,6 +144,10 @@ def inspect(game_id: str) -> int:
     if state.aborted_by:
         why = state.aborted_why or "(no reason in the log)"
         click.echo(f"aborted under T-6 by the {state.aborted_by}: {why}")
+    failed = rt.schedule.archive_failure(game_id)
+    if failed is not None:
+        click.echo(f"archiving failed for good {_when(failed['at'] / 1000, now)}: "
+                   f"{failed['why']}")  # fmt: skip
     if "archived" in meta:
         at, version = meta["archived"].split(":")
         click.echo(f"archived at version {version}, {_when(int(at) / 1000, now)}; "
@@ -202,12 +206,28 @@ def abort(game_id: str, why: str, yes: bool) -> int:
 @click.argument("game_id")
 def archive(game_id: str) -> int:
     """Archive a finished game now (write it, read it back, check it); an archived one is
-    checked again. It still leaves Redis when its retention ends (or by `delete`)."""
+    checked again. It still leaves Redis when its retention ends (or by `delete`). A game
+    whose archiving had failed for good (`failed`) is off that list once this succeeds,
+    and its archive job runs again (its retention, then out of Redis)."""
     outcome = _archiver_step(game_id, "archive_now")
     if outcome == "gone":
         click.echo(f"{game_id} is archived and out of Redis already")
     else:
         click.echo(f"{game_id}: {outcome}")
+    return 0
+
+
+@admin.command()
+def failed() -> int:
+    """The finished games whose archiving failed for a reason no retry can fix: id, when,
+    why. They stay in Redis, and nothing tries them again, until `archive` succeeds (once
+    what the reason names is fixed)."""
+    rt = _runtime()
+    now = time.time()
+    found = rt.schedule.archive_failures()
+    for gid, f in sorted(found.items(), key=lambda kv: kv[1]["at"]):
+        click.echo(f"{gid}  {_when(f['at'] / 1000, now)}  {f['why']}")
+    click.echo(f"{len(found)} games failed to archive for good", err=True)
     return 0
 
 
@@ -225,7 +245,7 @@ def delete(game_id: str) -> int:
 
 
 def _archiver_step(game_id: str, step: str) -> str:
-    from ..archiving import ArchiveConflict, ArchiveCorrupt, NotArchived
+    from ..archiving import NotArchived, permanent
     from ..errors import ArchiveUnavailable
 
     rt = _runtime()
@@ -234,10 +254,14 @@ def _archiver_step(game_id: str, step: str) -> str:
         outcome = getattr(rt.archiver, step)(game_id)
     except NotArchived as e:
         raise Refused(f"{e}: `spitlog admin archive {game_id}` first") from None
-    except (ArchiveUnavailable, ArchiveConflict, ArchiveCorrupt, ValueError) as e:
+    except Exception as e:
+        if not (isinstance(e, ArchiveUnavailable) or permanent(e)):
+            raise
         raise Refused(f"game {game_id} stays in Redis: {e}") from None
     if outcome == "running":
         raise Refused(f"game {game_id} is not over (`spitlog admin abort` ends it)")
     if outcome == "deleted":
         rt.schedule.forget(game_id)  # its archive slot, if any, has nothing left to do
+    elif outcome in ("archived", "verified") and rt.schedule.clear_failure(game_id):
+        rt.schedule.arm_archive(game_id, time.time() * 1000)  # on to its retention's end
     return outcome

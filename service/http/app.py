@@ -17,7 +17,7 @@ from flask.sessions import NullSession, SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from .. import config, webhooks
+from .. import config, ids, webhooks
 from ..apps import Apps
 from ..archive import open_archive
 from ..audit import Audits
@@ -40,7 +40,18 @@ from .problems import PROBLEM_JSON, problem
 
 
 class GameIdConverter(BaseConverter):
-    regex = openapi.GAME_ID
+    regex = ids.GAME_ID  # another path: a 404, as a game that does not exist
+
+
+class SeekIdConverter(BaseConverter):
+    regex = ids.SEEK_ID
+
+
+class PlayerRefConverter(BaseConverter):
+    """A player's id (or ``<app id>:<id>``) in a path: any segment, so that one not of
+    the grammar is a 400 naming it (``players.resolve``), not a 404."""
+
+    regex = "[^/]+"
 
 
 @dataclass
@@ -110,7 +121,9 @@ class Front:
     """WSGI middleware: a request of a hot route is matched here and served by the
     pipeline; every other request goes to Flask (``app``), unchanged."""
 
-    _CONVERTERS = {"gid": (openapi.GAME_ID, str), "int": (r"\d+", int)}
+    _CONVERTERS = {"gid": (ids.GAME_ID, str), "sid": (ids.SEEK_ID, str),
+                   "pid": (PlayerRefConverter.regex, str), "int": (r"\d+", int),
+                   "": (r"[^/]+", str)}  # fmt: skip
 
     def __init__(self, app, pipeline: Pipeline, hot: list[Route]):
         self.app = app
@@ -122,7 +135,7 @@ class Front:
         conv: dict[str, type] = {}
 
         def group(m: re.Match) -> str:
-            regex, kind = cls._CONVERTERS[m.group(1) or "int"]
+            regex, kind = cls._CONVERTERS[m.group(1) or ""]
             conv[m.group(2)] = kind
             return f"(?P<{m.group(2)}>{regex})"
 
@@ -156,7 +169,7 @@ def create_app(
     s = settings if settings is not None else config.load()
     app = App(__name__)
     app.config["MAX_CONTENT_LENGTH"] = s.max_content_length
-    app.url_map.converters["gid"] = GameIdConverter
+    app.url_map.converters.update(gid=GameIdConverter, sid=SeekIdConverter, pid=PlayerRefConverter)
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # a path is what it is: no 308 to another
 

@@ -10,7 +10,7 @@ from . import schemas
 from .pipeline import Answer, Call, Route, json_answer
 from .routes import GAME, NO_STORE, _ok, _op, _problems
 
-SEEK = "/v1/seeks/<seek_id>"
+SEEK = "/v1/seeks/<sid:seek_id>"
 _d = schemas._doc
 
 

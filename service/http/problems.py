@@ -30,8 +30,12 @@ PROBLEM_TYPES = {
     ),
     "unauthorized": (401, "no token, a token this service never issued, or an "
                      "`Authorization` header not of the form `Bearer <token>`"),
-    "forbidden": (403, "a token of another game"),
-    "not-found": (404, "no such game, version or path"),
+    "forbidden": (403, "refused for who asks, the `title` says what: a token of another "
+                  "game or seek, a player of another app, the webhook deliveries for anyone "
+                  "but the game's creator, a rated game's seat for anyone but an app's "
+                  "player"),
+    "not-found": (404, "no such game, version, player, seek or path (the `title` says "
+                  "which)"),
     "method-not-allowed": (405, "the path exists, the method does not (see `Allow`)"),
     "not-acceptable": (406, "no media type of `Accept` is one the path answers in"),
     "request-timeout": (408, "the request body did not arrive in time"),

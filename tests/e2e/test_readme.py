@@ -74,6 +74,7 @@ RUNS = {
     'spitlog admin abort g_x --reason "reported abuse" --yes': "test_admin",
     "spitlog admin archive g_x": "test_admin",
     "spitlog admin delete g_x": "test_admin",
+    "spitlog admin failed": "test_admin",
     'spitlog admin keys create "Acme Games"': KEYS_AND_BOTS,
     "spitlog admin keys list": KEYS_AND_BOTS,
     "spitlog admin keys revoke a_1f2e3d4c5b6a": KEYS_AND_BOTS,
@@ -180,7 +181,7 @@ def test_the_example_bots_play_speed_to_the_end(tmp_path):
 
 def test_admin(tmp_path, redis_url):
     """The admin commands in the README's order on a running game: listed (it is two hours
-    old), inspected, aborted, archived, deleted from Redis."""
+    old), inspected, aborted, archived, deleted from Redis; then no game failed."""
     import redis
 
     from service.config import load
@@ -195,14 +196,15 @@ def test_admin(tmp_path, redis_url):
     gid = old.create("spit", None, "bot:hard", "").body["id"]
     expect = {"list": gid, "inspect": f"game {gid}: spit, running",
               "abort": f"aborted {gid} at version 4 (T-6: reported abuse)",
-              "archive": f"{gid}: archived", "delete": "deleted from Redis"}  # fmt: skip
+              "archive": f"{gid}: archived", "delete": "deleted from Redis",
+              "failed": "0 games failed to archive for good"}  # fmt: skip
     commands = [c for c in readme_commands() if c.startswith("spitlog admin")
                 and not c.startswith("spitlog admin keys")]  # fmt: skip
     assert [c.split()[2] for c in commands] == list(expect)
     for command in commands:
         r = shell(command.replace(EXAMPLE_ID, gid), tmp_path, env)
         assert r.returncode == 0, (command, r.stdout, r.stderr)
-        assert expect[command.split()[2]] in r.stdout, (command, r.stdout)
+        assert expect[command.split()[2]] in r.stdout + r.stderr, (command, r.stdout)
     assert rt.store.meta(gid) is None and (tmp_path / "archive" / "ids" / gid).exists()
 
 

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game; you take seat 0
-         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
          */
         post: operations["create_game"];
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Take the free seat (409 when there is none)
-         * @description With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+         * @description With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
          */
         post: operations["join"];
         delete?: never;
@@ -1208,7 +1208,7 @@ export interface components {
             [key: string]: unknown;
         };
         PlayerRef: {
-            /** @description 1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: <app id>:<id>, your app's) */
+            /** @description 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app id>:<id>, your app's) */
             id: string;
             /** @description 1-64 printable characters, shown with the seat */
             name: string;
@@ -1679,7 +1679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same game and token */
+                /** @description a retry answers the same game and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1756,7 +1756,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same seat and token */
+                /** @description a retry answers the same seat and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1797,7 +1797,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer and appends nothing */
+                /** @description retrying with the same key returns the first answer and appends nothing (a key is your seat's: unique among its actions) */
                 "Idempotency-Key"?: string;
                 /** @description act only if the game is at this version: "<version>" */
                 "If-Match"?: string;

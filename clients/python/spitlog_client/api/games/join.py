@@ -122,9 +122,9 @@ def sync_detailed(
 ) -> Response[Problem | Seated]:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
@@ -161,9 +161,9 @@ def sync(
 ) -> Problem | Seated | None:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
@@ -195,9 +195,9 @@ async def asyncio_detailed(
 ) -> Response[Problem | Seated]:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
@@ -232,9 +232,9 @@ async def asyncio(
 ) -> Problem | Seated | None:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
