@@ -178,14 +178,16 @@ def create_app(
         players=player_store, rematch_s=s.rematch_s,
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
+    seek_store = SeekStore(client)
     all_routes = routes.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
     services = Services(
-        settings=s, games=games, audits=Audits(games), store=store, hub=Hub(store),
-        limits=limits, gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
+        settings=s, games=games, audits=Audits(games), store=store,
+        hub=Hub(store, seeks=seek_store), limits=limits,
+        gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
         cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
         apps=Apps(player_store), profiles=Profiles(store, player_store, games.archive),
-        seeks=Seeks(games, SeekStore(client), player_store, scheduler, s.seek_max_s),
+        seeks=Seeks(games, seek_store, player_store, scheduler, s.seek_max_s),
         rematches=Rematches(games),
     )  # fmt: skip
     app.extensions["spitlog"] = services

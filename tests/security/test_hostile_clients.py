@@ -4,7 +4,8 @@ and the scheduler on a real redis-server, over real sockets.
 - A hundred clients trickling request bodies at one game (a byte every 0.5 s, some
   chunked, some with ``If-Match``) for 10 s hold nothing of the game: its two players
   (``idle_forfeit_s`` 2.5) and another game's play on, fast, with no 503 and no forfeit.
-- A closed stream (SSE or long-poll) frees its client's slot within a second.
+- A closed stream (SSE or long-poll, of a game or a seek) frees its client's slot within
+  a second.
 """
 
 import hashlib
@@ -14,6 +15,7 @@ import time
 
 import pytest
 import redis
+import requests
 
 from tests.support.hostile import Players, SlowBodies, pct
 from tests.support.processes import free_port, start, stop, wait_ready
@@ -104,6 +106,30 @@ def test_a_closed_stream_frees_its_slot_within_a_second(stack, how):
     took = _freed_within(r, key, 3)
     assert took is not None and took <= 1.2, took
     assert _slots(r, "spit:rl:s:a:127.0.0.1") == 0
+
+
+def _until(condition, timeout: float = 15) -> bool:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_seek_long_poll_holds_a_slot_and_its_client_leaving_ends_its_wait(stack):
+    """A long-poll of an open seek takes one of its token's stream slots while it waits;
+    its client closing the connection ends the wait (the hub looks at the waiting
+    clients' connections every second) and frees the slot, long before the 60 s it
+    asked to wait."""
+    port, r = stack
+    seek = requests.post(f"http://127.0.0.1:{port}/v1/seeks",
+                         json={"game": "spit", "rating_range": [0, 1000]}).json()  # fmt: skip
+    key = "spit:rl:s:t:" + hashlib.sha256(seek["token"].encode()).hexdigest()
+    s = _open(port, f"/v1/seeks/{seek['id']}?wait=60", seek["token"], "*/*")
+    assert _until(lambda: _slots(r, key) == 1), "the long-poll holds no slot"
+    s.close()
+    assert _until(lambda: _slots(r, key) == 0), "the long-poll went on waiting"
 
 
 def _raw(port: int, data: bytes, wait: float = 5) -> bytes:

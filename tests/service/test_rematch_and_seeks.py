@@ -1,6 +1,9 @@
 """Rematches and seeks on the API (issue 16, items 3 and 4), on fakeredis; the concurrent
 and crash tests run on a real redis-server (tests/integration/test_pairing_real.py)."""
 
+import threading
+import time
+
 import pytest
 
 from service.http.app import create_app
@@ -207,3 +210,42 @@ def test_what_changes_a_finished_games_view_without_a_new_version(meta, log, cha
     from service.games import Games
 
     assert Games.changed_after_end(Game("g_1", State(), meta, log)) is changed
+
+
+def test_seek_long_polls_count_against_the_address_cap_of_open_streams(redis_client):
+    """100 long-polls of seeks (each with its own token) from one address: the first 64
+    (``SPITLOG_STREAMS_PER_ADDRESS``) wait, each holding a stream slot; the 36 over the cap
+    are refused at once, 429 problem+json with Retry-After. The waiting ones end when their
+    seeks are cancelled (their long-polls wake on the change) and free every slot."""
+    s = app_settings(streams_per_address=64, streams_per_client=32, longpoll_max_s=60)
+    app = create_app(s, redis_client=redis_client)
+    client = app.test_client()
+    # [0, 1000] leaves out every other seek's 1500: none of them pairs
+    seeks = [client.post("/v1/seeks", json={"game": "spit", "rating_range": [0, 1000]})
+             .get_json() for _ in range(100)]  # fmt: skip
+    answers: dict[str, object] = {}
+
+    def poll(seek):
+        r = app.test_client().get(f"/v1/seeks/{seek['id']}?wait=60", headers=bearer(seek["token"]))
+        answers[seek["id"]] = r
+
+    threads = [threading.Thread(target=poll, args=(seek,), daemon=True) for seek in seeks]
+    for t in threads:
+        t.start()
+    end = time.monotonic() + 60
+    while len(answers) < 36 or redis_client.zcard("spit:rl:s:a:127.0.0.1") < 64:
+        assert time.monotonic() < end, f"{len(answers)} answered, none refused?"
+        time.sleep(0.01)
+    refused = list(answers.values())
+    assert len(refused) == 36 and redis_client.zcard("spit:rl:s:a:127.0.0.1") == 64
+    for r in refused:
+        body = problem_of(r, 429)
+        assert "at most 64 per address" in body["detail"] and r.headers["Retry-After"]
+    for seek in seeks:
+        if seek["id"] not in answers:
+            client.delete(f"/v1/seeks/{seek['id']}", headers=bearer(seek["token"]))
+    for t in threads:
+        t.join(30)
+    waited = [r for r in answers.values() if r.status_code == 200]
+    assert len(waited) == 64 and {r.get_json()["status"] for r in waited} == {"cancelled"}
+    assert redis_client.zcard("spit:rl:s:a:127.0.0.1") == 0
