@@ -103,6 +103,8 @@ def serve(bind: str | None) -> int:
     from gunicorn.app.base import BaseApplication
     from gunicorn.glogging import Logger
 
+    from .http_worker import Worker
+
     class Logs(Logger):
         """gunicorn's logger without its access line: a ``logconfig_dict`` turns that line on
         in gunicorn, and the app logs each request itself (SPITLOG_ACCESS_LOG)."""
@@ -115,7 +117,7 @@ def serve(bind: str | None) -> int:
     options = {
         "bind": bind or s.bind,
         "workers": s.workers,
-        "worker_class": "gevent",
+        "worker_class": Worker,  # gevent's; problem+json for its refusals (http_worker)
         "worker_connections": s.worker_connections,
         "timeout": 30,
         "graceful_timeout": GRACEFUL_TIMEOUT_S,

@@ -160,6 +160,37 @@ def test_a_chunked_body_is_read_whole_both_ways(client, flask_client):
     assert slow.status_code == 422 and slow.get_json()["rule"] == "D-4"  # already ready
 
 
+@pytest.mark.parametrize("way", ["front", "flask"])
+def test_an_answer_to_a_body_not_read_whole_closes_the_connection(client, flask_client, way):
+    """The answer to a request whose body was not read to its end (refused before or
+    while it was read, or a body no stage reads) says ``Connection: close``: the server
+    cannot tell where the next request would start. Any other keeps the connection."""
+    c = client if way == "front" else flask_client
+    gid, tok0, _tok1 = new_game(client)
+    url, h = f"/v1/games/{gid}/actions", {**bearer(tok0), "Content-Type": "application/json"}
+    unread = [
+        c.post(url, data=b"x" * 20_000, headers=h),  # 413 on its Content-Length
+        c.post(url, data=b"x" * 20_000, headers={**h, "Transfer-Encoding": "chunked"}),  # 413
+        # a length that is none (400); a body that ends before its length (400)
+        c.post(url, data=b'{"type": "ready"}', headers=h,
+               environ_overrides={"CONTENT_LENGTH": "1" * 17}),
+        c.post(url, data=b'{"type": "re', headers=h, environ_overrides={"CONTENT_LENGTH": "30"}),
+        c.get(f"/v1/games/{gid}", data=b"{}", headers=h),  # a GET's body: never read
+    ]  # fmt: skip
+    assert [r.status_code for r in unread] == [413, 413, 400, 400, 200]
+    for r in unread:
+        assert r.headers.get("Connection") == "close", r.headers
+    whole = [
+        c.post(url, data=b'{"type": "ready"}', headers=h),  # 201
+        c.post(url, data=b'{"type": ', headers=h),  # read whole, not JSON: 400
+        c.post(url, data=b"{}", headers={**bearer(tok0), "Content-Type": "text/plain"}),  # 415
+        c.get(f"/v1/games/{gid}"),
+    ]
+    assert [r.status_code for r in whole] == [201, 400, 415, 200]
+    for r in whole:
+        assert "Connection" not in r.headers, r.headers
+
+
 def test_refusals_and_errors_are_answered_as_flask_answers_them(client, flask_client, flask_calls):
     gid, tok0, tok1 = new_game(client)
     other, other_tok, _ = new_game(client)
