@@ -13,8 +13,8 @@ import pytest
 from werkzeug.test import Client
 
 from service import games as games_module
-from service.http.app import Front, create_app
-from tests.support.api import app_settings, bearer, new_game, pick
+from service.http.app import Front, MetricsListener, create_app
+from tests.support.api import app_settings, bearer, new_game, pick, scrape
 
 NOW = 1_800_000_000.0
 
@@ -33,10 +33,16 @@ def app(monkeypatch):
     return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW)
 
 
+def _front(app) -> Front:
+    """The app's ``Front`` (under the metrics listener's middleware, when it has one)."""
+    wsgi = app.wsgi_app
+    return wsgi.app if isinstance(wsgi, MetricsListener) else wsgi
+
+
 @pytest.fixture
 def flask_calls(app):
     """The requests that reached Flask's own dispatch."""
-    front: Front = app.wsgi_app
+    front = _front(app)
     calls = []
     inner = front.app
 
@@ -51,8 +57,7 @@ def flask_calls(app):
 @pytest.fixture
 def flask_client(app):
     """Requests straight to Flask's dispatch, past the front."""
-    front: Front = app.wsgi_app
-    return Client(front.app, flask.Response)
+    return Client(_front(app).app, flask.Response)
 
 
 def same(a, b, ids=()):
@@ -254,7 +259,7 @@ def test_both_ways_are_counted_in_the_metrics(client, flask_client):
     for c in (client, flask_client):
         c.post(f"/v1/games/{gid}/actions", json={"type": "play", "from": 4, "to": 1},
                headers=bearer(tok0))  # fmt: skip
-    text = client.get("/metrics").get_data(as_text=True)
+    text = scrape(client).get_data(as_text=True)
     line = 'spitlog_http_requests_total{method="POST",route="/v1/games/<gid:game_id>/actions"'
     assert f'{line},status="422"}} 2.0' in text
 
