@@ -249,3 +249,66 @@ def test_seek_long_polls_count_against_the_address_cap_of_open_streams(redis_cli
     waited = [r for r in answers.values() if r.status_code == 200]
     assert len(waited) == 64 and {r.get_json()["status"] for r in waited} == {"cancelled"}
     assert redis_client.zcard("spit:rl:s:a:127.0.0.1") == 0
+
+
+class _Armed:
+    """A scheduler that arms seeks' jobs and never runs them (a late job)."""
+
+    def arm_seek(self, seek_id, due_ms):
+        pass
+
+
+class _Waiter:
+    """A long-poll's waits, none of which sees the seek move: each is recorded and moves
+    the clock on by its timeout instead of sleeping."""
+
+    def __init__(self, clock):
+        self.clock, self.timeouts, self.over = clock, [], False
+
+    def wait(self, seek_id, after, timeout_s):
+        self.timeouts.append(round(timeout_s, 3))
+        self.clock.t += timeout_s
+        return False
+
+
+def _seeks(redis_client, clock, scheduler=None):
+    from service.games import Games
+    from service.seeks import Seeks
+    from service.store.players import PlayerStore
+    from service.store.redis import RedisStore
+    from service.store.seeks import SeekStore
+
+    players = PlayerStore(redis_client)
+    games = Games(RedisStore(redis_client), players=players, clock=clock)
+    return Seeks(games, SeekStore(redis_client), players, scheduler, max_s=300)
+
+
+def test_a_waiting_read_does_a_late_jobs_fallback_a_grace_after_its_due_time(redis_client, clock):
+    """A seek whose scheduler's job does not come: the long-poll sleeps until the due time
+    and a grace (the job's change would wake it first), then falls back itself."""
+    from service.seeks import JOB_GRACE_S
+
+    seeks = _seeks(redis_client, clock, scheduler=_Armed())
+    s = seeks.post("spit", {}, bot_fallback_s=5)
+    waiter = _Waiter(clock)
+    got = seeks.read(s["id"], s["token"], 30, waiter)
+    assert waiter.timeouts == [5 + JOB_GRACE_S]
+    assert got["status"] == "paired" and got["opponent"].startswith("bot:")
+
+
+def test_a_waiting_read_finishes_a_pairing_its_maker_left_making(redis_client, clock):
+    """A pairing whose process died before its game was made: a long-poll gives the maker
+    ``MAKING_GRACE_S`` to finish it (its change would wake the read), then makes it."""
+    from service.seeks import MAKING_GRACE_S
+
+    seeks = _seeks(redis_client, clock)
+    a = seeks.post("spit", {})
+    real, seeks._settle = seeks._settle, lambda sid: (_ for _ in ()).throw(OSError("killed"))
+    with pytest.raises(OSError):
+        seeks.post("spit", {})  # paired, its game not made: the process dies
+    seeks._settle = real
+    assert seeks.store.get(a["id"])["status"] == "making"
+    waiter = _Waiter(clock)
+    got = seeks.read(a["id"], a["token"], 30, waiter)
+    assert waiter.timeouts == [MAKING_GRACE_S]
+    assert got["status"] == "paired" and got["seat"] == 0
