@@ -16,7 +16,10 @@
    remembered so that RULES T-4 does not count it against the seat;
    every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
    rate-limit fields of the buckets it was charged to, and the CORS fields
-   (``cors``: a preflight of an allowed origin is answered first, before any stage);
+   (``cors``: a preflight of an allowed origin is answered first, before any stage); the
+   answer to a request whose body was not read whole (refused while it was read, or a
+   body no stage reads) carries ``Connection: close``: where the next request would
+   start on the connection is unknown, and the server closes it after the answer;
 8. **metrics**: every answer counted and timed.
 
 A ``Route`` says which stages apply to it. Flask dispatches most requests and calls
@@ -48,6 +51,7 @@ from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
 
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
+CLOSE = ("Connection", "close")
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
@@ -78,7 +82,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate", "request_id", "app", "seat", "bill")  # fmt: skip
+                 "gate", "request_id", "app", "seat", "bill", "read_whole")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -94,6 +98,7 @@ class Call:
         self.seat: int | None = None  # the caller's seat, once a handler knows it (logs)
         self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
         self.bill = None  # its rate buckets, left to its game's first script to charge
+        self.read_whole = False  # its body read to its end (``body.read_body``)
 
     def charge(self) -> None:
         """Charge the call's rate buckets now unless a game script has (a handler does so
@@ -219,6 +224,7 @@ class Pipeline:
             data = b""
             if method in _WITH_BODY:
                 data = read_body(environ, self.limit, self.body_timeout)
+                call.read_whole = True
                 call.started = time.time()  # a window of refusal opens once it is read
             if route.auth:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
@@ -279,6 +285,8 @@ class Pipeline:
         """The fields every answer carries; the answer counted and timed."""
         answer.headers.append(NOSNIFF)
         answer.headers.append(("X-Request-Id", call.request_id))
+        if not call.read_whole and _has_body(call.environ):
+            answer.headers.append(CLOSE)
         if cors:
             extra = self.cors.headers(call.environ)
             if extra:
@@ -348,6 +356,12 @@ def excused(exc: BaseException, status: int) -> bool:
     if not refused and getattr(exc, "bucket", None):
         refused = (exc.bucket,)
     return bool(refused) and all(b in SHARED_LIMITS for b in refused)
+
+
+def _has_body(environ: dict) -> bool:
+    """Whether the request declares a body (a length other than 0, or chunks)."""
+    length = environ.get("CONTENT_LENGTH") or "0"
+    return length != "0" or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
 def _merge_vary(headers: list) -> list:

@@ -281,11 +281,6 @@ def ready(call: Call) -> Answer:
     return json_answer({"status": "ready"})
 
 
-def metrics(call: Call) -> Answer:
-    body, content_type = call.services.metrics.exposition()
-    return Answer(200, [("Content-Type", content_type)], body)
-
-
 def openapi(call: Call) -> Answer:
     return Answer(200, [("Content-Type", "application/yaml")], call.services.spec_yaml())
 
@@ -658,23 +653,6 @@ ROUTES: tuple[Route, ...] = (
             "Readiness: the game store answers (503 if not)",
             tag="ops",
             responses={**_ok(200, schemas.HealthSchema), **_problems(503)},
-        ),
-    ),  # fmt: skip
-    Route(
-        "metrics",
-        "GET",
-        "/metrics",
-        metrics,
-        limits=(),
-        doc=_op(
-            "Prometheus metrics of the API (every gunicorn process's, summed)",
-            tag="ops",
-            responses={
-                "200": {
-                    "description": "Prometheus text format",
-                    "content": {"text/plain": {"schema": {"type": "string"}}},
-                }
-            },
         ),
     ),  # fmt: skip
     Route(

@@ -196,6 +196,35 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     assert all(lines == ["id: 4"] for lines in got.values()), got
 
 
+def test_a_seek_long_poll_wakes_when_its_seek_is_paired_on_the_cluster(redis_client):
+    """A seek's channel is served by the node of the ``{sk}`` slot: a long-poll of an open
+    seek waits there on the live hub and answers the pairing a compatible seek makes."""
+    import threading
+    import time
+
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer
+
+    app = create_app(app_settings(longpoll_max_s=30), redis_client=redis_client)
+    client = app.test_client()
+    hub = app.extensions["spitlog"].hub
+    a = client.post("/v1/seeks", json={"game": "speed"}).get_json()
+    got = {}
+    poll = threading.Thread(target=lambda: got.update(answer=client.get(
+        f"/v1/seeks/{a['id']}?wait=30", headers=bearer(a["token"]))), daemon=True)  # fmt: skip
+    poll.start()
+    name, end = "seek:" + a["id"], time.monotonic() + 10
+    while not ((w := hub._watches.get(name)) and w.waiters and w.version == 0):
+        assert time.monotonic() < end, "the long-poll does not wait on the hub"
+        time.sleep(0.005)
+    assert hub._watches[name].node == redis_client.get_node_from_key("spit:{sk}:due").name
+    b = app.test_client().post("/v1/seeks", json={"game": "speed"}).get_json()
+    poll.join(20)
+    body = got["answer"].get_json()
+    assert (body["status"], body["game_id"], body["seat"]) == ("paired", b["game_id"], 0)
+    hub.close()
+
+
 def _move_slot(ports: list[int], slot: int, src: int, to: int) -> None:
     """Move ``slot`` and its keys from the master on port ``src`` to the one on ``to``, as
     ``redis-cli --cluster reshard`` does: IMPORTING / MIGRATING, MIGRATE of every key,
