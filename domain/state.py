@@ -67,6 +67,8 @@ class State:
     scores: tuple[int, int] = (0, 0)  # Speed matches (Q-8)
     winner: int | None = None
     result: str | None = None  # the rule that ended the game
+    aborted_by: str | None = None  # T-6: "operator" or "service"
+    aborted_why: str | None = None  # T-6: why, in words
     can_act: tuple[bool, bool] = (False, False)  # has a legal action other than resign
     # T-4's clock, per seat: it runs while the seat can act and pauses while it cannot;
     # ``idle_used`` is what it counted before ``idle_since``, when it last resumed, both
@@ -77,7 +79,7 @@ class State:
     stalemate: bool = False  # S-1 / Q-5
     rated: bool = False  # rated when it ends (``GameCreated.rated``)
     # per seat: it has made a move, an action of the game's play of its own (not a join,
-    # a ready, a resignation, nor a timeout acting for it): ``game.MOVES`` says which
+    # a ready, a resignation, nor a timeout acting for it; ``game.NOT_MOVES``)
     moved: tuple[bool, bool] = (False, False)
 
     @property

@@ -24,6 +24,8 @@ class BadAppKey(Unauthorized):
 class NoSuchApp(NoSuchGame):
     """No app has that id (404)."""
 
+    title = "No such app"
+
 
 @dataclass(frozen=True, slots=True)
 class App:

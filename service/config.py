@@ -129,6 +129,12 @@ class Settings(BaseSettings):
         "127.0.0.1:8000",
         "where `spitlog serve` (and `spitlog dev`) listens; `0.0.0.0:8000` in a container",
     )
+    metrics_bind: str | None = _f(
+        None, "`host:port` where `spitlog serve` (and `spitlog dev`) answers `GET /metrics` "
+        "(Prometheus text, every gunicorn process's summed), and nothing else; the API's "
+        "listener never does. Unset: the API's metrics are served nowhere. Keep it off the "
+        "public network (e.g. `0.0.0.0:9100` in a container whose port is not published)",
+    )  # fmt: skip
     workers: int = _f(2, "gunicorn processes (gevent: one per core is plenty)", ge=1)
     worker_connections: int = _f(2000, "open connections per process, SSE streams included", ge=1)
     gc_every_s: float = _f(
@@ -174,7 +180,7 @@ class Settings(BaseSettings):
     rate_actions_burst: int = _f(40, "actions a token may send at once", ge=1)
     rate_requests: float = _f(
         100.0, "requests per second per client address (an IPv6 address counts by its /64; "
-        "`/healthz`, `/readyz` and `/metrics` never count). `0`: no limit", ge=0,
+        "`/healthz` and `/readyz` never count). `0`: no limit", ge=0,
     )  # fmt: skip
     rate_requests_burst: int = _f(200, "requests an address may send at once", ge=1)
     rate_games: float = _f(
@@ -244,6 +250,19 @@ class Settings(BaseSettings):
                 raise ValueError(f"{origin!r} is not an origin: scheme://host[:port], no path")
         return v
 
+    @field_validator("metrics_bind")
+    @classmethod
+    def _metrics_bind(cls, v: str | None) -> str | None:
+        if v is not None and tcp_port(v) is None:
+            raise ValueError(f"{v!r} is not host:port (a port of 1 to 65535)")
+        return v
+
+    @model_validator(mode="after")
+    def _metrics_apart(self):
+        if self.metrics_bind is not None and tcp_port(self.metrics_bind) == tcp_port(self.bind):
+            raise ValueError("SPITLOG_METRICS_BIND needs a port of its own, not SPITLOG_BIND's")
+        return self
+
     @field_validator("gc_every_s")
     @classmethod
     def _gc_every(cls, v: float) -> float:
@@ -266,6 +285,18 @@ class Settings(BaseSettings):
     def queue(self) -> str:
         """The queue Redis: ``queue_url``, else the game store's."""
         return self.queue_url or self.redis_url
+
+
+def tcp_port(bind: str) -> int | None:
+    """The port of a ``host:port`` address (``[v6]:port`` too), or None if it is none.
+
+    >>> tcp_port("0.0.0.0:9100"), tcp_port("[::1]:80"), tcp_port("unix:/run/s"), tcp_port(":0")
+    (9100, 80, None, None)
+    """
+    host, _, port = bind.rpartition(":")
+    if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        return None
+    return int(port)
 
 
 def env_name(field: str) -> str:
@@ -297,7 +328,7 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 # ---------------------------------------------------------------- README's tables
 
 SERVICE = (
-    "redis_url", "queue_url", "durability", "redis_pool", "bind", "workers",
+    "redis_url", "queue_url", "durability", "redis_pool", "bind", "metrics_bind", "workers",
     "worker_connections", "gc_every_s", "access_log", "log_format", "log_level", "snapshot_every",
     "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",

@@ -38,15 +38,29 @@ class Unauthorized(ServiceError):
 
 
 class Forbidden(ServiceError):
-    status, slug, title = 403, "forbidden", "Token of another game"
+    """A refusal of who asks; each subclass's title names what it refused."""
+
+    status, slug, title = 403, "forbidden", "Forbidden"
+
+
+class OtherGamesToken(Forbidden):
+    title = "Token of another game"
+
+
+class NotTheCreator(Forbidden):
+    title = "Not the creator's token"
+
+
+class PlayersOnly(Forbidden):
+    title = "A rated game seats only an app's player"
 
 
 class NoSuchGame(ServiceError):
-    status, slug, title = 404, "not-found", "Not found"
+    status, slug, title = 404, "not-found", "No such game"
 
 
 class NoSuchVersion(ServiceError):
-    status, slug, title = 404, "not-found", "Not found"
+    status, slug, title = 404, "not-found", "No such version"
 
 
 class RequestTimeout(ServiceError):
@@ -86,7 +100,18 @@ class IdempotencyKeyReused(ServiceError):
 
 
 class RateLimited(ServiceError):
+    """A limit refused the request (``service.limits.rates``). ``bucket`` names the one
+    that refused (of several, the one that asks the longest wait): "requests" or "games"
+    (the client address's, shared by everyone behind it), "actions" (the seat token's
+    own), "streams" (the address's open streams) or "token streams" (the token's own);
+    ``buckets``: every one that refused."""
+
     status, slug, title = 429, "rate-limited", "Too many requests"
+
+    def __init__(self, detail: str = "", *, bucket: str | None = None, buckets=(), **kw):
+        super().__init__(detail, **kw)
+        self.bucket = bucket
+        self.buckets = tuple(buckets) or ((bucket,) if bucket else ())
 
 
 class RatedPairCapped(ServiceError):

@@ -12,10 +12,14 @@
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
 7. **answer**: errors become problem+json (``problems``, with the request's id); a 503 of
-   a seat's request is remembered so that RULES T-4 does not count it against the seat;
+   a seat's request, or a 429 of a limit the seat shares with others (its address's), is
+   remembered so that RULES T-4 does not count it against the seat;
    every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
    rate-limit fields of the buckets it was charged to, and the CORS fields
-   (``cors``: a preflight of an allowed origin is answered first, before any stage);
+   (``cors``: a preflight of an allowed origin is answered first, before any stage); the
+   answer to a request whose body was not read whole (refused while it was read, or a
+   body no stage reads) carries ``Connection: close``: where the next request would
+   start on the connection is unknown, and the server closes it after the answer;
 8. **metrics**: every answer counted and timed.
 
 A ``Route`` says which stages apply to it. Flask dispatches most requests and calls
@@ -47,10 +51,14 @@ from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
 
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
+CLOSE = ("Connection", "close")
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 STATUS = {s.value: f"{s.value} {s.phrase}" for s in http.HTTPStatus}
+# the limits a client shares with everyone behind its address (``RateLimited.bucket``): a
+# seat refused by these alone exceeded no limit of its own, and RULES T-4 excuses the time
+SHARED_LIMITS = frozenset(("requests", "games", "streams"))
 
 
 class Answer:
@@ -74,7 +82,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate", "request_id", "app", "seat", "bill")  # fmt: skip
+                 "gate", "request_id", "app", "seat", "bill", "read_whole")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -90,6 +98,7 @@ class Call:
         self.seat: int | None = None  # the caller's seat, once a handler knows it (logs)
         self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
         self.bill = None  # its rate buckets, left to its game's first script to charge
+        self.read_whole = False  # its body read to its end (``body.read_body``)
 
     def charge(self) -> None:
         """Charge the call's rate buckets now unless a game script has (a handler does so
@@ -215,6 +224,7 @@ class Pipeline:
             data = b""
             if method in _WITH_BODY:
                 data = read_body(environ, self.limit, self.body_timeout)
+                call.read_whole = True
                 call.started = time.time()  # a window of refusal opens once it is read
             if route.auth:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
@@ -275,6 +285,8 @@ class Pipeline:
         """The fields every answer carries; the answer counted and timed."""
         answer.headers.append(NOSNIFF)
         answer.headers.append(("X-Request-Id", call.request_id))
+        if not call.read_whole and _has_body(call.environ):
+            answer.headers.append(CLOSE)
         if cors:
             extra = self.cors.headers(call.environ)
             if extra:
@@ -288,12 +300,13 @@ class Pipeline:
         return answer
 
     def refusal(self, exc: BaseException, call: Call) -> Answer:
-        """The problem+json answer of an error. A 503 to a seat's request on a game is
+        """The problem+json answer of an error. A refusal of a seat's request on a game for
+        no excess of its own (a 503; a 429 of its address's limits only: ``excused``) is
         remembered (``Games.refused``): T-4 does not count against a seat the time the
         service kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
         body["request_id"] = call.request_id
-        if status == 503 and call.token is not None and "game_id" in call.args:
+        if call.token is not None and "game_id" in call.args and excused(exc, status):
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
                 self.services.games.refused(call.args["game_id"], call.token, call.started,
@@ -328,6 +341,27 @@ class Pipeline:
 
         view.__name__ = route.name
         return view
+
+
+def excused(exc: BaseException, status: int) -> bool:
+    """Whether an answer ``status`` to ``exc`` refused a seat for no excess of its own: a
+    503 (the service busy), or a 429 whose refusing limits (``RateLimited.buckets``, else
+    its ``bucket``) are all ones it shares with others (``SHARED_LIMITS``). A 429 that does
+    not say which limit refused is the seat's."""
+    if status == 503:
+        return True
+    if status != 429:
+        return False
+    refused = tuple(getattr(exc, "buckets", None) or ())
+    if not refused and getattr(exc, "bucket", None):
+        refused = (exc.bucket,)
+    return bool(refused) and all(b in SHARED_LIMITS for b in refused)
+
+
+def _has_body(environ: dict) -> bool:
+    """Whether the request declares a body (a length other than 0, or chunks)."""
+    length = environ.get("CONTENT_LENGTH") or "0"
+    return length != "0" or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
 def _merge_vary(headers: list) -> list:

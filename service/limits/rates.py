@@ -270,6 +270,7 @@ class Limits:
             caps.append((f"spit:rl:s:t:{token_hash(token)}", self.streams, "token"))
         if self.streams_address > 0:
             caps.append((f"spit:rl:s:a:{address}", self.streams_address, "address"))
+        bucket = {"token": "token streams", "address": "streams"}
 
         def release() -> None:
             while taken:
@@ -284,8 +285,8 @@ class Limits:
                 self.refused.labels("streams").inc()
                 raise RateLimited(
                     f"too many open streams: at most {cap} per {per}; close one",
-                    headers={"Retry-After": str(STREAM_RETRY_S)},
-                )
+                    headers={"Retry-After": str(STREAM_RETRY_S)}, bucket=bucket[per],
+                )  # fmt: skip
             taken.append((key, member))
         return release
 
@@ -327,10 +328,14 @@ class Bill:
         self.charged = charged = self.limits._charged(self.buckets, states)
         if charged.wait:
             rated = charged.headers()
+            # which refused, the longest wait first (``RateLimited.bucket``)
+            waits = [(state[0], b[0]) for b, state in zip(self.buckets, states, strict=True)]
+            refused = [name for wait, name in sorted(waits, reverse=True) if wait > 0]
             raise RateLimited(
                 "over the rate limit",
                 headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
-            )
+                bucket=refused[0], buckets=refused,
+            )  # fmt: skip
         return charged
 
 

@@ -39,6 +39,8 @@ import json
 
 import redis
 
+from .. import ids
+
 RT = "spit:{rt}"
 DONE_TTL_S = 7 * 86_400
 
@@ -195,7 +197,10 @@ class PlayerStore:
     # ---------------------------------------------------------------- players
 
     def touch_player(self, pkey: str, name: str, now_ms: int) -> None:
-        """Create the player (or give it its latest name)."""
+        """Create the player (or give it its latest name); ValueError for a pkey not of
+        the grammar (``service.ids``): no player is made that a request cannot name."""
+        if not ids.is_pkey(pkey):
+            raise ValueError(f"not a player's key: {pkey!r}")
         pipe = self.r.pipeline(transaction=False)
         pipe.hsetnx(player_key(pkey), "created", now_ms)
         pipe.hset(player_key(pkey), "name", name)
@@ -301,9 +306,9 @@ class PlayerStore:
         up to ``now_ms``: ``("taken", games in the window before it)``; ``("had", n)``
         if it is recorded already; over the cap ``("full", ms until one leaves the
         window)``. ``take=False`` only looks: ``("open", n)`` under the cap."""
-        got, n = self._pair(keys=[_pair(a, b)],
-                            args=[now_ms, window_ms, cap, _digest(game_id),
-                                  "take" if take else "look", f"({now_ms - window_ms}"])  # fmt: skip
+        mode = "take" if take else "look"
+        args = [now_ms, window_ms, cap, _digest(game_id), mode, f"({now_ms - window_ms}"]
+        got, n = self._pair(keys=[_pair(a, b)], args=args)
         return _s(got), int(n)
 
     def release_pair(self, a: str, b: str, game_id: str) -> None:

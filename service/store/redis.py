@@ -30,8 +30,9 @@ Redis Cluster slot:
 
   Each of these hashes expires ``idempotency_ttl_s`` after its latest record.
 - ``spit:{g:<id>}:refused`` a sorted set: ``<token hash, 16 hex>:<from ms>:<to ms>`` ->
-  to ms, each a window in which the service refused a request of that token for its own
-  reasons (a 503): RULES T-4 does not count it against the seat. The latest 256, for a day.
+  to ms, each a window in which the service refused a request of that token for no excess
+  of the seat's own (a 503, a 429 of its address's limits): RULES T-4 does not count it
+  against the seat. The latest 256, for a day.
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
   ``domain.state_to_dict``, compressed: ``service.store.snapshots``), a cache that
   ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced
@@ -54,8 +55,9 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
   ``<created ms, 13 digits>:<id>`` so that lexicographic order is creation order);
 - ``spit:token:<sha256>`` -> ``<id>:<seat>``, to tell a token of another game (403)
   from an unknown one (401);
-- ``spit:new:<128 bits of the SHA-256 of an Idempotency-Key>`` -> ``<id>:<fingerprint of
-  the body>:<ms>``, the game a create with that key made (or is making), for
+- ``spit:new:<128 bits of the SHA-256 of a create's Idempotency-Key, its caller's>``
+  (``idempotency.scoped``) -> ``<id>:<fingerprint of the body>:<ms>``, the game a create
+  with that key made (or is making), for
   ``idempotency_ttl_s``; the game's meta names it (``ck``) so that its retention
   deletes it too.
 """
@@ -347,8 +349,9 @@ def _b64(data: bytes) -> str:
 
 
 def _idem_place(field: str) -> tuple[str, str]:
-    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``) is kept: the part name
-    of the key's bucket and the field there, the seat and 96 bits of the key's SHA-256."""
+    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``, or a join's
+    ``j:<its caller's key>``) is kept: the part name of the key's bucket and the field
+    there, the seat and 96 bits of the key's SHA-256."""
     seat, _sep, key = field.partition(":")
     digest = hashlib.sha256(key.encode()).digest()
     return f"idem:{digest[-1] % IDEM_BUCKETS}", seat + _b64(digest[:12])

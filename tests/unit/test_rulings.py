@@ -38,7 +38,7 @@ their rules. These are the engine's, beyond the text:
     move (an action of the game's play of their own: not a join, a ready, a
     resignation, nor what a timeout does for them): a resignation (E-5) or a forfeit
     (T-4) before that aborts it, reason ``unplayed``, as Lichess aborts a game resigned
-    or abandoned before both players moved (docs/decisions/0023). Unrated games keep
+    or abandoned before both players moved (docs/decisions/0024). Unrated games keep
     E-5 and T-4 as they are.
 """
 
@@ -241,17 +241,19 @@ def test_ruling_17_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_u
     given = rated(spit_stuck_playable())
     assert state_of(given).rated and state_of(given).moved == (False, False)
     for seat in (0, 1):  # ready, and the spit cards the round starts with, are no move
+        why = f"a rated game: seat {seat} resigned (E-5) before seat 0 and seat 1 had made a "
         assert when(given, Resign(), seat) == [
             PlayerResigned(seat=seat),
-            GameAborted(reason="unplayed"),
+            GameAborted(reason="unplayed", why=why + "move, so it has no result"),
         ]
     aborted = after(given, Resign(), 1)
     assert aborted.status == "aborted" and aborted.winner is None
     assert aborted.result == "unplayed"
     one = after(given, Play(1, 0), 0)  # seat 0 moved, seat 1 not yet
     assert one.moved == (True, False)
-    assert when(one, Resign(), 0)[-1] == GameAborted(reason="unplayed")
-    assert when(one, Resign(), 1)[-1] == GameAborted(reason="unplayed")
+    for seat in (0, 1):  # the log says who had not moved
+        aborted = when(one, Resign(), seat)[-1]
+        assert aborted.reason == "unplayed" and "before seat 1 had made a move" in aborted.why
     both = after(one, Play(0, 1), 1)
     assert both.moved == (True, True)
     assert when(both, Resign(), 0) == [PlayerResigned(seat=0), GameEnded(winner=1, reason="E-5")]
@@ -267,14 +269,17 @@ def test_ruling_17_T4_a_rated_game_forfeited_before_both_seats_moved_is_aborted_
     given = rated(spit_stuck_playable())
     assert when(given, Timeout("T-4", 0), None, now=T0 + 120) == [
         DeadlineExpired(rule="T-4", seat=0),
-        GameAborted(reason="unplayed"),
+        GameAborted(
+            reason="unplayed",
+            why="a rated game: seat 0 was idle for 120 s (T-4) "
+            "before seat 0 and seat 1 had made a move, so it has no result",
+        ),
     ]
     one = after(given, Play(1, 0), 0, now=T0 + 1)
     due = next(d.at for d in deadlines(one) if d.rule == "T-4" and d.seat == 1)
-    assert when(one, Timeout("T-4", 1), None, now=due) == [
-        DeadlineExpired(rule="T-4", seat=1),
-        GameAborted(reason="unplayed"),
-    ]
+    expired = when(one, Timeout("T-4", 1), None, now=due)
+    assert expired[0] == DeadlineExpired(rule="T-4", seat=1)
+    assert expired[1].reason == "unplayed" and "before seat 1 had made" in expired[1].why
     both = after(one, Play(0, 1), 1, now=T0 + 2)
     due = next(d.at for d in deadlines(both) if d.rule == "T-4" and d.seat == 0)
     assert when(both, Timeout("T-4", 0), None, now=due) == [

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.game_created_event_options import GameCreatedEventOptions
 
@@ -26,8 +28,8 @@ class GameCreatedEvent:
         kind (str):
         client_seed (str):
         commitment (str):
-        rated (bool):
         at (float): when, in seconds since the epoch
+        rated (bool | None | Unset):
     """
 
     version: int
@@ -38,8 +40,8 @@ class GameCreatedEvent:
     kind: str
     client_seed: str
     commitment: str
-    rated: bool
     at: float
+    rated: bool | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,9 +61,13 @@ class GameCreatedEvent:
 
         commitment = self.commitment
 
-        rated = self.rated
-
         at = self.at
+
+        rated: bool | None | Unset
+        if isinstance(self.rated, Unset):
+            rated = UNSET
+        else:
+            rated = self.rated
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -75,10 +81,11 @@ class GameCreatedEvent:
                 "kind": kind,
                 "client_seed": client_seed,
                 "commitment": commitment,
-                "rated": rated,
                 "at": at,
             }
         )
+        if rated is not UNSET:
+            field_dict["rated"] = rated
 
         return field_dict
 
@@ -105,9 +112,16 @@ class GameCreatedEvent:
 
         commitment = d.pop("commitment")
 
-        rated = d.pop("rated")
-
         at = d.pop("at")
+
+        def _parse_rated(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        rated = _parse_rated(d.pop("rated", UNSET))
 
         game_created_event = cls(
             version=version,
@@ -118,8 +132,8 @@ class GameCreatedEvent:
             kind=kind,
             client_seed=client_seed,
             commitment=commitment,
-            rated=rated,
             at=at,
+            rated=rated,
         )
 
         game_created_event.additional_properties = d

@@ -113,13 +113,14 @@ def sync_detailed(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
-    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
-    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
-    declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -155,13 +156,14 @@ def sync(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
-    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
-    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
-    declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -192,13 +194,14 @@ async def asyncio_detailed(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
-    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
-    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
-    declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -232,13 +235,14 @@ async def asyncio(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4
-    forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
-    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
-    declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):

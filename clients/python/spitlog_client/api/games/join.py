@@ -122,11 +122,11 @@ def sync_detailed(
 ) -> Response[Problem | Seated]:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409), who has not started
-    `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-
-    After`).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
@@ -163,11 +163,11 @@ def sync(
 ) -> Problem | Seated | None:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409), who has not started
-    `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-
-    After`).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
@@ -199,11 +199,11 @@ async def asyncio_detailed(
 ) -> Response[Problem | Seated]:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409), who has not started
-    `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-
-    After`).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
@@ -238,11 +238,11 @@ async def asyncio(
 ) -> Problem | Seated | None:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409), who has not started
-    `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-
-    After`).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
