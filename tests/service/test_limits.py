@@ -1,12 +1,15 @@
 """Limits (issue 6, OWASP API4): rate limits per token and per address (429 with
 Retry-After), the caps on open streams per token and per address, the body size limit
 (413), the game's gate and the page caps. The limits run on the Redis the app is given
-(fakeredis here), on a clock the tests move; TEST_SETTINGS turns them off for every other
-test."""
+(fakeredis here), on a clock the tests move, which fakeredis keeps too (``clock``: a
+bucket's key expires by it, not by the time a test takes); TEST_SETTINGS turns them off
+for every other test."""
 
 import io
 import threading
+import types
 
+import fakeredis._socket._base as fakeredis_commands
 import pytest
 
 from service import config
@@ -30,12 +33,25 @@ class Clock:
         return self.t
 
 
+CLOCK = Clock()
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch) -> Clock:
+    """The test's clock, which fakeredis reads too (the time it stamps on each command,
+    by which keys expire): a key set to expire when its bucket is full again lives as
+    long on the clock the limits read, however long the machine takes between two
+    requests."""
+    CLOCK.t = 1_000_000.0
+    monkeypatch.setattr(fakeredis_commands, "time", types.SimpleNamespace(time=CLOCK))
+    return CLOCK
+
+
 def limited_app(redis_client, **limits):
-    """An app with the limits given (the others off) on a clock the test moves."""
+    """An app with the limits given (the others off) on the clock the test moves."""
     app = create_app(app_settings(**limits), redis_client=redis_client)
-    clock = Clock()
-    app.extensions["spitlog"].limits.clock = clock
-    return app, clock
+    app.extensions["spitlog"].limits.clock = CLOCK
+    return app, CLOCK
 
 
 def at(address: str) -> dict:
