@@ -13,6 +13,9 @@ class ServiceError(Exception):
     status = 500
     slug = "internal"
     title = "Internal error"
+    # a credential presented and refused (a failed authentication): charged to the
+    # client address's bucket of them (``service.limits.rates``)
+    failed_auth = False
 
     def __init__(self, detail: str = "", *, version: int | None = None, headers=None):
         super().__init__(detail or self.title)
@@ -37,8 +40,21 @@ class Unauthorized(ServiceError):
         self.headers.setdefault("WWW-Authenticate", 'Bearer realm="spitlog"')
 
 
+class BadCredentials(Unauthorized):
+    """A credential was presented and is not one (a malformed header, an unknown token or
+    key): a failed authentication. (No credential at all is a plain ``Unauthorized``.)"""
+
+    failed_auth = True
+
+
 class Forbidden(ServiceError):
     status, slug, title = 403, "forbidden", "Token of another game"
+
+
+class WrongToken(Forbidden):
+    """A token that is another game's (or another seek's): a failed authentication too."""
+
+    failed_auth = True
 
 
 class NoSuchGame(ServiceError):
@@ -87,6 +103,13 @@ class IdempotencyKeyReused(ServiceError):
 
 class RateLimited(ServiceError):
     status, slug, title = 429, "rate-limited", "Too many requests"
+
+    def __init__(self, detail: str = "", *, limits: tuple[str, ...] = (), **kw):
+        super().__init__(detail, **kw)
+        # the buckets that refused (``service.limits.rates``): "requests" and "auth" (the
+        # client address's requests, failed authentications), "games" (its creations),
+        # "seat" and "actions" (the seat's own), "streams" (a cap on open streams)
+        self.limits = tuple(limits)
 
 
 class ArchiveUnreadable(ServiceError):

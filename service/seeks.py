@@ -24,7 +24,7 @@ import time
 
 import domain
 
-from .errors import Forbidden, NoSuchGame, SeatTaken, Unauthorized
+from .errors import NoSuchGame, SeatTaken, Unauthorized, WrongToken
 from .games import token_hash
 from .players import ANONYMOUS, NEWCOMER, Who
 
@@ -163,7 +163,7 @@ class Seeks:
         if token is None:
             raise Unauthorized("send the seek's token as Authorization: Bearer <token>")
         if not secrets.compare_digest(token_hash(token), seek["tok"]):
-            raise Forbidden("not this seek's token")
+            raise WrongToken("not this seek's token")
         return seek
 
     def _settle(self, seek_id: str) -> dict:

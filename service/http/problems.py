@@ -45,7 +45,9 @@ PROBLEM_TYPES = {
     "unsupported-media-type": (415, "the request body is not `application/json`"),
     "illegal-action": (422, "well formed but illegal now: `rule` names the RULES.md ID"),
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
-    "rate-limited": (429, "over the rate limit: retry after `Retry-After` seconds"),
+    "rate-limited": (429, "over a rate limit, which `detail` names (the address's requests, "
+                     "games or failed authentications, the seat's requests or actions): "
+                     "retry after `Retry-After` seconds"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
     "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
                            "truncated: `detail` names the game"),
