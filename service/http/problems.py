@@ -53,7 +53,9 @@ PROBLEM_TYPES = {
                            "own answer)"),
     "illegal-action": (422, "well formed but illegal now: `rule` names the RULES.md ID"),
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
-    "rate-limited": (429, "over the rate limit: retry after `Retry-After` seconds"),
+    "rate-limited": (429, "over a rate limit, which `detail` names (the address's requests, "
+                     "games or failed authentications, the seat's requests or actions): "
+                     "retry after `Retry-After` seconds"),
     "headers-too-large": (431, "more than 100 header fields, or one over 8,190 bytes (the "
                           "server's own answer)"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
