@@ -16,15 +16,15 @@ class GameAbortedEvent:
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['game_aborted']):
+            type_ (Literal['game_aborted']):  Default: 'game_aborted'.
             reason (str):
             at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["game_aborted"]
     reason: str
     at: float
+    type_: Literal["game_aborted"] = "game_aborted"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
