@@ -20,8 +20,7 @@ from service.webhooks import new_secret, sign
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "python"
-if str(CLIENT) not in sys.path:
-    sys.path.append(str(CLIENT))
+sys.path.insert(0, str(CLIENT))  # this checkout's client, before any installed one
 
 from spitlog_client.models import (  # noqa: E402
     CardPlayedEvent,
@@ -211,6 +210,21 @@ def test_every_call_has_a_timeout_by_default():
     assert client.api.get_httpx_client().timeout == DEFAULT_TIMEOUT
     assert client.api.get_async_httpx_client().timeout == DEFAULT_TIMEOUT
     assert Spitlog(BASE, timeout=2.5).api.get_httpx_client().timeout == httpx.Timeout(2.5)
+
+
+def test_a_seat_closed_leaves_the_transport_it_was_given_open():
+    """``seat()`` clients share a transport given to the first: closing one must not
+    close it under the others."""
+    closed = []
+
+    class Given(httpx.MockTransport):
+        def close(self) -> None:
+            closed.append(self)
+
+    given = Given(Scripted((201, {})))
+    with Spitlog(BASE, transport=given) as api, api.seat("tok"):
+        pass
+    assert closed == []
 
 
 def test_the_async_transport_keys_and_retries_too():

@@ -99,7 +99,8 @@ def _prepare(request: httpx.Request, key: Callable[[], str]) -> None:
 
 
 class SafeTransport(httpx.BaseTransport):
-    """``inner`` (httpx's own by default) with idempotency keys and retries."""
+    """``inner`` (httpx's own by default) with idempotency keys and retries. Closing it
+    closes ``inner`` only if it made it (a given one is its owner's to close)."""
 
     def __init__(
         self,
@@ -108,6 +109,7 @@ class SafeTransport(httpx.BaseTransport):
         idempotency_key: Callable[[], str] = new_idempotency_key,
     ) -> None:
         self.inner = inner if inner is not None else httpx.HTTPTransport()
+        self.owned = inner is None
         self.policy = policy if policy is not None else RetryPolicy()
         self.key = idempotency_key
 
@@ -130,7 +132,8 @@ class SafeTransport(httpx.BaseTransport):
             attempt += 1
 
     def close(self) -> None:
-        self.inner.close()
+        if self.owned:
+            self.inner.close()
 
 
 class AsyncSafeTransport(httpx.AsyncBaseTransport):
@@ -144,6 +147,7 @@ class AsyncSafeTransport(httpx.AsyncBaseTransport):
         idempotency_key: Callable[[], str] = new_idempotency_key,
     ) -> None:
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+        self.owned = inner is None
         self.policy = policy if policy is not None else RetryPolicy()
         self.key = idempotency_key
 
@@ -166,4 +170,5 @@ class AsyncSafeTransport(httpx.AsyncBaseTransport):
             attempt += 1
 
     async def aclose(self) -> None:
-        await self.inner.aclose()
+        if self.owned:
+            await self.inner.aclose()
