@@ -116,7 +116,7 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | Seated]:
@@ -155,7 +155,7 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | Seated | None:
@@ -189,7 +189,7 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | Seated]:
@@ -226,7 +226,7 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | Seated | None:
