@@ -189,6 +189,29 @@ class Settings(BaseSettings):
         "sustained. `0`: no limit", ge=0,
     )  # fmt: skip
     rate_games_burst: int = _f(30, "games an address may create at once", ge=1)
+    rate_seat: float = _f(
+        60.0, "requests per second per seat token, sustained: a request with the token of a "
+        "seat of the game it names (a read, an action, a stream) counts against the seat's "
+        "own bucket, and against its address's with the seats' reserve "
+        "(`SPITLOG_RATE_SEAT_RESERVE`). `0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_seat_burst: int = _f(120, "requests a seat may send at once", ge=1)
+    rate_seat_reserve: int = _f(
+        100, "requests beyond `SPITLOG_RATE_REQUESTS_BURST` that an address's seats may still "
+        "take of its bucket, where its other requests (no token, a bad one) are refused: a "
+        "flood from the seats' own address (a spectator, a shared NAT) leaves them their "
+        "pace. `0`: seats count like any request", ge=0,
+    )  # fmt: skip
+    rate_auth_failures: float = _f(
+        1.0, "failed authentications per second per client address, sustained: an unknown or "
+        "revoked `X-Api-Key`, a token that holds no seat of the game it names (or is no "
+        "seek's), a malformed credential. Beyond, the address's requests that present an "
+        "app key or such a token get `429` before the credential is looked up (a seat's "
+        "own token goes on). `0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_auth_failures_burst: int = _f(
+        20, "failed authentications an address may have at once", ge=1
+    )
     streams_per_client: int = _f(
         32, "open SSE streams and long-polls per seat token; beyond: `429`. `0`: no cap", ge=0
     )
@@ -337,7 +360,8 @@ SERVICE = (
     "rematch_s", "seek_max_s", "rated_pair_cap",
     "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
     "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
-    "rate_requests_burst", "rate_games", "rate_games_burst", "streams_per_client",
+    "rate_requests_burst", "rate_games", "rate_games_burst", "rate_seat", "rate_seat_burst",
+    "rate_seat_reserve", "rate_auth_failures", "rate_auth_failures_burst", "streams_per_client",
     "streams_per_address", "game_concurrency", "game_gate_wait_s", "trusted_proxies",
 )  # fmt: skip
 WORKERS = ("queue_name", "bot_pace", "tick_s", "lead_ms", "sweep_s", "stall_s", "metrics_port",

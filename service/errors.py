@@ -13,6 +13,9 @@ class ServiceError(Exception):
     status = 500
     slug = "internal"
     title = "Internal error"
+    # a credential presented and refused (a failed authentication): charged to the
+    # client address's bucket of them (``service.limits.rates``)
+    failed_auth = False
 
     def __init__(self, detail: str = "", *, version: int | None = None, headers=None):
         super().__init__(detail or self.title)
@@ -37,6 +40,13 @@ class Unauthorized(ServiceError):
         self.headers.setdefault("WWW-Authenticate", 'Bearer realm="spitlog"')
 
 
+class BadCredentials(Unauthorized):
+    """A credential was presented and is not one (a malformed header, an unknown token or
+    key): a failed authentication. (No credential at all is a plain ``Unauthorized``.)"""
+
+    failed_auth = True
+
+
 class Forbidden(ServiceError):
     """A refusal of who asks; each subclass's title names what it refused."""
 
@@ -44,7 +54,10 @@ class Forbidden(ServiceError):
 
 
 class OtherGamesToken(Forbidden):
+    """A token that holds a seat of another game: a failed authentication."""
+
     title = "Token of another game"
+    failed_auth = True
 
 
 class NotTheCreator(Forbidden):
@@ -108,10 +121,12 @@ class RateLimited(ServiceError):
 
     status, slug, title = 429, "rate-limited", "Too many requests"
 
-    def __init__(self, detail: str = "", *, bucket: str | None = None, buckets=(), **kw):
+    def __init__(self, detail: str = "", *, limits: tuple[str, ...] = (), **kw):
         super().__init__(detail, **kw)
-        self.bucket = bucket
-        self.buckets = tuple(buckets) or ((bucket,) if bucket else ())
+        # the buckets that refused (``service.limits.rates``): "requests" and "auth" (the
+        # client address's requests, failed authentications), "games" (its creations),
+        # "seat" and "actions" (the seat's own), "streams" (a cap on open streams)
+        self.limits = tuple(limits)
 
 
 class RatedPairCapped(ServiceError):

@@ -29,6 +29,7 @@ from . import webhooks as webhooks_module
 from .cache import Game, GameCache
 from .errors import (
     ArchiveUnreadable,
+    BadCredentials,
     BadRequest,
     Busy,
     Forbidden,
@@ -224,9 +225,12 @@ class Games:
         self.cache.put(game)
         return game
 
-    def seat(self, game: Game, token: str | None, *, required: bool = False) -> int | None:
+    def seat(
+        self, game: Game, token: str | None, *, required: bool = False, lookup: bool = True
+    ) -> int | None:
         """The seat ``token`` holds in ``game``: None without a token (a spectator, unless
-        ``required``); 401 for an unknown token, 403 for a token of another game."""
+        ``required``); 401 for an unknown token, 403 for a token of another game (which
+        the token's index tells: ``lookup=False`` answers 401 without asking it)."""
         if token is None:
             if required:
                 raise Unauthorized(
@@ -241,9 +245,9 @@ class Games:
                 found = seat
         if found is not None:
             return found
-        if self.store.token_owner(h) is not None:
+        if lookup and self.store.token_owner(h) is not None:
             raise OtherGamesToken("this token holds a seat of another game", version=game.version)
-        raise Unauthorized("unknown token", version=game.version)
+        raise BadCredentials("unknown token", version=game.version)
 
     def entries(
         self, game: Game, after: int = 0, limit: int | None = None, upto: int | None = None
@@ -709,7 +713,7 @@ class Games:
         action = domain.parse_action(game.state.game, body)  # the only validator: 400 first
         for attempt in range(self.retries + 1):
             try:
-                seat = self.seat(game, token, required=True)
+                seat = self.seat(game, token, required=True, lookup=fresh)
             except (Unauthorized, Forbidden):
                 if fresh:
                     raise

@@ -53,7 +53,10 @@ class NoSuchSeek(NoSuchGame):
 
 
 class OtherSeeksToken(Forbidden):
+    """Another seek's token: a failed authentication."""
+
     title = "Token of another seek"
+    failed_auth = True
 
 
 def pool_of(game: str, options: dict, rated: bool) -> str:

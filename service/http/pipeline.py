@@ -4,14 +4,19 @@
    before the request takes anything of its game;
 2. **query**: the route's parameters only, each once (400 naming the parameter);
 3. **credentials**: ``credentials.bearer``, the one reader (401 for a malformed header);
-   for routes that take one, an app's key (``X-Api-Key``: 401 unless a live app's);
+   for routes that take one, an app's key (``X-Api-Key``), read for its form only;
 4. **limits**: the route's rate buckets for the client's address and token (429): charged
    here, or for a route that says so (``Route.charged_in_store``) on a single Redis in the
    same call as its first script of the game, and after the handler if it ran none
-   (``limits.rates`` tells how a refused request still does nothing);
+   (``limits.rates`` tells how a refused request still does nothing). A token on a
+   route of one game is charged as that game's seat if it holds one, else to the
+   address; an app's key is looked up only after (401 unless a live app's), so that an
+   address over its failed authentications is refused before the lookup;
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
-7. **answer**: errors become problem+json (``problems``, with the request's id); a 503 of
+7. **answer**: errors become problem+json (``problems``, with the request's id); a failed
+   authentication (``ServiceError.failed_auth``: a 401 or 403 of a credential) is charged
+   to the address's bucket of them, and answered 429 instead when that refuses; a 503 of
    a seat's request, or a 429 of a limit the seat shares with others (its address's), is
    remembered so that RULES T-4 does not count it against the seat;
    every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
@@ -97,7 +102,7 @@ class Call:
         self.request_id = request_id(environ.get("HTTP_X_REQUEST_ID"))
         self.seat: int | None = None  # the caller's seat, once a handler knows it (logs)
         self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
-        self.bill = None  # its rate buckets, left to its game's first script to charge
+        self.bill = None  # its rate buckets (charged, or left to its game's first script)
         self.read_whole = False  # its body read to its end (``body.read_body``)
 
     def charge(self) -> None:
@@ -214,7 +219,6 @@ class Pipeline:
     def _run(self, route: Route, call: Call) -> Answer:
         t0 = time.perf_counter()
         environ, args = call.environ, call.args
-        rated: list | tuple = ()
         try:
             preflight = self.cors.preflight(environ)
             if preflight is not None:  # a browser asks before a cross-origin call
@@ -228,16 +232,21 @@ class Pipeline:
                 call.started = time.time()  # a window of refusal opens once it is read
             if route.auth:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
-            if route.app_key:
-                key = api_key(environ.get("HTTP_X_API_KEY"))
-                call.app = self.services.apps.authenticate(key) if key else None
+            key = api_key(environ.get("HTTP_X_API_KEY")) if route.app_key else None
             if self.limits is not None and route.limits:
                 call.address = self.limits.address(environ)
-                bill = self.limits.bill(route.limits, call.address, call.token)
-                if bill is not None and route.charged_in_store and self.in_store:
-                    call.bill = bill  # the handler's first game script charges it
-                elif bill is not None:
-                    rated = self.limits.settle(bill).headers()  # 429 when refused
+                game_id = args.get("game_id") if call.token is not None else None
+                call.bill = self.limits.bill(
+                    route.limits, call.address, call.token, app_key=key is not None,
+                    game_meta=None if game_id is None else self.services.store.meta_key(game_id),
+                )  # fmt: skip
+                # left to the handler's first game script, unless a key is to be looked up
+                if call.bill is not None and not (
+                    route.charged_in_store and self.in_store and key is None
+                ):
+                    self.limits.settle(call.bill)  # 429 when refused
+            if key is not None:
+                call.app = self.services.apps.authenticate(key)
             if data or (method in _WITH_BODY and route.body == "required"):
                 call.body = parse_json(data, media_ok=is_json(environ))
             if route.read_query and (route.query is not None or environ.get("QUERY_STRING")):
@@ -259,13 +268,11 @@ class Pipeline:
             else:
                 self._charge_left(call)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem
-            answer = self.refusal(self._charge_left(call, exc), call)
-            rated = () if answer.status == 429 else rated  # a 429 has them already
+            answer = self.refusal(self._failed(call, self._charge_left(call, exc)), call)
         finally:
             call.leave_gate()
         if call.bill is not None and call.bill.charged is not None and answer.status != 429:
-            rated = call.bill.charged.headers()
-        answer.headers.extend(rated)
+            answer.headers.extend(call.bill.charged.headers())  # (a 429 has them already)
         return self._done(route, answer, call, t0)
 
     def _charge_left(self, call: Call, exc: BaseException | None = None):
@@ -277,6 +284,23 @@ class Pipeline:
             return None
         try:
             call.charge()
+        except Exception as refused:  # noqa: BLE001 - a 429, or the store failing
+            return refused
+        return exc
+
+    def _failed(self, call: Call, exc: BaseException) -> BaseException:
+        """The error to answer for ``exc``: a failed authentication (``failed_auth``: a
+        credential refused) is charged to the client address's bucket of them, and to its
+        request bucket if the request was charged to none (refused before its limits);
+        when that refuses, the 429 is the answer instead (or the store's error if it
+        failed)."""
+        if self.limits is None or not getattr(exc, "failed_auth", False):
+            return exc
+        if call.address is None:
+            call.address = self.limits.address(call.environ)
+        uncharged = call.bill is None or call.bill.charged is None
+        try:
+            self.limits.failed(call.address, requests=uncharged)
         except Exception as refused:  # noqa: BLE001 - a 429, or the store failing
             return refused
         return exc
@@ -345,16 +369,14 @@ class Pipeline:
 
 def excused(exc: BaseException, status: int) -> bool:
     """Whether an answer ``status`` to ``exc`` refused a seat for no excess of its own: a
-    503 (the service busy), or a 429 whose refusing limits (``RateLimited.buckets``, else
-    its ``bucket``) are all ones it shares with others (``SHARED_LIMITS``). A 429 that does
-    not say which limit refused is the seat's."""
+    503 (the service busy), or a 429 whose refusing limits (``RateLimited.limits``) are all
+    ones it shares with others (``SHARED_LIMITS``: its address's). A 429 that does not say
+    which limit refused is the seat's."""
     if status == 503:
         return True
     if status != 429:
         return False
-    refused = tuple(getattr(exc, "buckets", None) or ())
-    if not refused and getattr(exc, "bucket", None):
-        refused = (exc.bucket,)
+    refused = tuple(getattr(exc, "limits", None) or ())
     return bool(refused) and all(b in SHARED_LIMITS for b in refused)
 
 

@@ -53,7 +53,9 @@ PROBLEM_TYPES = {
                            "own answer)"),
     "illegal-action": (422, "well formed but illegal now: `rule` names the RULES.md ID"),
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
-    "rate-limited": (429, "over the rate limit: retry after `Retry-After` seconds"),
+    "rate-limited": (429, "over a rate limit, which `detail` names (the address's requests, "
+                     "games or failed authentications, the seat's requests or actions): "
+                     "retry after `Retry-After` seconds"),
     "rated-pair-cap": (429, "the two seats of this rated game started as many rated games "
                        "together in the last 24 hours as `SPITLOG_RATED_PAIR_CAP` allows: "
                        "retry after `Retry-After` seconds, or play it unrated"),

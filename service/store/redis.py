@@ -180,24 +180,25 @@ def _charging(body: str) -> str:
     """The same script charging a request's rate buckets (``limits.rates.Bill``; a
     single Redis only: the buckets are in other slots) where the body calls
     ``charge_now()`` (the load: first; the append: after its checks, before it writes). KEYS:
-    the m buckets, then the script's own; ARGV: m, the ``gcra`` function's arguments
-    (now, then each bucket's interval and burst), then the script's own. Answers {the
-    charge} when it refuses (and the script has written nothing), {the charge, the
-    script's answer} when admitted, {false, the answer} when the body answered before
-    its charge point (a replay, a clash: nothing written, nothing charged). So a script
-    sent again after its answer was lost (redis-py's retry) finds its own append and
-    answers it without charging twice."""
+    the bill's m keys (its buckets, then the game's meta when it has a token: the
+    game's own), then the script's own; ARGV: m, the ``gcra`` function's arguments (now,
+    the number n of buckets, the token's hash, then each bucket's interval, burst and
+    mode), then the script's own. Answers {the charge} when it refuses (and the script
+    has written nothing), {the charge, the script's answer} when admitted, {false, the
+    answer} when the body answered before its charge point (a replay, a clash: nothing
+    written, nothing charged). So a script sent again after its answer was lost
+    (redis-py's retry) finds its own append and answers it without charging twice."""
     return (
         GCRA_LUA + _FIND + """
 local m = tonumber(ARGV[1])
 local charge = nil
 local function charge_now()
-  charge = gcra(KEYS, 1, m, ARGV, 2)
+  charge = gcra(KEYS, 1, ARGV, 2)
   return charge[1] ~= 0
 end
 local function body(KEYS, ARGV)
 """ + body + """end
-local reply = body({unpack(KEYS, m + 1)}, {unpack(ARGV, 2 * m + 3)})
+local reply = body({unpack(KEYS, m + 1)}, {unpack(ARGV, 5 + 3 * tonumber(ARGV[3]))})
 if charge == nil then return {false, reply} end
 if charge[1] == 0 then return {charge} end
 return {charge, reply}
@@ -432,6 +433,10 @@ class RedisStore:
         except redis.exceptions.NoScriptError:
             return script(keys=keys, args=args)
 
+    def meta_key(self, game_id: str) -> str:
+        """The key of a game's meta (the rate limits read its seats' token hashes there)."""
+        return _key(game_id, "meta")
+
     def _game_script(self, plain, charging, keys: list, args: list, bill):
         """Run a game's script; with a ``bill`` (a request's rate buckets, not charged yet:
         ``limits.rates.Bill``) on a single Redis, its charging form, which charges the
@@ -439,7 +444,8 @@ class RedisStore:
         the 429). On a Cluster the bill is left to its own call (the pipeline's)."""
         if bill is None or bill.charged is not None or self.cluster:
             return self._script(plain, keys, args)
-        reply = self._script(charging, [*bill.keys, *keys], [len(bill.buckets), *bill.args, *args])
+        bill_keys = bill.keys
+        reply = self._script(charging, [*bill_keys, *keys], [len(bill_keys), *bill.args, *args])
         if reply[0] is None:  # answered before its charge point: the bill is still open
             return reply[1]
         bill.settled(reply[0])  # raises when refused

@@ -5,6 +5,10 @@ import pytest
 
 from tests.support.processes import free_port, start, stop, wait_ready
 
+# an integrator's programs on the installed clients (test_client_packages.py): not tests,
+# and importable only where the clients are installed
+collect_ignore = ["consumers"]
+
 
 @pytest.fixture(scope="session")
 def served_with_metrics(redis_url):

@@ -167,7 +167,7 @@ def test_the_example_bots_play_speed_to_the_end(tmp_path):
     commands = readme_commands("Clients")
     assert len(commands) == 2
     with spitlog_dev(tmp_path, SPITLOG_BOT_PACE="0.2", SPITLOG_RATE_ACTIONS="0",
-                     SPITLOG_RATE_REQUESTS="0") as base:  # fmt: skip
+                     SPITLOG_RATE_REQUESTS="0", SPITLOG_RATE_SEAT="0") as base:  # fmt: skip
         for command in commands:
             r = shell(command.replace(EXAMPLE_BASE, base), ROOT, timeout=240)
             assert r.returncode == 0, (command, r.stdout[-2000:], r.stderr[-2000:])
@@ -233,7 +233,8 @@ def test_spitlog_dev_then_replay_audit_and_archive(tmp_path):
     archive goes to ./spitlog-archive), a game played to its end over HTTP, then every
     command of *Replay and audit* on it."""
     with spitlog_dev(tmp_path, SPITLOG_RETAIN_S="1", SPITLOG_REMATCH_S="1",
-                     SPITLOG_RATE_REQUESTS="0", SPITLOG_RATE_ACTIONS="0") as base:  # fmt: skip
+                     SPITLOG_RATE_REQUESTS="0", SPITLOG_RATE_ACTIONS="0",
+                     SPITLOG_RATE_SEAT="0") as base:  # fmt: skip
         gid = _finish(base)
         for command in readme_commands("Replay and audit"):
             line = command.replace(EXAMPLE_BASE, base).replace(EXAMPLE_ID, gid)
@@ -273,7 +274,7 @@ def test_keys_then_two_bots(tmp_path, redis_url):
     base = f"http://127.0.0.1:{port}"
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
            "SPITLOG_WORKERS": "1", "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
-           "SPITLOG_RATE_GAMES": "0"}  # fmt: skip
+           "SPITLOG_RATE_GAMES": "0", "SPITLOG_RATE_SEAT": "0"}  # fmt: skip
     from tests.support.workers_procs import Procs, wait_for_workers
 
     procs = Procs({"SPITLOG_REDIS_URL": redis_url}, tmp_path / "procs")  # the timers fire

@@ -18,7 +18,7 @@ def serve(redis_url: str, **env) -> tuple:
     port = free_port()
     full = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
             "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
-            "SPITLOG_RATE_GAMES": "0", **env}  # fmt: skip
+            "SPITLOG_RATE_GAMES": "0", "SPITLOG_RATE_SEAT": "0", **env}  # fmt: skip
     proc = start(["serve"], full)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -132,7 +132,8 @@ def test_the_limits_run_on_the_cluster(redis_client):
 
     limits = {"rate_actions": 1, "rate_actions_burst": 2, "rate_requests": 1,
               "rate_requests_burst": 3, "streams_per_client": 1, "streams_per_address": 1,
-              "sse_max_s": 30}  # fmt: skip
+              "sse_max_s": 30, "rate_seat": 100, "rate_seat_burst": 100, "rate_seat_reserve": 2,
+              "rate_auth_failures": 0.001, "rate_auth_failures_burst": 2}  # fmt: skip
     app = create_app(app_settings(**limits), redis_client=redis_client)
     client = app.test_client()
 
@@ -151,6 +152,16 @@ def test_the_limits_run_on_the_cluster(redis_client):
     codes = [client.post(url, json=body, headers=bearer(token), **at(101 + i)).status_code
              for i in range(3)]  # fmt: skip
     assert codes == [422, 422, 429]  # the token's burst of two, from three addresses
+    # whose seat a token holds is read in the game's meta (its slot) first: a token of no
+    # seat is charged to its address and, refused, to its failed authentications, whose
+    # burst of two past, it is refused before its lookup; the seat's own token goes on
+    # from that address (its reserve), charged to its seat's bucket
+    game = f"/v1/games/{gid}"
+    codes = [client.get(game, headers=bearer("no-seat"), **at(150)).status_code
+             for _ in range(3)]  # fmt: skip
+    assert codes == [401, 401, 429]
+    assert client.get(game, headers=bearer(token), **at(150)).status_code == 200
+    assert len(redis_client.keys("spit:rl:p:*")) == 1
     # a stream slot per client
     stream = {"Accept": "text/event-stream"}
     first = client.get(f"/v1/games/{gid}/events", headers=stream, buffered=False, **at(200))

@@ -142,22 +142,23 @@ def test_which_refusals_T4_excuses_read_from_the_error():
     to be shared; no other status."""
     cases = [
         (Busy(), 503, True),
-        (RateLimited(bucket="requests"), 429, True),
-        (RateLimited(bucket="streams"), 429, True),
-        (RateLimited(bucket="requests", buckets=["requests", "games"]), 429, True),
-        (RateLimited(bucket="actions"), 429, False),
-        (RateLimited(bucket="requests", buckets=["requests", "actions"]), 429, False),
-        (RateLimited(bucket="token streams"), 429, False),
-        (RateLimited(bucket="seat"), 429, False),  # a limit of the seat's own, or unknown
+        (RateLimited(limits=("requests",)), 429, True),
+        (RateLimited(limits=("streams",)), 429, True),
+        (RateLimited(limits=("requests", "games")), 429, True),
+        (RateLimited(limits=("actions",)), 429, False),
+        (RateLimited(limits=("requests", "actions")), 429, False),
+        (RateLimited(limits=("token streams",)), 429, False),
+        (RateLimited(limits=("seat",)), 429, False),  # a limit of the seat's own
+        (RateLimited(limits=("auth",)), 429, False),  # failed authentications: not shared
         (RateLimited(), 429, False),  # which one refused is not said: the seat's
         (ValueError("not a refusal"), 429, False),
-        (RateLimited(bucket="requests"), 400, False),
+        (RateLimited(limits=("requests",)), 400, False),
     ]
     assert [excused(exc, status) for exc, status, _ok in cases] == [ok for *_c, ok in cases]
 
 
 def test_a_429_names_the_bucket_that_refused(redis_client):
-    """``RateLimited.bucket``: the limit that refused, the longest wait first of several."""
+    """``RateLimited.limits``: the limits that refused."""
     from service.limits.rates import Limits
 
     limits = Limits(redis_client, actions_per_s=0.01, actions_burst=1, requests_per_s=0.001,
@@ -166,8 +167,8 @@ def test_a_429_names_the_bucket_that_refused(redis_client):
     limits.settle(limits.bill(["requests", "actions"], "10.9.8.7", "tok"))
     with pytest.raises(RateLimited) as info:
         limits.settle(limits.bill(["actions"], "10.9.8.7", "tok"))
-    assert (info.value.bucket, info.value.buckets) == ("actions", ("actions",))
+    assert info.value.limits == ("actions",)
     limits.settle(limits.bill(["requests"], "10.9.8.7", None))
     with pytest.raises(RateLimited) as info:
         limits.settle(limits.bill(["requests", "actions"], "10.9.8.7", "tok"))
-    assert (info.value.bucket, info.value.buckets) == ("requests", ("requests", "actions"))
+    assert sorted(info.value.limits) == ["actions", "requests"]

@@ -16,6 +16,9 @@ TEST_SETTINGS = {
     "rate_actions": 0,
     "rate_requests": 0,
     "rate_games": 0,
+    "rate_seat": 0,
+    "rate_seat_reserve": 0,
+    "rate_auth_failures": 0,
     "streams_per_client": 0,
     "streams_per_address": 0,
     "metrics_bind": "127.0.0.1:9464",  # ``scrape`` comes in on it

@@ -16,17 +16,17 @@ class DeadlineExpiredEvent:
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['deadline_expired']):
+            type_ (Literal['deadline_expired']):  Default: 'deadline_expired'.
             rule (str):
             seat (int | None):
             at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["deadline_expired"]
     rule: str
     seat: int | None
     at: float
+    type_: Literal["deadline_expired"] = "deadline_expired"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -21,7 +21,7 @@ class GameAbortedEvent:
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['game_aborted']):
+            type_ (Literal['game_aborted']):  Default: 'game_aborted'.
             reason (str):
             at (float): when, in seconds since the epoch
             by (None | str | Unset):
@@ -29,9 +29,9 @@ class GameAbortedEvent:
     """
 
     version: int
-    type_: Literal["game_aborted"]
     reason: str
     at: float
+    type_: Literal["game_aborted"] = "game_aborted"
     by: None | str | Unset = UNSET
     why: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

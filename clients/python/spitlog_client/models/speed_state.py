@@ -35,7 +35,7 @@ class SpeedState:
 
     Attributes:
         id (str):
-        game (Literal['speed']):
+        game (Literal['speed']):  Default: 'speed'.
         version (int): events in the log so far
         status (SpeedStateStatus):
         phase (str): where the game stands: waiting, ready, playing, stalemate, slap, choose, dealing, finished, aborted
@@ -62,7 +62,6 @@ class SpeedState:
     """
 
     id: str
-    game: Literal["speed"]
     version: int
     status: SpeedStateStatus
     phase: str
@@ -85,6 +84,7 @@ class SpeedState:
     scores: list[int]
     side_piles: list[SpeedSidePile | SpeedSidePileCards]
     centre_piles: list[SpeedCentrePile | SpeedCentrePileCards]
+    game: Literal["speed"] = "speed"
     middle: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

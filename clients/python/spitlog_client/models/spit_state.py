@@ -35,7 +35,7 @@ class SpitState:
 
     Attributes:
         id (str):
-        game (Literal['spit']):
+        game (Literal['spit']):  Default: 'spit'.
         version (int): events in the log so far
         status (SpitStateStatus):
         phase (str): where the game stands: waiting, ready, playing, stalemate, slap, choose, dealing, finished, aborted
@@ -61,7 +61,6 @@ class SpitState:
     """
 
     id: str
-    game: Literal["spit"]
     version: int
     status: SpitStateStatus
     phase: str
@@ -90,6 +89,7 @@ class SpitState:
     rematch_of: None | str
     solo_pile: int | None
     spit_piles: list[SpitPile | SpitPileCards]
+    game: Literal["spit"] = "spit"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Created | Problem]:
@@ -148,7 +148,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Created | Problem | None:
@@ -186,7 +186,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Created | Problem]:
@@ -227,7 +227,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Created | Problem | None:

@@ -116,7 +116,7 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | Seated]:
@@ -157,7 +157,7 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | Seated | None:
@@ -193,7 +193,7 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | Seated]:
@@ -232,7 +232,7 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | Seated | None:
