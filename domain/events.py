@@ -44,7 +44,7 @@ class GameCreated(Event):
     client_seed: str
     commitment: str  # sha256 of the server seed (H-6)
     # True: rated when it ends (the service's players), and until both seats have made a
-    # move a resignation or a T-4 forfeit aborts it (``game.UNPLAYED``, docs/decisions/0024);
+    # move a resignation or a T-4 forfeit aborts it (``game.UNPLAYED``, docs/decisions/0027);
     # None (left out of the wire form): unrated
     rated: bool | None = _added()
 
@@ -242,7 +242,7 @@ class GameAborted(Event):  # T-5, E-5, T-6; "unplayed"
     began (E-5), under T-6 by the operator (`spitlog admin abort`) or the service (a
     hosted bot whose decisions it could not run): `by` says which, `why` says why, in
     words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit
-    before both seats had made a move (no result, as on Lichess; docs/decisions/0024),
+    before both seats had made a move (no result, as on Lichess; docs/decisions/0027),
     `why` saying which. A log written before T-6 may hold an operator's abort as reason
     `admin`, with no `by` or `why`: it counts as T-6 by the operator."""
 

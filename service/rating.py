@@ -8,7 +8,7 @@ game in which a seat never made a move (``State.moved``: an action of the game's
 its own; a resignation or a T-4 forfeit before both moved aborts a rated game already,
 ``domain.game.UNPLAYED``, and this catches the rest, a game won by play against a seat
 that never moved): its outcome says ``unrated: unplayed`` and applies nothing
-(docs/decisions/0024). A player whose rating is provisional (``players.provisional``)
+(docs/decisions/0027). A player whose rating is provisional (``players.provisional``)
 is rated but kept off the leaderboard.
 
 Exactly once, whatever runs ``step`` how often (a job retried, duplicated, re-armed after

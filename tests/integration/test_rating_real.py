@@ -102,7 +102,7 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
                 tokens.append(j["token"])
                 who.append(b)
             # both seats make a move first (a hosted level's, the workers' own): resigned
-            # before that, a rated game is aborted, not rated (docs/decisions/0024)
+            # before that, a rated game is aborted, not rated (docs/decisions/0027)
             seats = (tokens[0], tokens[1] if len(tokens) > 1 else "workers")
             assert not move_each(client, svc.games, g["id"], seats, rng_seed=n).over
             loser = rng.randrange(len(tokens))

@@ -368,7 +368,7 @@ def seat(client, key, gid, pid):
 def test_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_and_not_rated(
     client, svc, key
 ):
-    """docs/decisions/0024: as on Lichess, a rated game resigned before each seat made a
+    """docs/decisions/0027: as on Lichess, a rated game resigned before each seat made a
     move (a ready is none) has no result: aborted, reason ``unplayed``, no winner, not
     rated. An unrated game resigned at once still ends by E-5."""
     gid, tokens = rated_game(client, key, move=False)  # bob resigns at once

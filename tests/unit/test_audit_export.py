@@ -151,7 +151,7 @@ def test_T6_an_operators_abort_ends_the_game_with_no_winner_and_the_audit_accept
 
 
 def test_E5_a_rated_game_resigned_before_both_moved_is_aborted_and_the_audit_holds_it():
-    """docs/decisions/0024: the log keeps whether the game is rated (``game_created``), so
+    """docs/decisions/0027: the log keeps whether the game is rated (``game_created``), so
     the audit re-judges the resignation as the rules do in a rated game: an abort with
     reason ``unplayed``; the same log claiming an unrated game fails at that event."""
     seed = bytes(range(32))

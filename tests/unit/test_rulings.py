@@ -38,7 +38,7 @@ their rules. These are the engine's, beyond the text:
     move (an action of the game's play of their own: not a join, a ready, a
     resignation, nor what a timeout does for them): a resignation (E-5) or a forfeit
     (T-4) before that aborts it, reason ``unplayed``, as Lichess aborts a game resigned
-    or abandoned before both players moved (docs/decisions/0024). Unrated games keep
+    or abandoned before both players moved (docs/decisions/0027). Unrated games keep
     E-5 and T-4 as they are.
 """
 
