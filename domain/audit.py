@@ -117,6 +117,7 @@ def _creation(events: list, seed: bytes) -> list:
         opponent=opponent,
         client_seed=first.client_seed,
         kind=first.kind,
+        rated=first.rated,
     )
 
 

@@ -43,6 +43,10 @@ class GameCreated(Event):
     kind: str  # who sits at seat 0
     client_seed: str
     commitment: str  # sha256 of the server seed (H-6)
+    # True: rated when it ends (the service's players), and until both seats have made a
+    # move a resignation or a T-4 forfeit aborts it (``game.UNPLAYED``, docs/decisions/0027);
+    # None (left out of the wire form): unrated
+    rated: bool | None = _added()
 
 
 @_event
@@ -233,16 +237,18 @@ LEGACY_ADMIN = "admin"
 
 
 @_event
-class GameAborted(Event):  # T-5, E-5, T-6
+class GameAborted(Event):  # T-5, E-5, T-6; "unplayed"
     """The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it
-    began (E-5), or under T-6 by the operator (`spitlog admin abort`) or the service (a
+    began (E-5), under T-6 by the operator (`spitlog admin abort`) or the service (a
     hosted bot whose decisions it could not run): `by` says which, `why` says why, in
-    words. A log written before T-6 may hold an operator's abort as reason `admin`, with
-    no `by` or `why`: it counts as T-6 by the operator."""
+    words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit
+    before both seats had made a move (no result, as on Lichess; docs/decisions/0027),
+    `why` saying which. A log written before T-6 may hold an operator's abort as reason
+    `admin`, with no `by` or `why`: it counts as T-6 by the operator."""
 
     reason: str
     by: str | None = _added()  # T-6: "operator" or "service"
-    why: str | None = _added()  # T-6: why, in words
+    why: str | None = _added()  # T-6, unplayed: why, in words
 
 
 def aborted_under(e: GameAborted) -> tuple[str, str | None]:

@@ -35,6 +35,17 @@ from .values import replace
 KINDS = ("human", "bot", "bot:random", "bot:easy", "bot:medium", "bot:hard")
 HOSTED = tuple(k for k in KINDS if k.startswith("bot:"))  # the levels the workers play
 WHY_MAX = 200  # the longest ``why`` of an operator's abort (T-6), in characters
+# GameAborted's reason when a rated game ends by a resignation (E-5) or a forfeit (T-4)
+# before both seats have made a move: it has no result, as on Lichess. A service ruling
+# on rated games, not a rule of the games (docs/decisions/0027); an unrated game keeps
+# E-5 and T-4 as RULES.md has them.
+UNPLAYED = "unplayed"
+# The events of a seat's own that are not a move (``State.moved``): taking the seat,
+# saying it is ready, resigning. Every other event a seat makes itself (``seat`` set and
+# no ``by``: CardPlayed, CardTurnedUp, CardMoved, SpitCalled, PileSlapped, PileChosen,
+# CardDrawn) is an action of the game's play, a move; what a timeout does for a seat
+# (``by``, DeadlineExpired) is not the seat's.
+NOT_MOVES = (SeatTaken, PlayerReady, PlayerResigned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +120,7 @@ def _created(s: State, e: GameCreated) -> State:
         phase="waiting",
         created_at=e.at,
         players=(replace(empty, kind=e.kind, client_seed=e.client_seed), empty),
+        rated=bool(e.rated),
     )
 
 
@@ -199,6 +211,8 @@ def evolve(state: State, event: Event) -> State:
         ))  # fmt: skip
         if actor is not None:
             _set(s, "acted_at", (at, state.acted_at[1]) if actor == 0 else (state.acted_at[0], at))
+    if actor is not None and not state.moved[actor] and type(event) not in NOT_MOVES:
+        _set(s, "moved", (True, state.moved[1]) if actor == 0 else (state.moved[0], True))
     _set(s, "version", state.version + 1)
     _set(s, "can_act", can)
     _set(s, "stalemate", stalemate)
@@ -237,9 +251,11 @@ def create_game(
     opponent: str = "human",
     client_seed: str = "",
     kind: str = "human",
+    rated: bool = False,
 ) -> list[Event]:
     """The first events of a game: its creation (options validated, seed committed) and,
-    against a bot, the bot's seat and the first deal."""
+    against a bot, the bot's seat and the first deal. ``rated``: rated when it ends (the
+    service's ratings), which the log keeps for ``UNPLAYED``."""
     rules = rules_for(game)
     opts = options_for(game, options)
     if opponent != "human" and opponent not in HOSTED:
@@ -255,6 +271,7 @@ def create_game(
             kind=kind,
             client_seed=client_seed,
             commitment=commitment,
+            rated=True if rated else None,
         )
     ]
     if opponent != "human":
@@ -291,6 +308,19 @@ def _stamp(events: list[Event], now: float) -> list[Event]:
     return events
 
 
+def unplayed(state: State) -> bool:
+    """Whether ``state`` is of a rated game in which a seat has not made a move yet: a
+    resignation or a T-4 forfeit then aborts it (``UNPLAYED``), and it has no result."""
+    return state.rated and not (state.moved[0] and state.moved[1])
+
+
+def _unplayed(state: State, what: str) -> GameAborted:
+    """The abort of a rated game that ended (``what``) before both seats had moved."""
+    yet = " and ".join(f"seat {s}" for s in (0, 1) if not state.moved[s])
+    return GameAborted(reason=UNPLAYED, why=f"a rated game: {what} before {yet} had made a "
+                       "move, so it has no result")  # fmt: skip
+
+
 def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     if isinstance(action, Timeout):
         return _timeout(state, action, ctx)
@@ -306,6 +336,8 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     if isinstance(action, Resign):  # E-5, in both games
         if state.status == "waiting":
             return [PlayerResigned(seat=seat), GameAborted(reason="E-5")]
+        if unplayed(state):
+            return [PlayerResigned(seat=seat), _unplayed(state, f"seat {seat} resigned (E-5)")]
         return [PlayerResigned(seat=seat), GameEnded(winner=1 - seat, reason="E-5")]
     rules = RULES[state.game]
     if state.status == "waiting":
@@ -415,7 +447,11 @@ def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:
         events += [PlayerReady(seat=s, by="T-2") for s in (0, 1) if not state.players[s].ready]
         events.append(rules.start(state))
     elif due.rule == "T-4":
-        events.append(GameEnded(winner=1 - due.seat, reason="T-4"))
+        if unplayed(state):
+            idle = f"seat {due.seat} was idle for {state.options.idle_forfeit_s:g} s (T-4)"
+            events.append(_unplayed(state, idle))
+        else:
+            events.append(GameEnded(winner=1 - due.seat, reason="T-4"))
     elif due.rule == "T-6":  # a hosted bot's seat: the service failed to run its decisions
         why = (f"the service could not run seat {due.seat}'s decisions for "
                f"{state.options.idle_forfeit_s:g} s")  # fmt: skip

@@ -13,7 +13,7 @@ from .events import LEGACY_ADMIN
 from .options import Options
 from .state import Player, State
 
-FORMAT = 2  # 2: T-4's clock counts in total (idle_used, acted_at)
+FORMAT = 3  # 2: T-4's clock counts in total (idle_used, acted_at); 3: rated, moved
 
 
 def _encode(v):

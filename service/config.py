@@ -117,6 +117,13 @@ class Settings(BaseSettings):
         300.0, "the longest a seek waits for an opponent (`POST /v1/seeks`, its `expires_s` "
         "at most); then it expires", gt=0,
     )  # fmt: skip
+    rated_pair_cap: int = _f(
+        10, "rated games one pair of seats (two players, or a player and a hosted level) may "
+        "start in any 24 hours; beyond, a create against a level, a join or a rematch ask "
+        "of a rated game is a `429` (`rated-pair-cap`), and a pairing of seeks is made "
+        "unrated. The workers read it too (they finish pairings and rematches). `0`: no cap",
+        ge=0,
+    )  # fmt: skip
     # ---------------------------------------------------------------- HTTP
     bind: str = _f(
         "127.0.0.1:8000",
@@ -177,8 +184,9 @@ class Settings(BaseSettings):
     )  # fmt: skip
     rate_requests_burst: int = _f(200, "requests an address may send at once", ge=1)
     rate_games: float = _f(
-        1.0, "games created (`POST /v1/games`) per second per client address, sustained. "
-        "`0`: no limit", ge=0,
+        1.0, "games created (`POST /v1/games`; a seek, `POST /v1/seeks`, and a rematch ask, "
+        "`POST /v1/games/{id}/rematch`, count as one each) per second per client address, "
+        "sustained. `0`: no limit", ge=0,
     )  # fmt: skip
     rate_games_burst: int = _f(30, "games an address may create at once", ge=1)
     rate_seat: float = _f(
@@ -349,7 +357,7 @@ SERVICE = (
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
     "webhook_url", "webhook_secret", "webhook_events", "webhook_allow_private",
     "webhook_timeout_s", "webhook_retry_s",
-    "rematch_s", "seek_max_s",
+    "rematch_s", "seek_max_s", "rated_pair_cap",
     "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
     "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
     "rate_requests_burst", "rate_games", "rate_games_burst", "rate_seat", "rate_seat_burst",

@@ -129,6 +129,14 @@ class RateLimited(ServiceError):
         self.limits = tuple(limits)
 
 
+class RatedPairCapped(ServiceError):
+    """A rated game the pair of its seats may not start now: they started the cap of
+    rated games in the last day (``SPITLOG_RATED_PAIR_CAP``); ``Retry-After`` says when
+    one leaves the window."""
+
+    status, slug, title = 429, "rated-pair-cap", "Rated games between these seats are capped"
+
+
 class ArchiveUnreadable(ServiceError):
     status, slug, title = 502, "archive-unreadable", "The archive answered something unreadable"
 

@@ -41,6 +41,7 @@ from .errors import (
     OtherGamesToken,
     PlayersOnly,
     PreconditionFailed,
+    RatedPairCapped,
     SeatTaken,
     Unauthorized,
 )
@@ -69,6 +70,7 @@ from .ports import (
 log = logging.getLogger(__name__)
 
 _TOKEN_FIELDS = ((0, "tok0"), (1, "tok1"))  # the meta fields of the seats' token hashes
+PAIR_WINDOW_S = 86_400  # the rated games of a pair of seats are counted over a day
 # the meta fields written after a game's end that its views show (service.rematch's asks
 # and new game, service.rating's outcome)
 AFTER_END = ("rm0", "rm1", "rmg", "rating")
@@ -119,10 +121,13 @@ class Games:
         webhooks: "webhooks_module.Settings | None" = None,
         players=None,
         rematch_s: float = 60.0,
+        rated_pair_cap: int = 10,
     ):
         self.store = store
         self.players = players  # service.store.players.PlayerStore (None: no named players)
         self.rematch_s = rematch_s  # how long after its end a game may be rematched
+        # rated games a pair of seats may start in PAIR_WINDOW_S (0: no cap)
+        self.rated_pair_cap = rated_pair_cap
         self.archive = archive  # where finished games go once out of Redis (None: nowhere)
         self.webhooks = webhooks or webhooks_module.Settings()
         self.scheduler = scheduler or NoScheduler()
@@ -384,7 +389,8 @@ class Games:
 
         ``who`` takes seat 0 (a human, a client's bot, an app's player); ``rated`` (only
         for an app's player, against another or a hosted bot) has the game rated when it
-        ends (``service.rating``)."""
+        ends (``service.rating``). Against a hosted level, a rated game is one of the
+        pair's (``take_pair``): over its cap, a 429."""
         if seat0 != "human" and seat0 not in domain.HOSTED:
             raise domain.MalformedAction(
                 {"seat0": [f"must be one of human, {', '.join(domain.HOSTED)}"]}
@@ -420,18 +426,27 @@ class Games:
 
     def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash,
                 webhook=None, made=None, who: Who = ANONYMOUS, rated: bool = False,
-                extra_meta=None, hashes=None, seat1: Who | None = None):  # fmt: skip
+                extra_meta=None, hashes=None, seat1: Who | None = None,
+                over_cap: str = "refuse"):  # fmt: skip
         """Make the game ``game_id``; ``seat1``: who takes seat 1 at once (a rematch, a
         pairing), ``hashes``: the SHA-256 of the seats' tokens, which the caller holds
         (None: a token made here for seat 0, shown once); ``made[0]`` turns true once
-        the game is in the log."""
+        the game is in the log. A rated game with both seats known is one of the pair's
+        (``take_pair``); over the cap it is refused (``over_cap="refuse"``, a 429) or made
+        unrated (``"unrated"``)."""
         seed = secrets.token_bytes(32)  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
+        if rated:
+            ids = (who.pkey or (seat0 if seat0 in domain.HOSTED else None),
+                   seat1.pkey if seat1 is not None
+                   else opponent if opponent in domain.HOSTED else None)  # fmt: skip
+            if None not in ids and self.take_pair(ids, game_id, over_cap == "refuse") == "full":
+                rated = False
         events = domain.create_game(
             game_id=game_id, game=game, now=now, server_seed=seed, commitment=commitment,
             options=options, opponent=opponent, client_seed=client_seed,
-            kind=seat0 if seat0 != "human" else who.kind,
+            kind=seat0 if seat0 != "human" else who.kind, rated=rated,
         )  # fmt: skip
         state = domain.replay(events)
         if seat1 is not None:
@@ -479,6 +494,8 @@ class Games:
         exists: the one append at version 0 under a chosen id, so two processes that
         race to make it make one. ``seats``: per seat a ``Who`` or a hosted level
         (``bot:<level>``); ``hashes``: the SHA-256 of the seats' tokens (None: a level's).
+        A rated game whose pair of seats is over its cap (``take_pair``) is made unrated:
+        the seats asked for it already, and there is no request left to refuse.
         Answers the game."""
         hosted = [isinstance(w, str) for w in seats]
         with contextlib.suppress(Busy):  # Busy: made meanwhile by another process
@@ -486,9 +503,30 @@ class Games:
                 game_id, game, options, seats[1] if hosted[1] else "human", "",
                 seats[0] if hosted[0] else "human", None, None,
                 who=ANONYMOUS if hosted[0] else seats[0], rated=rated, extra_meta=extra_meta,
-                hashes=hashes, seat1=None if hosted[1] else seats[1],
+                hashes=hashes, seat1=None if hosted[1] else seats[1], over_cap="unrated",
             )  # fmt: skip
         return self.load(game_id)
+
+    def take_pair(self, ids: tuple, game_id: str, refuse: bool = True, take: bool = True) -> str:
+        """Count the rated game ``game_id`` among those its pair of seats ``ids`` (pkeys or
+        hosted levels) started in the last ``PAIR_WINDOW_S``, if that keeps them within
+        ``rated_pair_cap``: ``taken`` (counted now), ``had`` (counted before), ``open``
+        (no cap, no player store, or ``take=False`` and room for it); over the cap, a 429
+        (``refuse``) or ``full``."""
+        if not self.rated_pair_cap or self.players is None:
+            return "open"
+        got, n = self.players.take_pair(
+            ids[0], ids[1], game_id, int(self.clock() * 1000), PAIR_WINDOW_S * 1000,
+            self.rated_pair_cap, take,
+        )  # fmt: skip
+        if got != "full" or not refuse:
+            return got
+        names = " and ".join(i.split(":", 1)[1] if ":" in i else i for i in ids)
+        raise RatedPairCapped(
+            f"{names} started {self.rated_pair_cap} rated games together in the last 24 "
+            f"hours, the cap: this game is rated; retry in {math.ceil(n / 1000)} s, or play "
+            "an unrated one", headers={"Retry-After": str(math.ceil(n / 1000))},
+        )  # fmt: skip
 
     def _seat_meta(self, seat: int, who: Who, game: str) -> dict[str, str]:
         """The meta of a seat ``who`` takes in a game of ``game`` (the player is made or
@@ -497,7 +535,7 @@ class Games:
             return seat_meta(seat, who, None)
         self.players.touch_player(who.pkey, who.name, int(self.clock() * 1000))
         (stored,) = self.players.ratings([who.pkey], game)
-        return seat_meta(seat, who, stored["rating"] if stored else None)
+        return seat_meta(seat, who, stored)
 
     def _index_players(self, game_id: str, meta: dict[str, str]) -> None:
         """List the game among its players' games (after the append that seated them)."""
@@ -561,7 +599,8 @@ class Games:
         ``idem_key``, as ``create``: the same key and body answer the same seat and token
         to the same ``caller``.
         ``who`` takes it; a rated game takes only an app's player (403 for anyone else),
-        and not the one at seat 0 (409)."""
+        not the one at seat 0 (409), and not one whose pair with seat 0 is over its cap of
+        rated games (``take_pair``: 429)."""
         field = fp = None
         if idem_key is not None:
             field = "j:" + idempotency.scoped(caller, idem_key)
@@ -569,6 +608,23 @@ class Games:
             prior = self.store.find_record(game_id, field)
             if prior is not None:
                 return self._joined_again(self.load(game_id), prior, fp, idem_key)
+        taken: list = []  # the pair this call counted the game for (``take_pair``)
+        try:
+            return self._join(game_id, client_seed, token, field, fp, idem_key, who, taken)
+        finally:
+            if taken:  # counted, and not joined: the seat went to another, or an error
+                self._untake(game_id, taken[0], who)
+
+    def _untake(self, game_id: str, pair: tuple, who: Who) -> None:
+        """Forget the pair's count of a game ``who`` did not join (unless ``who`` sits at
+        seat 1 all the same: a request of its own that raced this one)."""
+        try:
+            if pkeys(self.store.meta(game_id) or {})[1] != who.pkey:
+                self.players.release_pair(*pair, game_id)
+        except Exception:  # the count stays: one game too many for the pair, for a day
+            log.exception("could not forget %s among the rated games of %s", game_id, pair)
+
+    def _join(self, game_id, client_seed, token, field, fp, idem_key, who, taken) -> Acted:
         for _attempt in range(self.retries + 1):
             game = self.load(game_id)
             if token is not None:
@@ -585,6 +641,14 @@ class Games:
                                   "player)", version=game.version)  # fmt: skip
             if who.pkey is not None and who.pkey == pkeys(game.meta)[0]:
                 raise SeatTaken(f"player {who.id} holds seat 0 of this game", version=game.version)
+            if game.rated and not taken:
+                pair = (pkeys(game.meta)[0], who.pkey)
+                try:
+                    if self.take_pair(pair, game_id) == "taken":
+                        taken.append(pair)
+                except RatedPairCapped as e:
+                    e.version = game.version
+                    raise
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
             events, state = domain.run(game.state, domain.Join(who.kind, client_seed), ctx)
             meta = {"kind1": who.kind, **self._seat_meta(1, who, game.state.game)}
@@ -598,6 +662,7 @@ class Games:
             meta["tok1"] = token_hash(new_token)
             result = self._append(game, events, state, meta=meta, idem=idem)
             if isinstance(result, Appended):
+                taken.clear()  # the game is the pair's now
                 joined = Game(game_id, state, {**game.meta, **meta})
                 self._index_players(game_id, joined.meta)
                 return Acted({"seat": 1, "token": new_token, "state": self.view(joined, 1)})

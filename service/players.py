@@ -95,11 +95,13 @@ def who(app: App | None, body: dict) -> Who:
     return Who(kind, body.get("name"), None)
 
 
-def seat_meta(seat: int, w: Who, rating: float | None) -> dict[str, str]:
-    """The meta fields of seat ``seat`` taken by ``w`` (its rating in the game's kind then)."""
+def seat_meta(seat: int, w: Who, stored: dict | None) -> dict[str, str]:
+    """The meta fields of seat ``seat`` taken by ``w`` (``stored``: its rating in the
+    game's kind then, None for a newcomer's): the rating and whether it is provisional."""
     if w.pkey is not None:
-        entry = {"app": w.app, "id": w.id, "name": w.name}
-        entry["rating"] = round(NEWCOMER.rating if rating is None else rating)
+        r = rating_of(stored)
+        entry = {"app": w.app, "id": w.id, "name": w.name, "rating": round(r.rating),
+                 "provisional": provisional(r)}  # fmt: skip
         return {f"pl{seat}": json.dumps(entry, sort_keys=True)}
     if w.name is not None:
         return {f"nm{seat}": w.name}
@@ -121,8 +123,9 @@ def _pkey(entry: dict) -> str:
 
 def seat_players(meta: dict[str, str]) -> list[dict]:
     """Per seat: ``name`` (a player's or a bot's, else null) and ``player`` (``{app, id,
-    rating}`` with the rating it had when it sat down, else null); with ``rating_diff``
-    once the game's rating is applied."""
+    rating, provisional}`` with the rating it had when it sat down, and whether it was
+    provisional then: null for a seat taken by older code, which did not note it; else
+    null); with ``rating_diff`` once the game's rating is applied."""
     outcome = json.loads(meta["rating"]) if meta.get("rating") else None
     out = []
     for s in (0, 1):
@@ -130,7 +133,8 @@ def seat_players(meta: dict[str, str]) -> list[dict]:
         if raw:
             e = json.loads(raw)
             d = {"name": e["name"], "player": {"app": e["app"], "id": e["id"],
-                                               "rating": e.get("rating")}}  # fmt: skip
+                                               "rating": e.get("rating"),
+                                               "provisional": e.get("provisional")}}  # fmt: skip
         else:
             d = {"name": meta.get(f"nm{s}"), "player": None}
         if outcome is not None:
@@ -178,6 +182,12 @@ def matches(meta: dict[str, str], game, kind, player) -> bool:
     )
 
 
+def provisional(r: Rating) -> bool:
+    """Whether a rating is provisional: too uncertain to rank (RD ``PROVISIONAL_RD`` or
+    more, as Lichess): shown with ``provisional: true``, kept off the leaderboard."""
+    return r.rd >= PROVISIONAL_RD
+
+
 def rating_of(stored: dict | None) -> Rating:
     """A player's Glicko-2 rating as stored (a newcomer's without one)."""
     if stored is None:
@@ -191,7 +201,7 @@ def shown(stored: dict | None) -> dict:
     s = stored or {}
     return {
         "rating": round(r.rating), "rd": round(r.rd, 1), "volatility": round(r.vol, 6),
-        "provisional": r.rd >= PROVISIONAL_RD, "games": s.get("games", 0),
+        "provisional": provisional(r), "games": s.get("games", 0),
         "wins": s.get("wins", 0), "losses": s.get("losses", 0), "draws": s.get("draws", 0),
     }  # fmt: skip
 

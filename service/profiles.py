@@ -8,7 +8,7 @@ from domain.views import iso
 
 from . import archiving
 from .errors import NoSuchGame
-from .players import PROVISIONAL_RD, shown, summary
+from .players import provisional, rating_of, shown, summary
 
 
 class NoSuchPlayer(NoSuchGame):
@@ -70,17 +70,26 @@ class Profiles:
         return rows, (page[-1] if more and page else None)
 
     def leaderboard(self, game: str, cursor: str | None, limit: int):
-        """A page of ``game``'s leaderboard, highest rating first, and the next cursor."""
-        members, more = self.players.leaderboard(game, cursor, limit)
-        pkeys = [m.split(":", 1)[1] for m in members]
+        """A page of ``game``'s leaderboard, highest rating first, and the next cursor.
+        Established ratings only: a provisional one (``players.provisional``) is never put
+        on it, and one found there (listed before that rule) is taken off as it is met."""
+        while True:
+            members, more = self.players.leaderboard(game, cursor, limit)
+            pkeys = [m.split(":", 1)[1] for m in members]
+            found = self.players.players(pkeys)
+            ratings = [json.loads(f[game]) if f and game in f else None for f in found]
+            stale = [m for m, r in zip(members, ratings, strict=True)
+                     if r is not None and provisional(rating_of(r))]  # fmt: skip
+            if not stale:
+                break
+            for member in stale:
+                self.players.unlist(game, member)
         first = self.players.rank(game, members[0]) + 1 if members else 0
         rows = []
-        for n, (pkey, found) in enumerate(zip(pkeys, self.players.players(pkeys), strict=True)):
-            r = json.loads(found[game]) if found and game in found else None
+        for n, (pkey, f, r) in enumerate(zip(pkeys, found, ratings, strict=True)):
             if r is None:
                 continue
-            rows.append({"rank": first + n, **_split(pkey), "name": found.get("name"),
+            rows.append({"rank": first + n, **_split(pkey), "name": f.get("name"),
                          "rating": round(r["rating"]), "rd": round(r["rd"], 1),
-                         "provisional": r["rd"] >= PROVISIONAL_RD,
-                         "games": r.get("games", 0)})  # fmt: skip
+                         "provisional": False, "games": r.get("games", 0)})  # fmt: skip
         return rows, (members[-1] if more and members else None)

@@ -3,7 +3,13 @@
 Lichess rates each game as a rating period of its own; so does this: each named player
 is rated against the other's rating before the game (a hosted level's is the constant
 its game's rules hold, ``BOT_RATINGS``, with RD ``players.BOT_RD``; a level's rating does
-not move, it is a calibrated anchor). An aborted game is not rated.
+not move, it is a calibrated anchor). An aborted game is not rated, and neither is a
+game in which a seat never made a move (``State.moved``: an action of the game's play of
+its own; a resignation or a T-4 forfeit before both moved aborts a rated game already,
+``domain.game.UNPLAYED``, and this catches the rest, a game won by play against a seat
+that never moved): its outcome says ``unrated: unplayed`` and applies nothing
+(docs/decisions/0027). A player whose rating is provisional (``players.provisional``)
+is rated but kept off the leaderboard.
 
 Exactly once, whatever runs ``step`` how often (a job retried, duplicated, re-armed after
 its worker was SIGKILLed): ``step`` reads the game's marker and each player's guard (a
@@ -24,7 +30,7 @@ import logging
 from domain import RULES
 from domain.ratings import Rating, update
 
-from .players import BOT_RD, NEWCOMER, pkeys, rating_of
+from .players import BOT_RD, NEWCOMER, pkeys, provisional, rating_of
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +47,19 @@ class Rater:
 
     def step(self, game_id: str) -> str:
         """``rated`` (applied now), ``done`` (applied before), ``unrated`` (not a rated
-        game, or aborted), ``running`` (not over) or ``gone`` (not in Redis)."""
+        game, or aborted), ``unplayed`` (a seat never moved: nothing applied, the outcome
+        says so), ``running`` (not over) or ``gone`` (not in Redis)."""
+        meta = self.store.meta(game_id)
+        if meta is not None and meta.get("rated") == "1" and meta.get("status") == "finished" \
+                and "rating" not in meta:  # fmt: skip
+            moved = self.games.load(game_id).state.moved
+            if not all(moved):
+                seats = pkeys(meta)
+                outcome = {"game": meta["game"], "unrated": "unplayed", "seats": [
+                    {"who": seats[s] or meta.get(f"kind{s}"), "moved": moved[s]}
+                    for s in (0, 1)]}  # fmt: skip
+                self.store.annotate(game_id, {"rating": json.dumps(outcome, sort_keys=True)})
+                return "unplayed"
         for _attempt in range(RETRIES):
             meta = self.store.meta(game_id)
             if meta is None:
@@ -102,7 +120,7 @@ class Rater:
                           "wins": old.get("wins", 0) + (scores[s] == 1.0),
                           "losses": old.get("losses", 0) + (scores[s] == 0.0),
                           "draws": old.get("draws", 0) + (scores[s] == 0.5)}  # fmt: skip
-                updates.append((seats[s], guard, record))
+                updates.append((seats[s], guard, record, not provisional(after)))
             outcome["seats"].append(seat)
         return outcome, updates
 

@@ -64,10 +64,19 @@ class Rematches:
         return game, seat
 
     def ask(self, game_id: str, token: str) -> tuple[int, dict]:
-        """A seat's ask: (201, the new game) once both asked, else (202, the offer)."""
+        """A seat's ask: (201, the new game) once both asked, else (202, the offer). The
+        rematch of a rated game is rated: while it is not named yet, an ask is a 429 if
+        the pair of seats is over its cap of rated games (``Games.take_pair``)."""
         game, seat = self._finished(game_id, token, required=True)
         if game.log is not None:
             raise RematchExpired("the game has left Redis: its rematch time is over")
+        if game.rated and "rmg" not in game.meta:
+            ids = tuple(_occupant(game.meta, s).pkey or game.meta.get(f"kind{s}") for s in (0, 1))
+            try:
+                self.games.take_pair(ids, "", take=False)
+            except ServiceError as e:
+                e.version = game.version
+                raise
         now = self.games.clock()
         until = game.state.phase_since + self.games.rematch_s
         agrees = tuple((game.meta.get(f"kind{s}") or "").startswith("bot:") for s in (0, 1))

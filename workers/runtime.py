@@ -47,6 +47,7 @@ class Runtime:
             webhooks=hooks,
             players=self.players,
             rematch_s=s.rematch_s,
+            rated_pair_cap=s.rated_pair_cap,
         )
         self.rater = Rater(self.games, self.players)
         self.seeks = Seeks(

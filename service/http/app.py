@@ -236,7 +236,7 @@ def create_app(
         archive=archive if archive is not None else open_archive(
             s.archive_url, s3_endpoint_url=s.s3_endpoint_url),
         webhooks=webhooks.Settings.from_settings(s),
-        players=player_store, rematch_s=s.rematch_s,
+        players=player_store, rematch_s=s.rematch_s, rated_pair_cap=s.rated_pair_cap,
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     seek_store = SeekStore(client)

@@ -28,7 +28,10 @@ class RatingSchema(schemas.Open):
     rating = schemas.Int(required=True)
     rd = fields.Float(required=True, **_d("Glicko-2 rating deviation"))
     volatility = fields.Float(required=True)
-    provisional = schemas.Bool(required=True, **_d("RD of 110 or more (as Lichess)"))
+    provisional = schemas.Bool(
+        required=True,
+        **_d("RD of 110 or more (as Lichess): too uncertain to rank, so not on the leaderboard"),
+    )
     games = schemas.Int(required=True)
     wins = schemas.Int()
     losses = schemas.Int()
@@ -60,7 +63,10 @@ class LeaderRowSchema(schemas.Open):
     name = fields.String(allow_none=True)
     rating = schemas.Int(required=True)
     rd = fields.Float(required=True)
-    provisional = schemas.Bool(required=True)
+    provisional = schemas.Bool(
+        required=True,
+        **_d("always false: a provisional rating (RD of 110 or more) is not on the leaderboard"),
+    )
     games = schemas.Int(required=True)
 
 
@@ -101,7 +107,9 @@ ROUTES = (
                              **_problems(400, 401, 403, 404, 429)})),
     Route("leaderboard", "GET", "/v1/leaderboard", leaderboard, query=LeaderboardQuery,
           doc=_op("A game kind's leaderboard: players by Glicko-2 rating, highest first",
-                  "Every app's players (hosted bots are calibrated anchors, not listed).",
+                  "Every app's players whose rating is established (RD under 110: a "
+                  "provisional rating is not listed); hosted bots are calibrated anchors, "
+                  "not listed.",
                   tag="players",
                   responses={**_ok(200, LeaderboardSchema), **_problems(400, 429)})),
 )  # fmt: skip

@@ -56,6 +56,9 @@ PROBLEM_TYPES = {
     "rate-limited": (429, "over a rate limit, which `detail` names (the address's requests, "
                      "games or failed authentications, the seat's requests or actions): "
                      "retry after `Retry-After` seconds"),
+    "rated-pair-cap": (429, "the two seats of this rated game started as many rated games "
+                       "together in the last 24 hours as `SPITLOG_RATED_PAIR_CAP` allows: "
+                       "retry after `Retry-After` seconds, or play it unrated"),
     "headers-too-large": (431, "more than 100 header fields, or one over 8,190 bytes (the "
                           "server's own answer)"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),

@@ -376,8 +376,11 @@ ROUTES: tuple[Route, ...] = (
             "body is a 422; a retry while the first is in flight, a 409. A key is its "
             "caller's: your app's (`X-Api-Key`), else your address's; another caller's same "
             "key is another key, a game of its own. With an app's `X-Api-Key`, "
-            "`player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a "
-            "`name` declare a client's bot.",
+            "`player` seats your app's player (`rated`: rated when it ends, if both seats "
+            "make a move: a resignation or a T-4 forfeit before that aborts it, reason "
+            "`unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started "
+            "`SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` "
+            "declare a client's bot.",
             security=APP_OPTIONAL,
             parameters=[
                 _header(
@@ -445,7 +448,8 @@ ROUTES: tuple[Route, ...] = (
             "the same body answers the same seat and token (`Idempotent-Replayed: true`). "
             "`player` (with "
             "`X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player "
-            "(403), another than seat 0's (409).",
+            "(403), another than seat 0's (409), who has not started `SPITLOG_RATED_PAIR_CAP` "
+            "rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-After`).",
             security=SEAT_AND_APP,
             parameters=[
                 _header(

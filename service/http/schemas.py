@@ -160,7 +160,9 @@ class CreateGameSchema(Schema.from_dict(_seat_fields())):
         **_doc("who takes seat 0: you (human, the default) or a bot, and you watch"),
     )
     rated = Bool(**_doc("rated (Glicko-2) when it ends: your player against another "
-                        "player or a hosted bot"))  # fmt: skip
+                        "player or a hosted bot, once both seats have made a move (a "
+                        "resignation or a T-4 forfeit before that aborts the game, reason "
+                        "`unplayed`)"))  # fmt: skip
     client_seed = fields.String(
         validate=validate.Length(max=128),
         **_doc("your contribution to every shuffle of the game (RULES H-6)"),

@@ -209,6 +209,9 @@ def _common(game: str) -> tuple[dict, dict]:
         "player": nullable(obj({
             "app": {"type": "string"}, "id": {"type": "string"},
             "rating": {"type": ["integer", "null"], "description": "when it sat down"},
+            "provisional": {"type": ["boolean", "null"], "description": "its rating was "
+                            "provisional when it sat down (RD 110 or more: not on the "
+                            "leaderboard); null: a seat taken before this was noted"},
         }, "an app's player (README.md, *Players*); null: anonymous")),
     }  # fmt: skip
     view = {

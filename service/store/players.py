@@ -16,7 +16,15 @@ slot. A player's key (``pkey``) is ``<app id>:<player id>``: the app's namespace
   ``lb:<kind>`` -> its member in that kind's leaderboard.
 - ``spit:{rt}:lb:<kind>`` a sorted set, all scores 0, members
   ``<10000 - rating, in hundredths, 7 digits>:<pkey>``: lexicographic order is the
-  leaderboard's, highest first, so that a cursor is a member (as the lobby's).
+  leaderboard's, highest first, so that a cursor is a member (as the lobby's). Only
+  players whose rating is established are on it: a provisional one (``apply_rating``'s
+  caller says which) is taken off, or never put on.
+- ``spit:{rt}:pair:<seat>|<seat>`` a sorted set: the rated games one pair of seats
+  (players' pkeys, or a pkey and a hosted level ``bot:<level>``, in sorted order)
+  started, the first 16 hex of the SHA-256 of the game's id -> when (ms): a digest, so
+  that the count outlives a game that leaves Redis (its retention deletes whatever names
+  it) without naming it. Entries older than the window are dropped as it is read, and
+  the key expires a window after its last entry (``take_pair``).
 - ``spit:{rt}:pg:<pkey>`` a sorted set, all scores 0, members ``<created ms, 13
   digits>:<game id>``: the player's games still in Redis (newest last). The archive keeps
   the rest (``service.archiving``); a game's entries go with the game at its retention.
@@ -26,6 +34,7 @@ slot. A player's key (``pkey``) is ``<app id>:<player id>``: the app's namespace
   step never come).
 """
 
+import hashlib
 import json
 
 import redis
@@ -48,7 +57,8 @@ return out
 
 # KEYS: the game's marker, the kind's leaderboard, then the players' hashes.
 # ARGV: the marker's value (the outcome), its ttl (ms), the kind, then per player: the
-# guard it must still hold, its new rating (JSON), its new leaderboard member.
+# guard it must still hold, its new rating (JSON), its new leaderboard member ('': none,
+# the rating is provisional).
 # Applies every player's new rating only if the game has no marker and every guard holds.
 _APPLY = """
 local done = redis.call('GET', KEYS[1])
@@ -62,12 +72,47 @@ for i = 3, #KEYS do
   local j = 4 + (i - 3) * 3
   local old = redis.call('HGET', KEYS[i], lbf)
   if old then redis.call('ZREM', KEYS[2], old) end
-  redis.call('ZADD', KEYS[2], 0, ARGV[j + 2])
-  redis.call('HSET', KEYS[i], ARGV[3], ARGV[j + 1], lbf, ARGV[j + 2])
+  redis.call('HSET', KEYS[i], ARGV[3], ARGV[j + 1])
+  if ARGV[j + 2] == '' then
+    redis.call('HDEL', KEYS[i], lbf)
+  else
+    redis.call('ZADD', KEYS[2], 0, ARGV[j + 2])
+    redis.call('HSET', KEYS[i], lbf, ARGV[j + 2])
+  end
   redis.call('HINCRBY', KEYS[i], 'v', 1)
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {'ok'}
+"""
+
+
+# KEYS[1]: a pair's sorted set. ARGV: now (ms), the window (ms), the cap, the game's id,
+# ``take`` (record the game) or ``look``, and ``(<now - window>``. Drops the entries
+# older than the window; answers {'had', n} when the game is recorded already, {'taken',
+# n} (``take``) or {'open', n} (``look``) when the pair is under the cap (n: games in the
+# window before), else {'full', ms until the oldest entry leaves the window}.
+_PAIR = """
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[6])
+local n = redis.call('ZCARD', KEYS[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[4]) then return {'had', n} end
+if n >= tonumber(ARGV[3]) then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {'full', math.max(1, tonumber(first[2]) + window - now)}
+end
+if ARGV[5] ~= 'take' then return {'open', n} end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return {'taken', n}
+"""
+
+# KEYS[1]: a kind's leaderboard, KEYS[2]: a player's hash. ARGV: the kind, the player's
+# member. Takes the member off the leaderboard (and the player's note of it) if it is
+# still the player's.
+_UNLIST = """
+local lbf = 'lb:' .. ARGV[1]
+if redis.call('HGET', KEYS[2], lbf) == ARGV[2] then redis.call('HDEL', KEYS[2], lbf) end
+return redis.call('ZREM', KEYS[1], ARGV[2])
 """
 
 
@@ -91,6 +136,15 @@ def _done(game_id: str) -> str:
     return f"{RT}:done:{game_id}"
 
 
+def _digest(game_id: str) -> str:
+    return hashlib.sha256(game_id.encode()).hexdigest()[:16]
+
+
+def _pair(a: str, b: str) -> str:
+    low, high = sorted((a, b))
+    return f"{RT}:pair:{low}|{high}"
+
+
 def lb_member(rating: float, pkey: str) -> str:
     """A player's member in a leaderboard: highest rating first in lexicographic order.
 
@@ -107,6 +161,8 @@ class PlayerStore:
         self.r = client
         self._read = client.register_script(_READ)
         self._apply = client.register_script(_APPLY)
+        self._pair = client.register_script(_PAIR)
+        self._unlist = client.register_script(_UNLIST)
 
     # ---------------------------------------------------------------- apps
 
@@ -206,15 +262,17 @@ class PlayerStore:
         return marker, players
 
     def apply_rating(
-        self, game_id: str, kind: str, outcome: str, updates: list[tuple[str, str, dict]]
+        self, game_id: str, kind: str, outcome: str, updates: list[tuple[str, str, dict, bool]]
     ) -> tuple[str, str | None]:
-        """Apply ``updates`` (pkey, the guard it was read at, its new rating) and mark the
-        game rated with ``outcome``, all at once, unless the game is marked already
-        (``("done", its outcome)``) or a guard moved (``("moved", None)``): ``("ok", None)``."""
-        keys = [_done(game_id), _lb(kind), *(player_key(p) for p, _g, _r in updates)]
+        """Apply ``updates`` (pkey, the guard it was read at, its new rating, whether that
+        rating is on the leaderboard) and mark the game rated with ``outcome``, all at
+        once, unless the game is marked already (``("done", its outcome)``) or a guard
+        moved (``("moved", None)``): ``("ok", None)``."""
+        keys = [_done(game_id), _lb(kind), *(player_key(u[0]) for u in updates)]
         args: list = [outcome, DONE_TTL_S * 1000, kind]
-        for pkey, guard, rating in updates:
-            args += [guard, json.dumps(rating, sort_keys=True), lb_member(rating["rating"], pkey)]
+        for pkey, guard, rating, listed in updates:
+            member = lb_member(rating["rating"], pkey) if listed else ""
+            args += [guard, json.dumps(rating, sort_keys=True), member]
         reply = self._apply(keys=keys, args=args)
         kind_ = _s(reply[0])
         return kind_, (_s(reply[1]) if len(reply) > 1 else None)
@@ -230,3 +288,30 @@ class PlayerStore:
     def rank(self, kind: str, member: str) -> int:
         """How many players come before ``member`` in the kind's leaderboard."""
         return int(self.r.zlexcount(_lb(kind), "-", f"({member}"))
+
+    def unlist(self, kind: str, member: str) -> None:
+        """Take ``member`` off the kind's leaderboard (a provisional rating's, listed
+        before provisional ratings were kept off)."""
+        pkey = member.split(":", 1)[1]
+        self._unlist(keys=[_lb(kind), player_key(pkey)], args=[kind, member])
+
+    # ---------------------------------------------------------------- pairs
+
+    def take_pair(
+        self, a: str, b: str, game_id: str, now_ms: int, window_ms: int, cap: int,
+        take: bool = True,
+    ) -> tuple[str, int]:  # fmt: skip
+        """Record that the pair of seats ``a`` and ``b`` (pkeys or hosted levels) started
+        the rated game ``game_id`` if they started fewer than ``cap`` in the ``window_ms``
+        up to ``now_ms``: ``("taken", games in the window before it)``; ``("had", n)``
+        if it is recorded already; over the cap ``("full", ms until one leaves the
+        window)``. ``take=False`` only looks: ``("open", n)`` under the cap."""
+        mode = "take" if take else "look"
+        args = [now_ms, window_ms, cap, _digest(game_id), mode, f"({now_ms - window_ms}"]
+        got, n = self._pair(keys=[_pair(a, b)], args=args)
+        return _s(got), int(n)
+
+    def release_pair(self, a: str, b: str, game_id: str) -> None:
+        """Forget ``take_pair`` of a game that did not start after all (its seat went to
+        another)."""
+        self.r.zrem(_pair(a, b), _digest(game_id))

@@ -15,6 +15,7 @@ import pytest
 import domain
 from service.config import load
 from service.games import Acted, ms_now
+from tests.support.api import move_each
 from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
 from workers.schedule import (
@@ -332,9 +333,9 @@ def test_a_game_with_a_bot_keeps_its_deadline_slot_exact(rt):
     for seat in (0, 1):
         state = rt.games.submit(gid, seat, domain.Ready(), state.version)
     soonest = domain.deadlines(state)[0]
-    # T-2 was met: the slot is at the soonest deadline now (T-4, or T-1 if the deal began
-    # with a stalemate), not at T-2's time
-    assert soonest.rule in ("T-1", "T-4") and "T-2" not in {d.rule for d in domain.deadlines(state)}
+    # T-2 was met: the slot is at the soonest deadline now (a hosted bot's idle clock, T-6,
+    # or T-1 if the deal began with a stalemate), not at T-2's time
+    assert soonest.rule in ("T-1", "T-6") and "T-2" not in {d.rule for d in domain.deadlines(state)}
     assert rt.schedule.status([slot])[0][0] == pytest.approx(soonest.at * 1000, abs=1)
     assert soonest.rule == "T-1" or rt.schedule.status([slot])[0][0] > t2 + 60_000
 
@@ -391,6 +392,7 @@ def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
     assert rt.scheduler.archive_after_s > 30  # the default: the rematch asks, the grace
     who = Who(pkey="a_000000000001:alice", name="Alice")
     g = rt.games.create("speed", {}, "bot:easy", "", who=who, rated=True).body
+    move_each(None, rt.games, g["id"], (None, None))  # resigned before, it would be aborted
     ended = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
     assert ended.status == "finished"
     rt.schedule.r.delete(DUE, PLAN)  # as if the worker died between the append and its hook

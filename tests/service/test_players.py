@@ -2,20 +2,26 @@
 and join, shown in views, events and the lobby, their pages, games and the leaderboard;
 ratings applied once; client bots declared; the lobby's filters."""
 
+import dataclasses
 import json
 from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
 
+import domain
 from domain import spit
+from domain.events import GameCreated
+from service import players
 from service.archive.directory import DirectoryArchive
 from service.archiving import Archiver
 from service.http.app import create_app
+from service.ports import Appended
 from service.rating import Rater
 from service.store.redis import RedisStore
-from tests.support.api import app_settings, bearer, new_game, problem_of
+from tests.support.api import app_settings, bearer, move_each, new_game, problem_of
 from tests.support.keys import keys_naming
+from tests.unit.builders import SEED, T0, speed_game
 
 
 @pytest.fixture
@@ -143,8 +149,9 @@ def test_filtered_lobby_pages_follow_next_to_every_match(client):
     assert humans == [made[n] for n in (6, 3, 0)] and pages == 2
 
 
-def rated_game(client, key, opponent=None, winner_resigns=1):
-    """A rated game of alice (seat 0) against bob or a hosted level; the loser resigns."""
+def rated_game(client, key, opponent=None, winner_resigns=1, svc=None, move=True):
+    """A rated game of alice (seat 0) against bob or a hosted level; once both seats have
+    made a move (``move``; a hosted level's by the workers' path), the loser resigns."""
     body = {"player": {"id": "alice", "name": "Alice"}, "rated": True}
     if opponent:
         body["opponent"] = opponent
@@ -154,8 +161,15 @@ def rated_game(client, key, opponent=None, winner_resigns=1):
         j = client.post(f"/v1/games/{g['id']}/seats",
                         json={"player": {"id": "bob", "name": "Bob"}}, headers=key)  # fmt: skip
         tokens[1] = j.get_json()["token"]
-    client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
-                headers=bearer(tokens[winner_resigns]))  # fmt: skip
+    games = (svc or client.application.extensions["spitlog"]).games
+    if move:
+        assert not move_each(client, games, g["id"], tokens).over
+    if tokens[winner_resigns] is None:  # a level's seat, by the workers' path
+        assert games.submit(g["id"], winner_resigns, domain.Resign()).over
+    else:
+        resigned = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                               headers=bearer(tokens[winner_resigns]))  # fmt: skip
+        assert resigned.status_code == 201, resigned.get_json()
     return g["id"], tokens
 
 
@@ -167,10 +181,11 @@ def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key)
     bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
     assert (alice["rating"], bob["rating"]) == (1662, 1338)  # Glicko-2 from 1500/350 each
     assert (alice["games"], alice["wins"], bob["losses"]) == (1, 1, 1) and alice["provisional"]
+    assert (alice["rd"], bob["rd"], bob["provisional"]) == (290.3, 290.3, True)
     view = client.get(f"/v1/games/{gid}").get_json()
     assert [p["rating_diff"] for p in view["players"]] == [162, -162]
     board = client.get("/v1/leaderboard?game=spit").get_json()
-    assert [(p["rank"], p["id"]) for p in board["players"]] == [(1, "alice"), (2, "bob")]
+    assert board["players"] == []  # both provisional after one game: none is ranked yet
     assert client.get("/v1/leaderboard?game=speed").get_json()["players"] == []
 
 
@@ -324,6 +339,208 @@ def test_the_end_of_a_rated_game_tells_the_scheduler_it_is_rated(redis_client):
     g = create(client, key).get_json()  # unrated: its end says nothing of a rating
     client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"}, headers=bearer(g["token"]))
     assert heard[-1] == (True, False)
+
+
+# ---------------------------------------------------------------- ratings people can trust
+
+
+class Clock:
+    def __init__(self, t: float = 1_800_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def clocked(redis_client, **settings):
+    """An app on a clock the test moves, its client, its services and an app key."""
+    clock = Clock()
+    app = create_app(app_settings(**settings), redis_client=redis_client, clock=clock)
+    svc = app.extensions["spitlog"]
+    return app.test_client(), svc, {"X-Api-Key": svc.apps.create("acme")[1]}, clock
+
+
+def seat(client, key, gid, pid):
+    return client.post(f"/v1/games/{gid}/seats", json={"player": {"id": pid, "name": pid}},
+                       headers=key)  # fmt: skip
+
+
+def test_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_and_not_rated(
+    client, svc, key
+):
+    """docs/decisions/0027: as on Lichess, a rated game resigned before each seat made a
+    move (a ready is none) has no result: aborted, reason ``unplayed``, no winner, not
+    rated. An unrated game resigned at once still ends by E-5."""
+    gid, tokens = rated_game(client, key, move=False)  # bob resigns at once
+    view = client.get(f"/v1/games/{gid}").get_json()
+    assert (view["status"], view["result"], view["winner"]) == ("aborted", "unplayed", None)
+    events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+    assert [(e["type"], e.get("reason")) for e in events[-2:]] == [
+        ("player_resigned", None), ("game_aborted", "unplayed")]  # fmt: skip
+    assert events[0]["rated"] is True  # the log says the game was rated
+    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
+    assert (alice["games"], alice["rating"]) == (0, 1500)
+    # one seat's move is not enough: one plays, the other only says it is ready
+    g = create(client, key, player={"id": "alice", "name": "Alice"}, rated=True).get_json()
+    tokens = (g["token"], seat(client, key, g["id"], "bob").get_json()["token"])
+    for token in tokens:
+        assert client.post(f"/v1/games/{g['id']}/actions", json={"type": "ready"},
+                           headers=bearer(token)).status_code == 201  # fmt: skip
+    state = svc.games.load(g["id"]).state
+    mover, move = next((s, a) for s in (0, 1) for a in domain.legal_actions(state, s)
+                       if type(a) is not domain.Resign)  # fmt: skip
+    assert client.post(f"/v1/games/{g['id']}/actions", json=domain.action_to_dict(move),
+                       headers=bearer(tokens[mover])).status_code == 201  # fmt: skip
+    assert svc.games.load(g["id"]).state.moved == (mover == 0, mover == 1)
+    client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                headers=bearer(tokens[mover]))  # fmt: skip
+    assert client.get(f"/v1/games/{g['id']}").get_json()["result"] == "unplayed"
+    unrated = create(client, key, player={"id": "alice", "name": "Alice"}).get_json()
+    seat(client, key, unrated["id"], "bob")
+    client.post(f"/v1/games/{unrated['id']}/actions", json={"type": "resign"},
+                headers=bearer(unrated["token"]))  # fmt: skip
+    view = client.get(f"/v1/games/{unrated['id']}").get_json()
+    assert (view["status"], view["result"], view["winner"]) == ("finished", "E-5", 1)
+
+
+def test_a_rated_game_won_by_play_against_a_seat_that_never_moved_is_not_rated(client, svc, key):
+    """A game is rated only if both seats made a move. A Speed game in which both said
+    they were ready and only alice played (her last card: Q-7) is over with a winner, and
+    its rating applies nothing and says why. (Its log is built from a chosen deal, since a
+    random one rarely lets a game end while a seat never moves.)"""
+    alice, bob = (players.resolve(svc.apps.authenticate(key["X-Api-Key"]), p) for p in
+                  ("alice", "bob"))  # fmt: skip
+    given = [dataclasses.replace(e, rated=True, game_id="g_00000000000000aa")
+             if isinstance(e, GameCreated) else e
+             for e in speed_game("8H", "2C 2D 2H 2S 3C")]  # fmt: skip
+    state = domain.replay(given)
+    events, state = domain.run(state, domain.PlayCard(domain.Card.parse("8H"), 0),
+                               domain.Ctx(0, T0 + 1, SEED))  # fmt: skip
+    assert (state.status, state.winner, state.result, state.moved) == (
+        "finished", 0, "Q-7", (True, False))  # fmt: skip
+    gid = given[0].game_id
+    meta = {"game": "speed", "seed": SEED.hex(), "commitment": given[0].commitment,
+            "created": str(int(T0 * 1000)), "kind0": "human", "kind1": "human", "rated": "1",
+            "status": "finished", **players.seat_meta(0, players.Who(name="A", pkey=alice), None),
+            **players.seat_meta(1, players.Who(name="B", pkey=bob), None)}  # fmt: skip
+    wire = [domain.event_to_dict(e) for e in given + events]
+    assert isinstance(svc.store.append(gid, 0, wire, meta=meta), Appended)
+    assert svc.games.load(gid).state == state
+    assert Rater(svc.games, svc.profiles.players).step(gid) == "unplayed"
+    outcome = json.loads(svc.store.meta(gid)["rating"])
+    assert outcome["unrated"] == "unplayed" and [s.get("moved") for s in outcome["seats"]] == [
+        True, False]  # fmt: skip
+    assert svc.profiles.players.ratings([alice, bob], "speed") == [None, None]  # not rated
+    view = client.get(f"/v1/games/{gid}").get_json()
+    assert view["rated"] and not any("rating_diff" in p for p in view["players"])
+
+
+def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
+    """A rating with RD of 110 or more is provisional (Lichess's threshold): shown so on the
+    player's page and with its seat, and kept off the leaderboard until it is
+    established."""
+    rater = Rater(svc.games, svc.profiles.players)
+    levels = ("bot:medium", "bot:easy")
+    for n in range(20):  # alice against two calibrated levels (RD 50), loses and wins
+        gid, _ = rated_game(client, key, opponent=levels[n % 2], winner_resigns=n % 2)
+        assert rater.step(gid) == "rated"
+        alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
+        board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+        assert [p["id"] for p in board] == ([] if alice["provisional"] else ["alice"])
+        if not alice["provisional"]:
+            break
+    assert not alice["provisional"] and alice["rd"] < 110 <= 290.3
+    played = n + 1
+    g = create(client, key, player={"id": "bob", "name": "Bob"}, rated=True).get_json()
+    j = seat(client, key, g["id"], "alice").get_json()
+    assert [p["player"]["provisional"] for p in j["state"]["players"]] == [True, False]
+    move_each(client, svc.games, g["id"], (g["token"], j["token"]))
+    assert client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                       headers=bearer(g["token"])).status_code == 201  # fmt: skip
+    assert rater.step(g["id"]) == "rated"
+    bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
+    assert bob["provisional"] and bob["games"] == 1
+    board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+    assert [(p["rank"], p["id"], p["provisional"], p["games"]) for p in board] == [
+        (1, "alice", False, played + 1)]  # fmt: skip
+
+
+def test_a_provisional_rating_found_on_the_leaderboard_is_taken_off(client, svc, key):
+    """A provisional rating listed before they were kept off (a leaderboard of older
+    data) is taken off as the board is read, and the ranks count only those left."""
+    gid, _ = rated_game(client, key)
+    Rater(svc.games, svc.profiles.players).step(gid)
+    store = svc.profiles.players
+    for pid in ("alice", "bob"):  # each listed with its provisional rating as it stands
+        page = client.get(f"/v1/players/{pid}", headers=key).get_json()
+        pkey = f"{page['app']}:{pid}"
+        [(guard, stored)] = store.read_for_rating("g_none", "spit", [pkey])[1]
+        assert store.apply_rating(f"g_{pid}", "spit", "{}", [(pkey, guard, stored, True)])[0] == (
+            "ok")  # fmt: skip
+    assert len(store.leaderboard("spit", None, 10)[0]) == 2  # listed, as older code did
+    assert client.get("/v1/leaderboard?game=spit").get_json()["players"] == []
+    assert store.leaderboard("spit", None, 10)[0] == []  # and taken off for good
+
+
+def test_rated_games_between_one_pair_are_capped_per_day(redis_client):
+    """``SPITLOG_RATED_PAIR_CAP`` rated games a pair of seats may start in any 24 hours:
+    beyond, the join (or the create against a level) that would start one more is a 429
+    problem naming the cap, with ``Retry-After``, and changes nothing; another pair, an
+    unrated game, and the same pair a day later go on."""
+    client, svc, key, clock = clocked(redis_client, rated_pair_cap=2)
+    alice = {"player": {"id": "alice", "name": "Alice"}}
+
+    def rated(**body):
+        return create(client, key, rated=True, **alice, **body)
+
+    for _ in range(2):
+        assert seat(client, key, rated().get_json()["id"], "bob").status_code == 201
+    g = rated().get_json()
+    clock.t += 3600
+    refused = seat(client, key, g["id"], "bob")
+    body = problem_of(refused, 429)
+    assert body["type"].endswith("#problem-rated-pair-cap") and "alice and bob" in body["detail"]
+    assert refused.headers["Retry-After"] == str(86_400 - 3600)  # when the first leaves
+    view = client.get(f"/v1/games/{g['id']}").get_json()
+    assert (view["status"], view["version"]) == ("waiting", 1)  # the seat is still free
+    assert seat(client, key, g["id"], "carol").status_code == 201  # another pair
+    unrated = create(client, key, **alice).get_json()
+    assert seat(client, key, unrated["id"], "bob").status_code == 201
+    for _ in range(2):  # against a level: the pair is the player and the level
+        assert rated(opponent="bot:easy").status_code == 201
+    lobby = len(client.get("/v1/games?status=running&limit=100").get_json()["games"])
+    over = rated(opponent="bot:easy")
+    assert problem_of(over, 429)["type"].endswith("#problem-rated-pair-cap")
+    assert len(client.get("/v1/games?status=running&limit=100").get_json()["games"]) == lobby
+    assert rated(opponent="bot:medium").status_code == 201  # another level
+    clock.t += 86_400 - 3600 + 1  # a day and a second after the first two
+    assert seat(client, key, rated().get_json()["id"], "bob").status_code == 201
+    assert problem_of(rated(opponent="bot:easy"), 429)  # those began an hour later
+    clock.t += 3600
+    assert rated(opponent="bot:easy").status_code == 201
+
+
+def test_a_join_that_lost_the_seat_gives_its_count_back(redis_client):
+    """A rated game counts for a pair once its second seat is theirs: a join that counted
+    it and then found the seat taken by another does not use up the pair's day."""
+    client, svc, key, clock = clocked(redis_client, rated_pair_cap=1)
+    g = create(client, key, rated=True, player={"id": "alice", "name": "Alice"}).get_json()
+    real = svc.games.take_pair
+
+    def carol_meanwhile(ids, *a, **k):  # carol takes the seat once bob's join counted
+        got = real(ids, *a, **k)
+        if ids[1].endswith(":bob"):
+            assert seat(client, key, g["id"], "carol").status_code == 201
+        return got
+
+    svc.games.take_pair = carol_meanwhile
+    assert problem_of(seat(client, key, g["id"], "bob"), 409)  # the seat went to carol
+    svc.games.take_pair = real
+    again = create(client, key, rated=True, player={"id": "alice", "name": "Alice"}).get_json()
+    assert seat(client, key, again["id"], "bob").status_code == 201  # bob's count came back
+    third = create(client, key, rated=True, player={"id": "alice", "name": "Alice"}).get_json()
+    assert problem_of(seat(client, key, third["id"], "bob"), 429)  # and counts now
 
 
 # ---------------------------------------------------------------- ids: one grammar

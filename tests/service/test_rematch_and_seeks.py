@@ -7,7 +7,7 @@ import time
 import pytest
 
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, new_game, problem_of
+from tests.support.api import app_settings, bearer, move_each, new_game, problem_of
 
 
 class Clock:
@@ -210,6 +210,107 @@ def test_what_changes_a_finished_games_view_without_a_new_version(meta, log, cha
     from service.games import Games
 
     assert Games.changed_after_end(Game("g_1", State(), meta, log)) is changed
+
+
+def test_a_rematch_ask_counts_against_the_game_creation_bucket(redis_client):
+    """A rematch makes a game as a create does: each ask draws on the address's
+    game-creation bucket, so rematches against a hosted bot (whose first ask makes the
+    game) stop where creates stop, with the same 429."""
+    app = create_app(app_settings(rate_games=0.5, rate_games_burst=3), redis_client=redis_client)
+    limits_clock = Clock(1_000_000.0)
+    app.extensions["spitlog"].limits.clock = limits_clock
+    client = app.test_client()
+    g = client.post("/v1/games", json={"game": "speed", "opponent": "bot:easy"}).get_json()
+    resign(client, g["id"], g["token"])
+    made = client.post(f"/v1/games/{g['id']}/rematch", headers=bearer(g["token"]))
+    assert made.status_code == 201  # the bucket's second game
+    new = made.get_json()
+    resign(client, new["game"], new["token"])
+    third = client.post(f"/v1/games/{new['game']}/rematch", headers=bearer(new["token"]))
+    assert third.status_code == 201
+    last = third.get_json()
+    resign(client, last["game"], last["token"])
+    refused = client.post(f"/v1/games/{last['game']}/rematch", headers=bearer(last["token"]))
+    assert problem_of(refused, 429)["type"].endswith("#problem-rate-limited")
+    assert refused.headers["Retry-After"] == "2"
+    assert client.get(f"/v1/games/{last['game']}").get_json()["rematch"]["game"] is None
+    assert problem_of(client.post("/v1/games", json={"game": "spit"}), 429)  # one bucket
+    limits_clock.t += 2
+    again = client.post(f"/v1/games/{last['game']}/rematch", headers=bearer(last["token"]))
+    assert again.status_code == 201
+
+
+def players_app(redis_client, clock, **settings):
+    app = create_app(app_settings(rematch_s=60, **settings), redis_client=redis_client,
+                     clock=clock)  # fmt: skip
+    svc = app.extensions["spitlog"]
+    return app.test_client(), svc, {"X-Api-Key": svc.apps.create("acme")[1]}
+
+
+def test_the_rematch_of_a_rated_game_is_refused_over_the_pair_cap(redis_client, clock):
+    """The rematch of a rated game is rated: once its pair of seats started
+    ``SPITLOG_RATED_PAIR_CAP`` rated games in 24 hours, an ask is a 429 and no game is made;
+    under the cap, the rematch is made, rated, and counts."""
+    client, svc, key = players_app(redis_client, clock, rated_pair_cap=2)
+
+    def played():
+        g = client.post(
+            "/v1/games",
+            headers=key,
+            json={"game": "spit", "rated": True, "player": {"id": "alice", "name": "A"}},
+        ).get_json()
+        j = client.post(f"/v1/games/{g['id']}/seats", headers=key,
+                        json={"player": {"id": "bob", "name": "B"}}).get_json()  # fmt: skip
+        move_each(client, svc.games, g["id"], (g["token"], j["token"]))
+        resign(client, g["id"], j["token"])
+        return g["id"], g["token"], j["token"]
+
+    gid, t0, t1 = played()
+    assert client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)).status_code == 202
+    made = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1))
+    assert made.status_code == 201 and made.get_json()["state"]["rated"]  # the pair's 2nd
+    mine = client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0))
+    assert mine.status_code == 201  # asked before, at the cap: its game, not a 429
+    g = client.post(
+        "/v1/games",
+        headers=key,
+        json={"game": "spit", "rated": True, "player": {"id": "alice", "name": "A"}},
+    ).get_json()
+    assert problem_of(client.post(f"/v1/games/{g['id']}/seats", headers=key,
+                                  json={"player": {"id": "bob", "name": "B"}}), 429)  # fmt: skip
+    new = made.get_json()
+    move_each(client, svc.games, new["game"], (new["token"], mine.get_json()["token"]))
+    resign(client, new["game"], new["token"])
+    over = client.post(f"/v1/games/{new['game']}/rematch", headers=bearer(new["token"]))
+    body = problem_of(over, 429)
+    assert body["type"].endswith("#problem-rated-pair-cap") and int(over.headers["Retry-After"])
+    view = client.get(f"/v1/games/{new['game']}").get_json()
+    assert view["rematch"]["asked"] == [False, False] and view["rematch"]["game"] is None
+
+
+def test_a_pairing_over_the_pair_cap_is_made_unrated(redis_client, clock):
+    """Two rated seeks pair in one script, and no request is left to refuse: a pairing of
+    a pair over its cap is made unrated (its game says so); another pair's stays rated."""
+    client, svc, key = players_app(redis_client, clock, rated_pair_cap=1)
+    g = client.post(
+        "/v1/games",
+        headers=key,
+        json={"game": "speed", "rated": True, "player": {"id": "alice", "name": "A"}},
+    ).get_json()
+    assert client.post(f"/v1/games/{g['id']}/seats", headers=key,
+                       json={"player": {"id": "bob", "name": "B"}}).status_code == 201  # fmt: skip
+
+    def seek(pid):
+        body = {"game": "speed", "rated": True, "player": {"id": pid, "name": pid}}
+        return client.post("/v1/seeks", headers=key, json=body).get_json()
+
+    seek("alice")
+    paired = seek("bob")
+    assert paired["status"] == "paired"
+    assert client.get(f"/v1/games/{paired['game_id']}").get_json()["rated"] is False
+    seek("carol")
+    fresh = seek("dan")
+    assert client.get(f"/v1/games/{fresh['game_id']}").get_json()["rated"] is True
 
 
 def test_seek_long_polls_count_against_the_address_cap_of_open_streams(redis_client):

@@ -16,8 +16,13 @@ import pytest
 from domain import (
     Abort,
     Ctx,
+    Join,
     MalformedAction,
+    Ready,
+    Resign,
     Timeout,
+    commitment,
+    create_game,
     deadlines,
     replay,
     run,
@@ -143,6 +148,28 @@ def test_T6_an_operators_abort_ends_the_game_with_no_winner_and_the_audit_accept
         dataclasses.replace(events[0], why=None),  # an operator's says why
     ):
         assert not verify(log[:cut] + [forged], seed).ok, forged
+
+
+def test_E5_a_rated_game_resigned_before_both_moved_is_aborted_and_the_audit_holds_it():
+    """docs/decisions/0027: the log keeps whether the game is rated (``game_created``), so
+    the audit re-judges the resignation as the rules do in a rated game: an abort with
+    reason ``unplayed``; the same log claiming an unrated game fails at that event."""
+    seed = bytes(range(32))
+    log = create_game(game_id="g_r", game="spit", now=1000.0, server_seed=seed,
+                      commitment=commitment(seed), rated=True)  # fmt: skip
+    state = replay(log)
+    for action, seat in ((Join(), 1), (Ready(), 0), (Ready(), 1), (Resign(), 0)):
+        events, state = run(state, action, Ctx(seat, 1001.0, seed))
+        log += events
+    assert state.status == "aborted" and state.result == "unplayed" and state.winner is None
+    header, back = from_ndjson(to_ndjson(log, seed))
+    assert back == log and back[0].rated
+    assert parse_notation(to_notation(log, seed))[1] == log
+    verdict = verify(log, seed)
+    assert verdict.ok and verdict.checked == len(log), verdict.reason
+    unrated = [dataclasses.replace(log[0], rated=None), *log[1:]]
+    verdict = verify(unrated, seed)
+    assert not verdict.ok and verdict.first_bad == len(log), verdict.reason
 
 
 def test_T6_a_hosted_bots_stalled_seat_aborts_and_the_audit_checks_the_moment():

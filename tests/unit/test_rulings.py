@@ -34,7 +34,15 @@ their rules. These are the engine's, beyond the text:
     ruling such a game cycles through Q-5 and Q-6 for ever). Tested with Q-9.
 16. When the chooser of V-2 does not choose in time, T-3 applies to them as to the
     player who cleared: they take the smaller pile. Tested with T-3.
+17. A rated game (``GameCreated.rated``) has no result until both seats have made a
+    move (an action of the game's play of their own: not a join, a ready, a
+    resignation, nor what a timeout does for them): a resignation (E-5) or a forfeit
+    (T-4) before that aborts it, reason ``unplayed``, as Lichess aborts a game resigned
+    or abandoned before both players moved (docs/decisions/0027). Unrated games keep
+    E-5 and T-4 as they are.
 """
+
+from dataclasses import replace
 
 from domain import (
     Choose,
@@ -222,3 +230,87 @@ def test_ruling_14_S3_the_start_of_a_round_locks_no_pile():
     one_pile = stuck(spit0="", spit1="8D 8C 8H")
     assert state_of(one_pile).solo_pile is None
     assert after(one_pile, Spit(), 1).solo_pile == 1
+
+
+def rated(events: list) -> list:
+    """The same position in a rated game."""
+    return [replace(events[0], rated=True), *events[1:]]
+
+
+def test_ruling_17_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_unplayed():
+    given = rated(spit_stuck_playable())
+    assert state_of(given).rated and state_of(given).moved == (False, False)
+    for seat in (0, 1):  # ready, and the spit cards the round starts with, are no move
+        why = f"a rated game: seat {seat} resigned (E-5) before seat 0 and seat 1 had made a "
+        assert when(given, Resign(), seat) == [
+            PlayerResigned(seat=seat),
+            GameAborted(reason="unplayed", why=why + "move, so it has no result"),
+        ]
+    aborted = after(given, Resign(), 1)
+    assert aborted.status == "aborted" and aborted.winner is None
+    assert aborted.result == "unplayed"
+    one = after(given, Play(1, 0), 0)  # seat 0 moved, seat 1 not yet
+    assert one.moved == (True, False)
+    for seat in (0, 1):  # the log says who had not moved
+        aborted = when(one, Resign(), seat)[-1]
+        assert aborted.reason == "unplayed" and "before seat 1 had made a move" in aborted.why
+    both = after(one, Play(0, 1), 1)
+    assert both.moved == (True, True)
+    assert when(both, Resign(), 0) == [PlayerResigned(seat=0), GameEnded(winner=1, reason="E-5")]
+
+
+def test_ruling_17_E5_an_unrated_game_resigned_before_any_move_still_ends_E5():
+    given = spit_stuck_playable()
+    assert not state_of(given).rated
+    assert when(given, Resign(), 0) == [PlayerResigned(seat=0), GameEnded(winner=1, reason="E-5")]
+
+
+def test_ruling_17_T4_a_rated_game_forfeited_before_both_seats_moved_is_aborted_unplayed():
+    given = rated(spit_stuck_playable())
+    assert when(given, Timeout("T-4", 0), None, now=T0 + 120) == [
+        DeadlineExpired(rule="T-4", seat=0),
+        GameAborted(
+            reason="unplayed",
+            why="a rated game: seat 0 was idle for 120 s (T-4) "
+            "before seat 0 and seat 1 had made a move, so it has no result",
+        ),
+    ]
+    one = after(given, Play(1, 0), 0, now=T0 + 1)
+    due = next(d.at for d in deadlines(one) if d.rule == "T-4" and d.seat == 1)
+    expired = when(one, Timeout("T-4", 1), None, now=due)
+    assert expired[0] == DeadlineExpired(rule="T-4", seat=1)
+    assert expired[1].reason == "unplayed" and "before seat 1 had made" in expired[1].why
+    both = after(one, Play(0, 1), 1, now=T0 + 2)
+    due = next(d.at for d in deadlines(both) if d.rule == "T-4" and d.seat == 0)
+    assert when(both, Timeout("T-4", 0), None, now=due) == [
+        DeadlineExpired(rule="T-4", seat=0),
+        GameEnded(winner=1, reason="T-4"),
+    ]
+    unrated = spit_stuck_playable()
+    assert when(unrated, Timeout("T-4", 0), None, now=T0 + 120)[-1] == GameEnded(
+        winner=1, reason="T-4"
+    )
+
+
+def test_ruling_17_what_a_move_is():
+    """A seat's own action of the game's play moves it; a join, a ready, a timeout acting
+    for it (T-1 calling, T-2 making ready) do not."""
+    waiting = replay(rated(created("spit"))[:1])
+    joined = after(waiting, Join(), 1)
+    assert joined.moved == (False, False)
+    readied = after(after(joined, Ready(), 0), Ready(), 1)
+    assert readied.moved == (False, False)
+    made_ready = after(rated(about_to_clear(started=False)), Timeout("T-2"), None, now=T0 + 10)
+    assert made_ready.moved == (False, False)
+    called_for = after(rated(stuck()), Timeout("T-1"), None, now=T0 + 3)
+    assert called_for.moved == (False, False)
+    assert after(rated(stuck()), Spit(), 1).moved == (False, True)  # a call of its own
+    speed = rated(speed_game("8H 6S KC KD 2S", "8C 6D QC QD 3S", "3H", "3D", "5S", "JD"))
+    assert after(speed, PlayCard(card("8H"), 0), 0).moved == (True, False)
+
+
+def spit_stuck_playable():
+    """Spit, both ready and spitting: seat 0 can play 7H (stockpile 1) on 8S, seat 1 can
+    play 9D (stockpile 0) on 8S or on 7H."""
+    return spit_game(["KH", "7H", "2D", "5S", "10S"], ["9D", "4H", "JC", "3D", "QC"],
+                     "8S 3C", "8D 5C")  # fmt: skip

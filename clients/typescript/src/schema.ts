@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game; you take seat 0
-         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` declare a client's bot.
          */
         post: operations["create_game"];
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Take the free seat (409 when there is none)
-         * @description With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+         * @description With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-cap`, with `Retry-After`).
          */
         post: operations["join"];
         delete?: never;
@@ -323,7 +323,7 @@ export interface paths {
         };
         /**
          * A game kind's leaderboard: players by Glicko-2 rating, highest first
-         * @description Every app's players (hosted bots are calibrated anchors, not listed).
+         * @description Every app's players whose rating is established (RD under 110: a provisional rating is not listed); hosted bots are calibrated anchors, not listed.
          */
         get: operations["leaderboard"];
         put?: never;
@@ -388,7 +388,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a rematch of a finished game (a seat's token)
-         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished.
+         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
          */
         post: operations["ask_rematch"];
         delete?: never;
@@ -526,6 +526,8 @@ export interface components {
                 id: string;
                 /** @description when it sat down */
                 rating: number | null;
+                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: a seat taken before this was noted */
+                provisional: boolean | null;
             } | null;
             /** @description a rated game, once rated: the player's new rating minus the old */
             rating_diff?: number;
@@ -624,6 +626,8 @@ export interface components {
                 id: string;
                 /** @description when it sat down */
                 rating: number | null;
+                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: a seat taken before this was noted */
+                provisional: boolean | null;
             } | null;
             /** @description a rated game, once rated: the player's new rating minus the old */
             rating_diff?: number;
@@ -833,6 +837,7 @@ export interface components {
             kind: string;
             client_seed: string;
             commitment: string;
+            rated?: boolean | null;
             /** @description when, in seconds since the epoch */
             at: number;
         };
@@ -1143,7 +1148,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), or under T-6 by the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says which, `why` says why, in words. A log written before T-6 may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator. */
+        /** @description The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), under T-6 by the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says which, `why` says why, in words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit before both seats had made a move (no result, as on Lichess; docs/decisions/0027), `why` saying which. A log written before T-6 may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator. */
         GameAbortedEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1228,7 +1233,7 @@ export interface components {
              * @enum {string}
              */
             seat0?: "human" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
-            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot */
+            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot, once both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`) */
             rated?: boolean;
             /** @description your contribution to every shuffle of the game (RULES H-6) */
             client_seed?: string;
@@ -1385,7 +1390,7 @@ export interface components {
             /** @description Glicko-2 rating deviation */
             rd: number;
             volatility: number;
-            /** @description RD of 110 or more (as Lichess) */
+            /** @description RD of 110 or more (as Lichess): too uncertain to rank, so not on the leaderboard */
             provisional: boolean;
             games: number;
             wins?: number;
@@ -1417,6 +1422,7 @@ export interface components {
             name?: string | null;
             rating: number;
             rd: number;
+            /** @description always false: a provisional rating (RD of 110 or more) is not on the leaderboard */
             provisional: boolean;
             games: number;
         } & {

@@ -151,6 +151,7 @@ export function endReason(v) {
     case "T-4": return `Forfeit: ${name(loser)} ${name(loser) === "you" ? "were" : "was"} idle for ${duration(opts.idle_forfeit_s || 120)}.`;
     case "T-5": return `Nobody joined within ${duration(opts.join_timeout_s || 600)}.`;
     case "T-6": return calledOff(v.aborted, v.players);
+    case "unplayed": return "Called off before both players had made a move: a rated game needs both to play, so no one wins and nothing is rated.";
     case "Q-7": return `${cap(name(winner))} played every card of ${name(winner) === "you" ? "your" : "their"} hand and draw pile.`;
     case "Q-8": return `${cap(name(winner))} reached the target score of ${opts.target_score}.`;
     case "Q-9":
@@ -270,7 +271,7 @@ export function narrate(e, ctx) {
       return `Game over: ${w(e.winner)} ${w(e.winner) === "you" ? "win" : "wins"}.`;
     }
     case "game_aborted": {
-      const gone = { "E-5": "The game was cancelled.", "T-5": "The game was called off: nobody joined." }[e.reason];
+      const gone = { "E-5": "The game was cancelled.", "T-5": "The game was called off: nobody joined.", "unplayed": "The game was called off: not both players had made a move, so it is not rated." }[e.reason];
       return gone || calledOff({ by: e.by, why: e.why }, ctx.players);
     }
     default: return "";

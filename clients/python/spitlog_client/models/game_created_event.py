@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.game_created_event_options import GameCreatedEventOptions
 
@@ -27,6 +29,7 @@ class GameCreatedEvent:
         client_seed (str):
         commitment (str):
         at (float): when, in seconds since the epoch
+        rated (bool | None | Unset):
     """
 
     version: int
@@ -38,6 +41,7 @@ class GameCreatedEvent:
     commitment: str
     at: float
     type_: Literal["game_created"] = "game_created"
+    rated: bool | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,6 +63,12 @@ class GameCreatedEvent:
 
         at = self.at
 
+        rated: bool | None | Unset
+        if isinstance(self.rated, Unset):
+            rated = UNSET
+        else:
+            rated = self.rated
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -74,6 +84,8 @@ class GameCreatedEvent:
                 "at": at,
             }
         )
+        if rated is not UNSET:
+            field_dict["rated"] = rated
 
         return field_dict
 
@@ -102,6 +114,15 @@ class GameCreatedEvent:
 
         at = d.pop("at")
 
+        def _parse_rated(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        rated = _parse_rated(d.pop("rated", UNSET))
+
         game_created_event = cls(
             version=version,
             type_=type_,
@@ -112,6 +133,7 @@ class GameCreatedEvent:
             client_seed=client_seed,
             commitment=commitment,
             at=at,
+            rated=rated,
         )
 
         game_created_event.additional_properties = d

@@ -20,7 +20,7 @@ class LeaderRow:
         id (str):
         rating (int):
         rd (float):
-        provisional (bool):
+        provisional (bool): always false: a provisional rating (RD of 110 or more) is not on the leaderboard
         games (int):
         name (None | str | Unset):
     """

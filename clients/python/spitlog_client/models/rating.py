@@ -18,7 +18,7 @@ class Rating:
         rating (int):
         rd (float): Glicko-2 rating deviation
         volatility (float):
-        provisional (bool): RD of 110 or more (as Lichess)
+        provisional (bool): RD of 110 or more (as Lichess): too uncertain to rank, so not on the leaderboard
         games (int):
         wins (int | Unset):
         losses (int | Unset):

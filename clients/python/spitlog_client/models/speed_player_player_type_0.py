@@ -17,11 +17,14 @@ class SpeedPlayerPlayerType0:
         app (str):
         id (str):
         rating (int | None): when it sat down
+        provisional (bool | None): its rating was provisional when it sat down (RD 110 or more: not on the leaderboard);
+            null: a seat taken before this was noted
     """
 
     app: str
     id: str
     rating: int | None
+    provisional: bool | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,6 +35,9 @@ class SpeedPlayerPlayerType0:
         rating: int | None
         rating = self.rating
 
+        provisional: bool | None
+        provisional = self.provisional
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -39,6 +45,7 @@ class SpeedPlayerPlayerType0:
                 "app": app,
                 "id": id,
                 "rating": rating,
+                "provisional": provisional,
             }
         )
 
@@ -58,10 +65,18 @@ class SpeedPlayerPlayerType0:
 
         rating = _parse_rating(d.pop("rating"))
 
+        def _parse_provisional(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        provisional = _parse_provisional(d.pop("provisional"))
+
         speed_player_player_type_0 = cls(
             app=app,
             id=id,
             rating=rating,
+            provisional=provisional,
         )
 
         speed_player_player_type_0.additional_properties = d

@@ -117,8 +117,10 @@ def sync_detailed(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
-    `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -158,8 +160,10 @@ def sync(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
-    `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -194,8 +198,10 @@ async def asyncio_detailed(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
-    `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -233,8 +239,10 @@ async def asyncio(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
-    `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
+    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
+    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
+    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):

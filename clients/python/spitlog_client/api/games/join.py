@@ -124,7 +124,9 @@ def sync_detailed(
 
      With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
     answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
-    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
@@ -163,7 +165,9 @@ def sync(
 
      With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
     answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
-    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
@@ -197,7 +201,9 @@ async def asyncio_detailed(
 
      With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
     answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
-    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):
@@ -234,7 +240,9 @@ async def asyncio(
 
      With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
     answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
-    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409), who
+    has not started `SPITLOG_RATED_PAIR_CAP` rated games with seat 0's in 24 hours (429 `rated-pair-
+    cap`, with `Retry-After`).
 
     Args:
         game_id (str):

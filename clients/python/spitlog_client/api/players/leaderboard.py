@@ -82,7 +82,8 @@ def sync_detailed(
 ) -> Response[Leaderboard | Problem]:
     """A game kind's leaderboard: players by Glicko-2 rating, highest first
 
-     Every app's players (hosted bots are calibrated anchors, not listed).
+     Every app's players whose rating is established (RD under 110: a provisional rating is not listed);
+    hosted bots are calibrated anchors, not listed.
 
     Args:
         cursor (str | Unset):
@@ -119,7 +120,8 @@ def sync(
 ) -> Leaderboard | Problem | None:
     """A game kind's leaderboard: players by Glicko-2 rating, highest first
 
-     Every app's players (hosted bots are calibrated anchors, not listed).
+     Every app's players whose rating is established (RD under 110: a provisional rating is not listed);
+    hosted bots are calibrated anchors, not listed.
 
     Args:
         cursor (str | Unset):
@@ -151,7 +153,8 @@ async def asyncio_detailed(
 ) -> Response[Leaderboard | Problem]:
     """A game kind's leaderboard: players by Glicko-2 rating, highest first
 
-     Every app's players (hosted bots are calibrated anchors, not listed).
+     Every app's players whose rating is established (RD under 110: a provisional rating is not listed);
+    hosted bots are calibrated anchors, not listed.
 
     Args:
         cursor (str | Unset):
@@ -186,7 +189,8 @@ async def asyncio(
 ) -> Leaderboard | Problem | None:
     """A game kind's leaderboard: players by Glicko-2 rating, highest first
 
-     Every app's players (hosted bots are calibrated anchors, not listed).
+     Every app's players whose rating is established (RD under 110: a provisional rating is not listed);
+    hosted bots are calibrated anchors, not listed.
 
     Args:
         cursor (str | Unset):
