@@ -1,15 +1,29 @@
-"""Issue 6: no acknowledged action is lost when Redis is SIGKILLed (strict mode).
+"""Durability: what Redis keeps of the actions the service acknowledged.
 
-Runs bench/fault_durability.py's scenario: 20 kills of a real redis-server with AOF
-(``appendfsync always``) while four clients play through the service's append path;
-each restart recovers from the AOF. The figures print with ``-s``.
+On one node (issue 6): bench/fault_durability.py's scenario, 20 SIGKILLs of a real
+redis-server with AOF while four clients play through the service's append path; each
+restart recovers from the AOF. The figures print with ``-s``.
+
+With a replica under Redis Sentinel (``tests.support.redis_server.Replicated``): the
+primary is SIGKILLed and the Sentinels promote its replica. The replica is cut off first
+(``Replicated.cut``), so that the primary holds writes the replica lacks whatever the
+timing: in default mode an acknowledged action is lost in the failover; in strict mode
+the action is never acknowledged (503), and nothing acknowledged is lost. The API (in
+process) follows the failover through the ``redis+sentinel://`` URL.
 """
 
+import random
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import redis
+
+from service.http.app import create_app
+from tests.support.api import act, app_settings, bearer, new_game, pick, problem_of
+from tests.support.redis_server import Replicated
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
@@ -37,3 +51,122 @@ def test_default_mode_survives_process_kills_too():
     print(r)
     assert r["lost"] == 0
     assert r["logs_with_gaps"] == 0
+
+
+# ---------------------------------------------------------------- a failover
+
+
+@pytest.fixture
+def replicated(tmp_path):
+    """A primary with AOF (``appendfsync always``: strict's local half on Redis < 7.2),
+    one replica, three Sentinels."""
+    r = Replicated(str(tmp_path), "--appendonly", "yes", "--appendfsync", "always")
+    try:
+        yield r
+    finally:
+        r.stop()
+
+
+def _playing(client):
+    """A Spit game, both seats ready: (id, tokens, the versions acknowledged so far)."""
+    gid, t0, t1 = new_game(client)
+    for n, tok in enumerate((t0, t1)):
+        r = act(client, gid, tok, {"type": "ready"}, **{"Idempotency-Key": f"ready-{n}-{gid}"})
+        assert r.status_code == 201, r.get_json()
+    return gid, (t0, t1), r.get_json()["version"]
+
+
+def _a_move(client, gid, tokens) -> tuple[int, dict]:
+    """A seat with a legal action, and the action."""
+    for seat in (0, 1):
+        view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
+        action = pick(view, random.Random(seat))
+        if action is not None:
+            return seat, action
+    raise AssertionError("no legal action for either seat")
+
+
+def _fail_over(replicated) -> int:
+    """SIGKILL the primary and wait for the Sentinels to promote its replica: the old
+    primary's port."""
+    old = replicated.primary()
+    replicated.kill(old)
+    replicated.wait_promoted(old)
+    return old
+
+
+def test_default_mode_loses_an_acknowledged_action_the_replica_lacked(replicated):
+    """The price of not waiting: an action answered 201 by a primary whose replica had not
+    received it is gone once the replica is promoted (Redis replicates asynchronously).
+    The replica is cut off before the action, so the loss does not hang on timing."""
+    app = create_app(app_settings(redis_url=replicated.url()))
+    client = app.test_client()
+    gid, tokens, version = _playing(client)
+    replicated.cut()
+    seat, action = _a_move(client, gid, tokens)
+    r = act(client, gid, tokens[seat], action)
+    assert r.status_code == 201, r.get_json()  # acknowledged, on the primary alone
+    assert r.get_json()["version"] > version
+    _fail_over(replicated)
+    # the same API process, no restart: it asks the Sentinels for the new primary
+    view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
+    assert view["version"] == version  # the acknowledged action is lost
+
+
+def test_strict_mode_never_acknowledges_what_the_replica_lacks_and_loses_nothing(replicated):
+    """Strict durability waits for the replica (``WAIT 1``; ``WAITAOF 1 1`` on Redis 7.2+)
+    before an answer: with the replica cut off the action is written on the primary but
+    answered 503 with Retry-After, and so is its retry with the same Idempotency-Key
+    (the record is there, the replica still lacks it). The primary dies, the replica is
+    promoted: every acknowledged action is there. The new primary has no replica, so a
+    retry is refused until one comes back; then it makes the action anew (201)."""
+    # 2 s: plenty for a replica on loopback to take a write; short enough that the
+    # replica, cut off for two such waits, is still one the Sentinels may promote
+    app = create_app(
+        app_settings(redis_url=replicated.url(), durability="strict", durability_wait_s=2)
+    )
+    assert app.extensions["spitlog"].store.replicas == 1  # a Sentinel URL: one, by default
+    client = app.test_client()
+    gid, tokens, version = _playing(client)
+    replicated.cut()
+    seat, action = _a_move(client, gid, tokens)
+    key = {"Idempotency-Key": f"after-the-cut-{gid}"}
+    for _try in range(2):  # the first answer, then the retry that finds its record
+        r = act(client, gid, tokens[seat], action, **key)
+        problem = problem_of(r, 503)
+        assert r.headers["Retry-After"] == "1"
+        assert "Idempotency-Key" in problem["detail"]
+    store = app.extensions["spitlog"].store
+    assert store.version(gid) == version + 1  # written on the primary, never acknowledged
+
+    old = _fail_over(replicated)
+    view = client.get(f"/v1/games/{gid}", headers=bearer(tokens[seat])).get_json()
+    assert view["version"] == version  # nothing acknowledged is missing
+    r = act(client, gid, tokens[seat], action, **key)  # no replica yet: not confirmed
+    problem_of(r, 503)
+    replicated.restart_as_replica(old)  # synced: it holds the retry's write and record
+    r = act(client, gid, tokens[seat], action, **key)
+    assert r.status_code == 201, r.get_json()
+    assert r.headers.get("Idempotent-Replayed") == "true"
+    assert r.get_json()["version"] == version + 1
+    assert store.version(gid) == version + 1
+
+
+def _over(client, gid):
+    v = client.get(f"/v1/games/{gid}").get_json()
+    return v if v["status"] in ("finished", "aborted") else None
+
+
+def _wait(condition, timeout: float):
+    """``condition()``'s first true answer (asked every 0.1 s); fails after ``timeout``."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            got = condition()
+        except redis.RedisError:
+            got = None
+        if got:
+            return got
+        if time.monotonic() > end:
+            pytest.fail("it did not happen in time")
+        time.sleep(0.1)
