@@ -9,7 +9,8 @@ primary is SIGKILLed and the Sentinels promote its replica. The replica is cut o
 (``Replicated.cut``), so that the primary holds writes the replica lacks whatever the
 timing: in default mode an acknowledged action is lost in the failover; in strict mode
 the action is never acknowledged (503), and nothing acknowledged is lost. The API (in
-process) follows the failover through the ``redis+sentinel://`` URL.
+process) and the workers (subprocesses) follow the failover through the
+``redis+sentinel://`` URL.
 """
 
 import random
@@ -22,8 +23,11 @@ import pytest
 import redis
 
 from service.http.app import create_app
+from service.store.connect import client as connect
 from tests.support.api import act, app_settings, bearer, new_game, pick, problem_of
 from tests.support.redis_server import Replicated
+from tests.support.workers_procs import Procs, wait_for_workers
+from workers.schedule import Schedule, Scheduler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
@@ -150,6 +154,55 @@ def test_strict_mode_never_acknowledges_what_the_replica_lacks_and_loses_nothing
     assert r.headers.get("Idempotent-Replayed") == "true"
     assert r.get_json()["version"] == version + 1
     assert store.version(gid) == version + 1
+
+
+def test_the_workers_follow_a_failover_that_lands_in_a_job(tmp_path):
+    """`spitlog worker` and `spitlog scheduler` on the Sentinel URL: a game of two bots
+    goes on to its end across a failover, with no process restarted. The primary is
+    killed while the worker holds a job (a bot's move appended, its next turns not yet
+    armed: ``slow_worker.py``'s hold at ``bot.hook``), and the Sentinels promote the
+    replica only once the worker has found Redis gone in the middle of that job, which
+    RQ's worker quits on."""
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    # the Sentinels would take a minute to see the primary down: the test fails it over
+    replicated = Replicated(str(tmp_path / "redis"), down_after_ms=60_000)
+    procs = Procs(
+        {"SPITLOG_REDIS_URL": replicated.url(), "SPITLOG_BOT_PACE": "0.05",
+         "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": "0.2",
+         "SPITLOG_WORKER_LOG_LEVEL": "WARNING", "TEST_HOLD_AT": "bot.hook",
+         "TEST_HOLD_DIR": str(hold)},
+        tmp_path / "workers",
+    )  # fmt: skip
+    try:
+        procs.start("w0", "slow-worker")
+        procs.start("scheduler", "scheduler")
+        wait_for_workers(f"redis://127.0.0.1:{replicated.primary()}/0", 1)
+        url = replicated.url()
+        app = create_app(
+            app_settings(redis_url=url), scheduler=Scheduler(Schedule(connect(url)), pace=0.05)
+        )
+        client = app.test_client()
+        r = client.post("/v1/games", json={"game": "speed", "seat0": "bot:easy",
+                                           "opponent": "bot:random"})  # fmt: skip
+        assert r.status_code == 201, r.get_json()
+        gid = r.get_json()["id"]
+        _wait(lambda: (hold / "bot.hook.held").exists(), 60)
+        old = replicated.primary()
+        replicated.kill(old)
+        (hold / "bot.hook.go").touch()
+        # the fault, forced: RQ's worker quits its loop on Redis gone in a job
+        _wait(lambda: "found an unhandled exception, quitting" in procs.log("w0"), 60)
+        replicated.failover()
+        replicated.wait_promoted(old)
+        replicated.restart_as_replica(old)
+        view = _wait(lambda: _over(client, gid), 120)
+        assert view["status"] == "finished", view["result"]
+        assert view["result"] not in ("T-4", "T-5")  # the bots played it out
+        assert all(procs.alive().values()), procs.alive()  # the same processes, followed
+    finally:
+        procs.stop()
+        replicated.stop()
 
 
 def _over(client, gid):
