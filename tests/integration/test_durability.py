@@ -24,7 +24,16 @@ import redis
 
 from service.http.app import create_app
 from service.store.connect import client as connect
-from tests.support.api import act, app_settings, bearer, new_game, pick, problem_of
+from tests.support.api import (
+    act,
+    app_settings,
+    bearer,
+    new_game,
+    pick,
+    problem_of,
+    streaming,
+    watched,
+)
 from tests.support.redis_server import Replicated
 from tests.support.workers_procs import Procs, wait_for_workers
 from workers.schedule import Schedule, Scheduler
@@ -223,3 +232,18 @@ def _wait(condition, timeout: float):
         if time.monotonic() > end:
             pytest.fail("it did not happen in time")
         time.sleep(0.1)
+
+
+def test_a_live_stream_goes_on_across_a_failover(replicated):
+    """An SSE stream opened before the failover gets the action made after it, on the
+    new primary: the live hub's Pub/Sub connection finds the primary the Sentinels name."""
+    app = create_app(app_settings(redis_url=replicated.url(), sse_max_s=120))
+    client = app.test_client()
+    gid, tokens, version = _playing(client)
+    _thread, got = streaming(app, gid, tokens[1], until=f"id: {version + 1}")
+    watched(app.extensions["spitlog"].hub, gid, version)
+    _fail_over(replicated)
+    seat, action = _a_move(client, gid, tokens)
+    r = act(client, gid, tokens[seat], action)
+    assert r.status_code == 201, r.get_json()
+    _wait(lambda: f"id: {version + 1}" in got, 60)
