@@ -49,7 +49,9 @@ PROBLEM_TYPES = {
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
     "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
                            "truncated: `detail` names the game"),
-    "busy": (503, "the game moved too fast to act on, or the store is unreachable: retry"),
+    "busy": (503, "the game moved too fast to act on, the store is unreachable, or (strict "
+             "durability) its replicas did not confirm a write in time: retry after "
+             "`Retry-After`, with the same `Idempotency-Key`"),
 }  # fmt: skip
 
 _HTTP_SLUGS = {404: "not-found", 405: "method-not-allowed", 413: "too-large",
