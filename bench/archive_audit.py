@@ -97,14 +97,14 @@ def archive_distinct(root: str, games: int, distinct: int, t: int) -> tuple[str,
     again = random.Random(t)
     seed = bytes(again.getrandbits(8) for _ in range(32))  # play_game's first draws
     log = r.log
-    log[0] = dataclasses.replace(log[0], game_id=f"b{t:06d}")
+    log[0] = dataclasses.replace(log[0], game_id=f"g_{t:016x}")  # (service.ids: a game id)
     meta = {"game": game, "seed": seed.hex(), "created": str(int(start * 1000)),
             "kind0": "bot:random", "kind1": "bot:random"}  # fmt: skip
     packed = pack(log[0].game_id, meta, [(v, event_to_dict(e)) for v, e in enumerate(log, 1)])
     written = write(root, packed.objects)
     copies = range(t + distinct, games, distinct)
     for j in copies:
-        written += write(root, renamed(packed, f"b{j:06d}"))
+        written += write(root, renamed(packed, f"g_{j:016x}"))
     return game, len(log), 1 + len(copies), written
 
 

@@ -96,6 +96,7 @@ def serve_api(redis_port: int, workers: int, **env) -> tuple[subprocess.Popen, i
          # limits off: these clients act far faster than any client, all from loopback
          # (bench/flood.py measures with them on)
          "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_GAMES": "0",
+         "SPITLOG_RATE_SEAT": "0", "SPITLOG_RATE_AUTH_FAILURES": "0",
          "SPITLOG_STREAMS_PER_CLIENT": "0", "SPITLOG_STREAMS_PER_ADDRESS": "0",
          **{k: str(v) for k, v in env.items()}},
         port,
@@ -366,6 +367,8 @@ LIMITS_NEVER_HIT = {
     "SPITLOG_RATE_ACTIONS": 1e6, "SPITLOG_RATE_ACTIONS_BURST": 10**6,
     "SPITLOG_RATE_REQUESTS": 1e6, "SPITLOG_RATE_REQUESTS_BURST": 10**6,
     "SPITLOG_RATE_GAMES": 1e6, "SPITLOG_RATE_GAMES_BURST": 10**6,
+    "SPITLOG_RATE_SEAT": 1e6, "SPITLOG_RATE_SEAT_BURST": 10**6,
+    "SPITLOG_RATE_AUTH_FAILURES": 1e6, "SPITLOG_RATE_AUTH_FAILURES_BURST": 10**6,
     "SPITLOG_STREAMS_PER_CLIENT": 1000, "SPITLOG_STREAMS_PER_ADDRESS": 2000,
     "SPITLOG_TRUSTED_PROXIES": 1,
 }  # fmt: skip

@@ -40,7 +40,9 @@ from service.config import Settings, env_name  # noqa: E402
 
 LIMITS_ON = {env_name(k): Settings.model_fields[k].default for k in (
     "rate_actions", "rate_actions_burst", "rate_requests", "rate_requests_burst",
-    "rate_games", "rate_games_burst", "streams_per_client", "streams_per_address",
+    "rate_games", "rate_games_burst", "rate_seat", "rate_seat_burst", "rate_seat_reserve",
+    "rate_auth_failures", "rate_auth_failures_burst", "streams_per_client",
+    "streams_per_address",
 )} | {"SPITLOG_TRUSTED_PROXIES": 1}  # fmt: skip
 ALL_OFF = {"SPITLOG_GAME_CONCURRENCY": 0}  # bench_service.serve_api turns the rates off
 LONG_MATCH = {"target_score": 10_000, "max_rounds": 10_000}

@@ -78,6 +78,8 @@ def throughput(redis_port: int, redis_pid: int, seconds: float) -> None:
     high = {"SPITLOG_RATE_ACTIONS": 1e6, "SPITLOG_RATE_ACTIONS_BURST": 10**6,
             "SPITLOG_RATE_REQUESTS": 1e6, "SPITLOG_RATE_REQUESTS_BURST": 10**6,
             "SPITLOG_RATE_GAMES": 1e6, "SPITLOG_RATE_GAMES_BURST": 10**6,
+            "SPITLOG_RATE_SEAT": 1e6, "SPITLOG_RATE_SEAT_BURST": 10**6,
+            "SPITLOG_RATE_AUTH_FAILURES": 1e6, "SPITLOG_RATE_AUTH_FAILURES_BURST": 10**6,
             "SPITLOG_STREAMS_PER_CLIENT": 1000, "SPITLOG_STREAMS_PER_ADDRESS": 2000}  # fmt: skip
     api, port = bs.serve_api(redis_port, workers=2, **high)
     try:

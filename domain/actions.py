@@ -82,7 +82,7 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
-    """The system's action: a deadline of T-1..T-5 has passed (``seat`` for T-4)."""
+    """The system's action: a deadline of T-1..T-6 has passed (``seat`` for T-4 and T-6)."""
 
     rule: str
     seat: int | None = None
@@ -90,8 +90,11 @@ class Timeout:
 
 @dataclass(frozen=True, slots=True)
 class Abort:
-    """The operator's action (``spitlog admin abort``): the game is called off, no one
-    wins or loses (docs/decisions/0012). Not an action of a seat: none can send it."""
+    """The operator's action (``spitlog admin abort --reason``): the game is aborted under
+    RULES T-6, no one wins or loses, and the log says that the operator did it and
+    ``why``. Not an action of a seat: none can send it."""
+
+    why: str
 
 
 class Field(NamedTuple):

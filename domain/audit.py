@@ -5,22 +5,32 @@ the log action by action: it works out which action each batch of events answers
 asks ``decide`` what that action produces in the state the log had reached (with the
 revealed seed, so every deal is re-derived), and requires the log to hold exactly
 those events. The first event that does not follow is named, with its version.
+
+A log written before RULES T-6 is judged by the rulings it was written under, where
+they differ from today's (``_legacy_abort``, ``_legacy_forfeit``): an operator's abort
+was ``game_aborted`` with reason ``admin``, and a hosted bot's seat was forfeited by T-4
+when its idle clock ran out, where today the game is aborted under T-6. Each is accepted
+exactly where today's rules accept the action it answered (the same clock, the same
+moment).
 """
 
 from dataclasses import dataclass, field
+from dataclasses import replace as _replace
 
 from .actions import Abort, Join, Ready, Resign, Timeout
 from .errors import DomainError
 from .events import (
+    LEGACY_ADMIN,
     TYPE_NAMES,
     DeadlineExpired,
     GameAborted,
     GameCreated,
+    GameEnded,
     PlayerReady,
     PlayerResigned,
     SeatTaken,
 )
-from .game import ADMIN_ABORT, Ctx, create_game, evolve, run
+from .game import HOSTED, Ctx, create_game, evolve, run
 from .rules import RULES
 from .shuffle import VERSION, commitment
 from .state import State
@@ -48,19 +58,48 @@ class Verdict:
         }
 
 
-def _candidates(e, game: str):
-    """The actions (with the acting seat) that could have produced a batch starting at e."""
+def _candidates(e, state: State):
+    """The actions (with the acting seat) that could have produced a batch starting at e,
+    each with how the log writes what it produces (None: as ``decide`` gives it)."""
     if isinstance(e, SeatTaken):
-        return [(Join(kind=e.kind, client_seed=e.client_seed), e.seat)]
+        return [(Join(kind=e.kind, client_seed=e.client_seed), e.seat, None)]
     if isinstance(e, PlayerReady) and e.by is None:
-        return [(Ready(), e.seat)]
+        return [(Ready(), e.seat, None)]
     if isinstance(e, PlayerResigned):
-        return [(Resign(), e.seat)]
+        return [(Resign(), e.seat, None)]
     if isinstance(e, DeadlineExpired):
-        return [(Timeout(e.rule, e.seat), None)]
-    if isinstance(e, GameAborted) and e.reason == ADMIN_ABORT:
-        return [(Abort(), None)]  # the operator's (docs/decisions/0012)
-    return RULES[game].candidates(e)
+        legacy = _legacy_forfeit(e, state)
+        if legacy is not None:
+            return [(Timeout("T-6", e.seat), None, legacy)]
+        return [(Timeout(e.rule, e.seat), None, None)]
+    if isinstance(e, GameAborted) and e.reason == LEGACY_ADMIN:
+        return [(Abort(why="logged before T-6"), None, _legacy_abort)]
+    if isinstance(e, GameAborted) and e.by == "operator":  # T-6: the operator's reasons
+        return [(Abort(why=e.why), None, None)]  # are theirs; the moment is the rules'
+    return [(a, seat, None) for a, seat in RULES[state.game].candidates(e)]
+
+
+# The rulings a log may have been written under before RULES T-6 (see the module's doc):
+# each maps what today's rules produce for the action to what the log holds for it then.
+
+
+def _legacy_abort(out: list) -> list:
+    """An operator's abort before T-6: ``game_aborted`` with reason ``admin`` alone."""
+    return [GameAborted(at=out[0].at, reason=LEGACY_ADMIN)]
+
+
+def _legacy_forfeit(e: DeadlineExpired, state: State):
+    """For a T-4 expiry of a hosted bot's seat (a log from before T-6): the map from the
+    T-6 abort today's rules make of that clock to the forfeit the log holds; else None."""
+    seat = e.seat
+    if e.rule != "T-4" or seat not in (0, 1) or state.players[seat].kind not in HOSTED:
+        return None
+
+    def forfeit(out: list) -> list:
+        at = out[0].at
+        return [_replace(out[0], rule="T-4"), GameEnded(at=at, winner=1 - seat, reason="T-4")]
+
+    return forfeit
 
 
 def _creation(events: list, seed: bytes) -> list:
@@ -112,12 +151,14 @@ def verify(events: list, server_seed: bytes) -> Verdict:
             return Verdict(True, i, deals=deals)
         e = events[i]
         batch, failure = None, (i, "no action of a seat or deadline produces it")
-        for action, seat in _candidates(e, state.game):
+        for action, seat, written in _candidates(e, state):
             try:
                 out, _ = run(state, action, Ctx(seat, e.at, server_seed))
             except DomainError as err:
                 failure = (i, f"{type(action).__name__} is illegal here: {err}")
                 continue
+            if written is not None:
+                out = written(out)
             if out == events[i : i + len(out)]:
                 batch = out
                 break

@@ -9,7 +9,7 @@ stored and wire form (``{"type": "card_played", ...}``) and round-trip.
 import re
 import types
 import typing
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from .cards import Card
 
@@ -24,6 +24,13 @@ class Event:
 
 def _event(cls):
     return dataclass(frozen=True, slots=True, kw_only=True)(cls)
+
+
+def _added():
+    """A field added to an event type after logs of it were written: None by default, and
+    left out of the wire form while None, so that every event written before it keeps its
+    form, and an export its bytes (an archived copy is checked against them)."""
+    return field(default=None, metadata={"added": True})
 
 
 @_event
@@ -197,8 +204,9 @@ class GameScored(Event):  # Q-7, Q-8, Q-9
 
 
 @_event
-class DeadlineExpired(Event):  # T-1..T-5
-    """A timer of T-1..T-5 expired (`seat`: whose, for T-4)."""
+class DeadlineExpired(Event):  # T-1..T-6
+    """A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a
+    legal action for `idle_forfeit_s` in all since its last one (T-6, `seat`: the bot's)."""
 
     rule: str
     seat: int | None = None
@@ -219,12 +227,30 @@ class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
     reason: str
 
 
+# GameAborted's reason for an operator's abort in a log written before RULES T-6 (no `by`,
+# no `why`): it reads as an abort under T-6 by the operator (``aborted_under``)
+LEGACY_ADMIN = "admin"
+
+
 @_event
-class GameAborted(Event):  # T-5, E-5; "admin": the operator's Abort
-    """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5),
-    or the operator aborted it (reason ``admin``, ``domain.Abort``)."""
+class GameAborted(Event):  # T-5, E-5, T-6
+    """The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it
+    began (E-5), or under T-6 by the operator (`spitlog admin abort`) or the service (a
+    hosted bot whose decisions it could not run): `by` says which, `why` says why, in
+    words. A log written before T-6 may hold an operator's abort as reason `admin`, with
+    no `by` or `why`: it counts as T-6 by the operator."""
 
     reason: str
+    by: str | None = _added()  # T-6: "operator" or "service"
+    why: str | None = _added()  # T-6: why, in words
+
+
+def aborted_under(e: GameAborted) -> tuple[str, str | None]:
+    """The rule ``e`` aborted its game under, and by whom: a legacy operator's abort
+    (reason ``admin``) is T-6 by the operator."""
+    if e.reason == LEGACY_ADMIN:
+        return "T-6", "operator"
+    return e.reason, e.by
 
 
 def _snake(name: str) -> str:
@@ -272,16 +298,23 @@ _CODECS = {  # readers
     for cls in _HINTS
 }
 _WRITERS = {
-    cls: tuple((f.name, _converter(_HINTS[cls][f.name], _card_name, list)) for f in fields(cls))
+    cls: tuple(
+        (f.name, _converter(_HINTS[cls][f.name], _card_name, list), f.metadata.get("added", False))
+        for f in fields(cls)
+    )
     for cls in _HINTS
 }
+# per event type, its fields left out of the wire form while None (``_added``)
+ADDED = {cls: frozenset(f.name for f in fields(cls) if f.metadata.get("added")) for cls in _HINTS}
 
 
 def event_to_dict(event: Event) -> dict:
     """The full (unredacted) wire form of an event."""
     out = {"type": TYPE_NAMES[type(event)]}
-    for name, enc in _WRITERS[type(event)]:
+    for name, enc, added in _WRITERS[type(event)]:
         v = getattr(event, name)
+        if added and v is None:
+            continue
         out[name] = v if enc is None else enc(v)
     return out
 

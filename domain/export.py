@@ -12,7 +12,16 @@ import dataclasses
 import json
 import re
 
-from .events import EVENT_TYPES, Event, GameCreated, GameEnded, event_from_dict, event_to_dict
+from .events import (
+    EVENT_TYPES,
+    Event,
+    GameAborted,
+    GameCreated,
+    GameEnded,
+    aborted_under,
+    event_from_dict,
+    event_to_dict,
+)
 from .shuffle import VERSION
 
 NDJSON_FORMAT = "spitlog-log/1"
@@ -114,7 +123,7 @@ def to_notation(events: list[Event], server_seed: bytes | None = None) -> str:
         ("Commitment", h["commitment"]),
         ("Seed", h["server_seed"] or "?"),
         ("Shuffle", h["shuffle"]),
-        ("Result", "*" if h["result"] is None else f"{h['winner']} {h['result']}"),
+        ("Result", _result(events, h)),
     ]
     out = [f"[{k} {json.dumps(v)}]" for k, v in tags]
     out.append("")
@@ -128,6 +137,16 @@ def to_notation(events: list[Event], server_seed: bytes | None = None) -> str:
         off = _ms(at) - start
         out.append(f"+{off // 1000}.{off % 1000:03d} {kind} {fields}".rstrip())
     return "\n".join(out) + "\n"
+
+
+def _result(events: list[Event], header: dict) -> str:
+    """The ``Result`` tag: ``<winner seat or -> <rule ID>`` once the game ended or was
+    aborted (no winner: ``- T-6``), ``*`` before."""
+    if header["result"] is not None:
+        winner = "-" if header["winner"] is None else header["winner"]
+        return f"{winner} {header['result']}"
+    aborted = next((e for e in events if isinstance(e, GameAborted)), None)
+    return "*" if aborted is None else f"- {aborted_under(aborted)[0]}"
 
 
 class _Reader:

@@ -1,8 +1,8 @@
 """The decider: ``decide(state, action, ctx) -> events``, ``evolve``, ``replay``.
 
 What both games share lives here (seats, readiness, resignation, the timeouts
-T-1..T-5 and the bookkeeping every state carries); everything else is asked of the
-game's own rules (``rules.RULES``), never by the game's name.
+T-1..T-6, the operator's abort and the bookkeeping every state carries); everything else
+is asked of the game's own rules (``rules.RULES``), never by the game's name.
 """
 
 from dataclasses import dataclass
@@ -22,6 +22,7 @@ from .events import (
     SideCardsTurned,
     SpitCalled,
     SpitCardsTurned,
+    aborted_under,
 )
 from .options import Options, parse_options
 from .rules import OPTIONS, RULES, Rules
@@ -33,9 +34,7 @@ from .values import replace
 # workers. The kind is a fact of the game: the log keeps it (``GameCreated``, ``SeatTaken``).
 KINDS = ("human", "bot", "bot:random", "bot:easy", "bot:medium", "bot:hard")
 HOSTED = tuple(k for k in KINDS if k.startswith("bot:"))  # the levels the workers play
-# GameAborted's reason when the operator called the game off (``Abort``): a service
-# decision, not a rule of the games (no ID in RULES.md; docs/decisions/0012)
-ADMIN_ABORT = "admin"
+WHY_MAX = 200  # the longest ``why`` of an operator's abort (T-6), in characters
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +48,9 @@ class Ctx:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    rule: str  # T-1..T-5
+    rule: str  # T-1..T-6
     at: float  # seconds since the epoch
-    seat: int | None = None  # T-4: whose clock
+    seat: int | None = None  # T-4, T-6: whose clock
 
 
 def rules_for(game: str) -> Rules:
@@ -133,7 +132,9 @@ def _ended(s: State, e: GameEnded) -> State:
 
 
 def _aborted(s: State, e: GameAborted) -> State:
-    return replace(s, status="aborted", phase="aborted", result=e.reason)
+    rule, by = aborted_under(e)
+    return replace(s, status="aborted", phase="aborted", result=rule, aborted_by=by,
+                   aborted_why=e.why)  # fmt: skip
 
 
 def _same(s: State, e: Event) -> State:
@@ -293,10 +294,10 @@ def _stamp(events: list[Event], now: float) -> list[Event]:
 def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     if isinstance(action, Timeout):
         return _timeout(state, action, ctx)
-    if isinstance(action, Abort):
+    if isinstance(action, Abort):  # T-6, the operator's
         if ctx.seat is not None:
             raise MalformedAction({"type": ["not an action of a seat"]})
-        return [GameAborted(reason=ADMIN_ABORT)]
+        return [GameAborted(reason="T-6", by="operator", why=check_why(action.why))]
     if isinstance(action, Join):
         return _join(state, action, ctx)
     seat = ctx.seat
@@ -316,6 +317,16 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
         raise MalformedAction({"type": [f"not an action of {state.game}"]})
     rules.guard(state, action)
     return fn(state, seat, action)
+
+
+def check_why(why) -> str:
+    """``why`` if it may be the reason of an operator's abort (T-6): 1 to ``WHY_MAX``
+    printable characters, not only spaces; else MalformedAction naming ``why``."""
+    if not isinstance(why, str) or not why.strip() or len(why) > WHY_MAX:
+        raise MalformedAction({"why": [f"must say why, in 1 to {WHY_MAX} characters"]})
+    if not why.isprintable():
+        raise MalformedAction({"why": ["must be printable: no control characters"]})
+    return why
 
 
 def _decide_ready(state: State, seat: int, rules: Rules) -> list[Event]:
@@ -339,7 +350,7 @@ def _join(state: State, action: Join, ctx: Ctx) -> list[Event]:
     return [taken, RULES[state.game].deal(evolve(state, taken), ctx.server_seed)]
 
 
-# ---------------------------------------------------------------- timeouts (T-1..T-5)
+# ---------------------------------------------------------------- timeouts (T-1..T-6)
 
 _GRACE = {"T-1": "spit_grace_s", "T-2": "ready_grace_s", "T-3": "slap_grace_s"}
 
@@ -349,8 +360,11 @@ _last: tuple = (None, ())  # the state deadlines() last answered for, and its an
 
 def deadlines(state: State) -> tuple[Deadline, ...]:
     """Every deadline running in ``state``, soonest first: the game-wide one of its phase
-    (T-1..T-3, while someone has to act) or T-5, and each seat's T-4. (The answer for the
-    last state asked about is kept: a request asks it of one state two or three times.)"""
+    (T-1..T-3, while someone has to act) or T-5, and each seat's idle clock: T-4 for a
+    person or a client's bot, T-6 for a hosted bot, whose decisions the service makes (it
+    does not forfeit for the time the service failed to run them: the game is aborted).
+    (The answer for the last state asked about is kept: a request asks it of one state
+    two or three times.)"""
     global _last
     last = _last
     if last[0] is state:
@@ -373,7 +387,8 @@ def _deadlines(state: State) -> tuple[Deadline, ...]:
     for seat in (0, 1):
         if state.can_act[seat]:
             left = o.idle_forfeit_s - state.idle_used[seat]
-            out.append(Deadline("T-4", state.idle_since[seat] + left, seat))
+            rule = "T-6" if state.players[seat].kind in HOSTED else "T-4"
+            out.append(Deadline(rule, state.idle_since[seat] + left, seat))
     return tuple(sorted(out, key=_at))
 
 
@@ -401,6 +416,10 @@ def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:
         events.append(rules.start(state))
     elif due.rule == "T-4":
         events.append(GameEnded(winner=1 - due.seat, reason="T-4"))
+    elif due.rule == "T-6":  # a hosted bot's seat: the service failed to run its decisions
+        why = (f"the service could not run seat {due.seat}'s decisions for "
+               f"{state.options.idle_forfeit_s:g} s")  # fmt: skip
+        events.append(GameAborted(reason="T-6", by="service", why=why))
     elif due.rule == "T-5":
         events.append(GameAborted(reason="T-5"))
     else:  # T-1, T-3: the game's own

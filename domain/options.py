@@ -95,7 +95,8 @@ SPEC: dict[str, OptionSpec] = {
         OptionSpec("slap_grace_s", "T-3", "seconds before the piles are taken without a slap",
                    **_S),
         OptionSpec("idle_forfeit_s", "T-4", "seconds in all with a legal action, since your own "
-                   "last one, before you forfeit", **_S),
+                   "last one, before you forfeit (a hosted bot's seat: before the game is "
+                   "aborted, T-6)", **_S),
         OptionSpec("join_timeout_s", "T-5", "seconds before a game with an empty seat is "
                    "aborted", **_S),
     )

@@ -77,7 +77,7 @@ def play_game(
     # a policy the service does not host (a bench baseline) sits as bot:random in the log
     kinds = [f"bot:{p.name}" if f"bot:{p.name}" in KINDS else "bot:random" for p in pols]
     log = create_game(
-        game_id=f"sim-{rng.getrandbits(32):08x}",
+        game_id=f"g_{rng.getrandbits(32):016x}",  # a game id as the service makes them
         game=game,
         now=now,
         server_seed=seed,

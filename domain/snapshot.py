@@ -9,6 +9,7 @@ import types
 import typing
 
 from .cards import Card
+from .events import LEGACY_ADMIN
 from .options import Options
 from .state import Player, State
 
@@ -60,4 +61,7 @@ def state_from_dict(d: dict) -> State:
     """Read a snapshot back; ValueError for a format this code does not know."""
     if d.get("format") != FORMAT:
         raise ValueError(f"unknown snapshot format {d.get('format')!r}")
-    return _STATE(d["state"])
+    state = _STATE(d["state"])
+    if state.result == LEGACY_ADMIN:  # an operator's abort snapshotted before T-6
+        state = dataclasses.replace(state, result="T-6", aborted_by="operator")
+    return state

@@ -67,6 +67,8 @@ class State:
     scores: tuple[int, int] = (0, 0)  # Speed matches (Q-8)
     winner: int | None = None
     result: str | None = None  # the rule that ended the game
+    aborted_by: str | None = None  # T-6: "operator" or "service"
+    aborted_why: str | None = None  # T-6: why, in words
     can_act: tuple[bool, bool] = (False, False)  # has a legal action other than resign
     # T-4's clock, per seat: it runs while the seat can act and pauses while it cannot;
     # ``idle_used`` is what it counted before ``idle_since``, when it last resumed, both

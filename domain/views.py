@@ -72,6 +72,9 @@ def _common(state: State, seat: int | None) -> dict:
         ),
         "winner": state.winner,
         "result": state.result,
+        "aborted": (
+            {"by": state.aborted_by, "why": state.aborted_why} if state.aborted_by else None
+        ),
         "commitment": state.commitment,
     }
 

@@ -8,12 +8,12 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from .errors import NoSuchGame, Unauthorized
+from .errors import BadCredentials, NoSuchGame
 
 KEY_PREFIX = "spk_"  # a key says what it is (as Stripe's sk_): a leaked one is recognised
 
 
-class BadAppKey(Unauthorized):
+class BadAppKey(BadCredentials):
     slug, title = "invalid-app-key", "Unknown or revoked API key"
 
     def __init__(self, detail: str = "", **kw):
@@ -23,6 +23,8 @@ class BadAppKey(Unauthorized):
 
 class NoSuchApp(NoSuchGame):
     """No app has that id (404)."""
+
+    title = "No such app"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,20 @@ Per game, three objects, written in this order (a reader starts from the last):
   rematch (the asks and the new game), and the audit's verdict;
 - ``players/<app>/<player>/<9999999999999 - created ms>-<id>.json``: per app's player
   seated, the game as the player's list of games shows it (``players.summary``), so that
-  the list goes on once the game has left Redis (newest first in key order);
+  the list goes on once the game has left Redis (newest first in key order); a seat whose
+  player's id is not of the grammar (``service.ids``: a game of older code seated ``..``)
+  has none: no request can name that player, and its key would name another path;
 - ``ids/<id>``: the pointer, the record's key (a game is found by its id alone).
 
 Every object is a function of the log and the game's meta: no wall time, no host. So a
 game archived twice (a job run again after a crash) writes the same bytes; an object
-already there is never overwritten (``_put_once``).
+already there is never overwritten (``_put_once``). Every key is made of ids of the
+grammar only (``service.ids``): none names another path.
+
+A failure is one a retry may get past (``ArchiveUnavailable``: the archive does not
+answer) or one it cannot (``permanent``: an object there that is not this game's, a log
+or meta that cannot be packed, a key refused): the job records the latter once and stops
+(``workers.jobs.archive_game``).
 """
 
 import hashlib
@@ -33,6 +41,7 @@ import domain
 from domain import export as export_formats
 from domain.audit import verify
 
+from . import ids
 from .cache import Game
 from .players import pkeys, summary
 from .ports import Archive, GameStore
@@ -82,16 +91,32 @@ def month(ended_s: float) -> str:
     return datetime.fromtimestamp(ended_s, UTC).strftime("%Y/%m")
 
 
+def _gid(game_id: str) -> str:
+    """``game_id``, if it is a game's id (``service.ids``); ValueError if not."""
+    if not ids.is_game_id(game_id):
+        raise ValueError(f"not a game id: {game_id!r}")
+    return game_id
+
+
 def export_key(game_id: str, ym: str) -> str:
-    return f"games/{ym}/{game_id}.ndjson.zst"
+    return f"games/{ym}/{_gid(game_id)}.ndjson.zst"
 
 
 def record_key(game_id: str, ym: str) -> str:
-    return f"games/{ym}/{game_id}.json"
+    return f"games/{ym}/{_gid(game_id)}.json"
 
 
 def pointer_key(game_id: str) -> str:
-    return f"ids/{game_id}"
+    return f"ids/{_gid(game_id)}"
+
+
+def permanent(e: BaseException) -> bool:
+    """Whether an archive job that raised ``e`` would raise it again however often it
+    ran, nothing else changing: an object of the archive that is not this game's
+    (ArchiveConflict, ArchiveCorrupt: never overwritten), a log or meta that cannot be
+    packed, a key of no grammar (ValueError, KeyError, TypeError). The archive not
+    answering (``ArchiveUnavailable``), or Redis not, is not."""
+    return isinstance(e, ArchiveConflict | ArchiveCorrupt | ValueError | KeyError | TypeError)
 
 
 def compress(data: bytes) -> bytes:
@@ -160,14 +185,18 @@ def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) ->
     objects = {ekey: compress(text), rkey: _json(record)}
     row = _json(summary(game_id, {**meta, "status": state.status}, state.version))
     for pkey in filter(None, pkeys(meta)):
-        objects[player_game_key(pkey, int(meta["created"]), game_id)] = row
+        if ids.is_pkey(pkey):  # (an id of older code, out of the grammar: no list has it)
+            objects[player_game_key(pkey, int(meta["created"]), game_id)] = row
     objects[pointer_key(game_id)] = rkey.encode()
     return Packed(record, objects, text)
 
 
 def player_games_prefix(pkey: str) -> str:
-    app, pid = pkey.split(":", 1)
-    return f"players/{app}/{pid}/"
+    """The folder of a player's games; ValueError for a pkey not of the grammar."""
+    split = ids.split_pkey(pkey)
+    if split is None:
+        raise ValueError(f"not a player's key: {pkey!r}")
+    return f"players/{split[0]}/{split[1]}/"
 
 
 def player_game_key(pkey: str, created_ms: int, game_id: str) -> str:
@@ -268,7 +297,10 @@ def unpack(record: dict, export_raw: bytes) -> Archived:
 
 def read(archive: Archive, game_id: str) -> Archived | None:
     """The archived game ``game_id`` (None: not in the archive); ArchiveCorrupt if any of
-    its objects is not what it should be, ArchiveUnavailable if the archive does not answer."""
+    its objects is not what it should be, ArchiveUnavailable if the archive does not answer.
+    An id not of the grammar names no archived game."""
+    if not ids.is_game_id(game_id):
+        return None
     pointer = archive.get(pointer_key(game_id))
     if pointer is None:
         return None

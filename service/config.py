@@ -197,6 +197,12 @@ class Settings(BaseSettings):
         "127.0.0.1:8000",
         "where `spitlog serve` (and `spitlog dev`) listens; `0.0.0.0:8000` in a container",
     )
+    metrics_bind: str | None = _f(
+        None, "`host:port` where `spitlog serve` (and `spitlog dev`) answers `GET /metrics` "
+        "(Prometheus text, every gunicorn process's summed), and nothing else; the API's "
+        "listener never does. Unset: the API's metrics are served nowhere. Keep it off the "
+        "public network (e.g. `0.0.0.0:9100` in a container whose port is not published)",
+    )  # fmt: skip
     workers: int = _f(2, "gunicorn processes (gevent: one per core is plenty)", ge=1)
     worker_connections: int = _f(2000, "open connections per process, SSE streams included", ge=1)
     gc_every_s: float = _f(
@@ -242,7 +248,7 @@ class Settings(BaseSettings):
     rate_actions_burst: int = _f(40, "actions a token may send at once", ge=1)
     rate_requests: float = _f(
         100.0, "requests per second per client address (an IPv6 address counts by its /64; "
-        "`/healthz`, `/readyz` and `/metrics` never count). `0`: no limit", ge=0,
+        "`/healthz` and `/readyz` never count). `0`: no limit", ge=0,
     )  # fmt: skip
     rate_requests_burst: int = _f(200, "requests an address may send at once", ge=1)
     rate_games: float = _f(
@@ -250,6 +256,29 @@ class Settings(BaseSettings):
         "`0`: no limit", ge=0,
     )  # fmt: skip
     rate_games_burst: int = _f(30, "games an address may create at once", ge=1)
+    rate_seat: float = _f(
+        60.0, "requests per second per seat token, sustained: a request with the token of a "
+        "seat of the game it names (a read, an action, a stream) counts against the seat's "
+        "own bucket, and against its address's with the seats' reserve "
+        "(`SPITLOG_RATE_SEAT_RESERVE`). `0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_seat_burst: int = _f(120, "requests a seat may send at once", ge=1)
+    rate_seat_reserve: int = _f(
+        100, "requests beyond `SPITLOG_RATE_REQUESTS_BURST` that an address's seats may still "
+        "take of its bucket, where its other requests (no token, a bad one) are refused: a "
+        "flood from the seats' own address (a spectator, a shared NAT) leaves them their "
+        "pace. `0`: seats count like any request", ge=0,
+    )  # fmt: skip
+    rate_auth_failures: float = _f(
+        1.0, "failed authentications per second per client address, sustained: an unknown or "
+        "revoked `X-Api-Key`, a token that holds no seat of the game it names (or is no "
+        "seek's), a malformed credential. Beyond, the address's requests that present an "
+        "app key or such a token get `429` before the credential is looked up (a seat's "
+        "own token goes on). `0`: no limit", ge=0,
+    )  # fmt: skip
+    rate_auth_failures_burst: int = _f(
+        20, "failed authentications an address may have at once", ge=1
+    )
     streams_per_client: int = _f(
         32, "open SSE streams and long-polls per seat token; beyond: `429`. `0`: no cap", ge=0
     )
@@ -318,6 +347,19 @@ class Settings(BaseSettings):
             sentinel_url(v)  # a ValueError says what is wrong with it
         return v
 
+    @field_validator("metrics_bind")
+    @classmethod
+    def _metrics_bind(cls, v: str | None) -> str | None:
+        if v is not None and tcp_port(v) is None:
+            raise ValueError(f"{v!r} is not host:port (a port of 1 to 65535)")
+        return v
+
+    @model_validator(mode="after")
+    def _metrics_apart(self):
+        if self.metrics_bind is not None and tcp_port(self.metrics_bind) == tcp_port(self.bind):
+            raise ValueError("SPITLOG_METRICS_BIND needs a port of its own, not SPITLOG_BIND's")
+        return self
+
     @field_validator("gc_every_s")
     @classmethod
     def _gc_every(cls, v: float) -> float:
@@ -347,6 +389,18 @@ class Settings(BaseSettings):
     def queue(self) -> str:
         """The queue Redis: ``queue_url``, else the game store's."""
         return self.queue_url or self.redis_url
+
+
+def tcp_port(bind: str) -> int | None:
+    """The port of a ``host:port`` address (``[v6]:port`` too), or None if it is none.
+
+    >>> tcp_port("0.0.0.0:9100"), tcp_port("[::1]:80"), tcp_port("unix:/run/s"), tcp_port(":0")
+    (9100, 80, None, None)
+    """
+    host, _, port = bind.rpartition(":")
+    if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        return None
+    return int(port)
 
 
 def env_name(field: str) -> str:
@@ -379,7 +433,7 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 
 SERVICE = (
     "redis_url", "queue_url", "durability", "durability_replicas", "durability_wait_s",
-    "redis_pool", "bind", "workers",
+    "redis_pool", "bind", "metrics_bind", "workers",
     "worker_connections", "gc_every_s", "access_log", "log_format", "log_level", "snapshot_every",
     "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",
@@ -388,7 +442,8 @@ SERVICE = (
     "rematch_s", "seek_max_s",
     "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
     "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
-    "rate_requests_burst", "rate_games", "rate_games_burst", "streams_per_client",
+    "rate_requests_burst", "rate_games", "rate_games_burst", "rate_seat", "rate_seat_burst",
+    "rate_seat_reserve", "rate_auth_failures", "rate_auth_failures_burst", "streams_per_client",
     "streams_per_address", "game_concurrency", "game_gate_wait_s", "trusted_proxies",
 )  # fmt: skip
 WORKERS = ("queue_name", "bot_pace", "tick_s", "lead_ms", "sweep_s", "stall_s", "metrics_port",

@@ -13,6 +13,9 @@ class ServiceError(Exception):
     status = 500
     slug = "internal"
     title = "Internal error"
+    # a credential presented and refused (a failed authentication): charged to the
+    # client address's bucket of them (``service.limits.rates``)
+    failed_auth = False
 
     def __init__(self, detail: str = "", *, version: int | None = None, headers=None):
         super().__init__(detail or self.title)
@@ -37,16 +40,40 @@ class Unauthorized(ServiceError):
         self.headers.setdefault("WWW-Authenticate", 'Bearer realm="spitlog"')
 
 
+class BadCredentials(Unauthorized):
+    """A credential was presented and is not one (a malformed header, an unknown token or
+    key): a failed authentication. (No credential at all is a plain ``Unauthorized``.)"""
+
+    failed_auth = True
+
+
 class Forbidden(ServiceError):
-    status, slug, title = 403, "forbidden", "Token of another game"
+    """A refusal of who asks; each subclass's title names what it refused."""
+
+    status, slug, title = 403, "forbidden", "Forbidden"
+
+
+class OtherGamesToken(Forbidden):
+    """A token that holds a seat of another game: a failed authentication."""
+
+    title = "Token of another game"
+    failed_auth = True
+
+
+class NotTheCreator(Forbidden):
+    title = "Not the creator's token"
+
+
+class PlayersOnly(Forbidden):
+    title = "A rated game seats only an app's player"
 
 
 class NoSuchGame(ServiceError):
-    status, slug, title = 404, "not-found", "Not found"
+    status, slug, title = 404, "not-found", "No such game"
 
 
 class NoSuchVersion(ServiceError):
-    status, slug, title = 404, "not-found", "Not found"
+    status, slug, title = 404, "not-found", "No such version"
 
 
 class RequestTimeout(ServiceError):
@@ -86,7 +113,20 @@ class IdempotencyKeyReused(ServiceError):
 
 
 class RateLimited(ServiceError):
+    """A limit refused the request (``service.limits.rates``). ``bucket`` names the one
+    that refused (of several, the one that asks the longest wait): "requests" or "games"
+    (the client address's, shared by everyone behind it), "actions" (the seat token's
+    own), "streams" (the address's open streams) or "token streams" (the token's own);
+    ``buckets``: every one that refused."""
+
     status, slug, title = 429, "rate-limited", "Too many requests"
+
+    def __init__(self, detail: str = "", *, limits: tuple[str, ...] = (), **kw):
+        super().__init__(detail, **kw)
+        # the buckets that refused (``service.limits.rates``): "requests" and "auth" (the
+        # client address's requests, failed authentications), "games" (its creations),
+        # "seat" and "actions" (the seat's own), "streams" (a cap on open streams)
+        self.limits = tuple(limits)
 
 
 class ArchiveUnreadable(ServiceError):

@@ -29,6 +29,7 @@ from . import webhooks as webhooks_module
 from .cache import Game, GameCache
 from .errors import (
     ArchiveUnreadable,
+    BadCredentials,
     BadRequest,
     Busy,
     Forbidden,
@@ -36,6 +37,9 @@ from .errors import (
     KeyInUse,
     NoSuchGame,
     NoSuchVersion,
+    NotTheCreator,
+    OtherGamesToken,
+    PlayersOnly,
     PreconditionFailed,
     SeatTaken,
     Unauthorized,
@@ -217,9 +221,12 @@ class Games:
         self.cache.put(game)
         return game
 
-    def seat(self, game: Game, token: str | None, *, required: bool = False) -> int | None:
+    def seat(
+        self, game: Game, token: str | None, *, required: bool = False, lookup: bool = True
+    ) -> int | None:
         """The seat ``token`` holds in ``game``: None without a token (a spectator, unless
-        ``required``); 401 for an unknown token, 403 for a token of another game."""
+        ``required``); 401 for an unknown token, 403 for a token of another game (which
+        the token's index tells: ``lookup=False`` answers 401 without asking it)."""
         if token is None:
             if required:
                 raise Unauthorized(
@@ -234,9 +241,9 @@ class Games:
                 found = seat
         if found is not None:
             return found
-        if self.store.token_owner(h) is not None:
-            raise Forbidden("this token holds a seat of another game", version=game.version)
-        raise Unauthorized("unknown token", version=game.version)
+        if lookup and self.store.token_owner(h) is not None:
+            raise OtherGamesToken("this token holds a seat of another game", version=game.version)
+        raise BadCredentials("unknown token", version=game.version)
 
     def entries(
         self, game: Game, after: int = 0, limit: int | None = None, upto: int | None = None
@@ -292,8 +299,8 @@ class Games:
     def deliveries(self, game: Game, token: str | None) -> dict:
         """The webhook of a game and its latest deliveries, for its creator (seat 0's token)."""
         if self.seat(game, token, required=True) != 0:
-            raise Forbidden("only the game's creator (seat 0) reads its webhook deliveries",
-                            version=game.version)  # fmt: skip
+            raise NotTheCreator("only the game's creator (seat 0) reads its webhook deliveries",
+                                version=game.version)  # fmt: skip
         if not game.meta.get("wh"):
             return {"webhook": None, "deliveries": []}
         cursor = self.store.hooks(game.id, "g") if game.log is None else None
@@ -362,6 +369,7 @@ class Games:
         self, game: str, options: dict | None, opponent: str, client_seed: str,
         seat0: str = "human", *, idem_key: str | None = None, body=None,
         webhook: dict | None = None, who: Who = ANONYMOUS, rated: bool = False,
+        caller: str = "",
     ) -> Acted:  # fmt: skip
         """A new game with the caller at seat 0: ``{id, seat, token, commitment, state}``.
         With a bot at seat 0 (``seat0``, e.g. bot against bot) the caller only watches:
@@ -369,8 +377,10 @@ class Games:
 
         With ``idem_key``, the same key and ``body`` again answer the same game and token
         (``replayed``), another body is a 422, and a key whose first request is still in
-        flight a 409. The key is a secret as much as the token it gives back: the seat's
-        token is derived from it (``_derived``), never stored. ``webhook``: where its
+        flight a 409; all of it only to the same ``caller`` (``idempotency.scoped``: the
+        app, else the client's address): another caller's same key is another key. The
+        key is a secret as much as the token it gives back: the seat's token is derived
+        from it (``_derived``), never stored. ``webhook``: where its
         notifications go (``service.webhooks``).
 
         ``who`` takes seat 0 (a human, a client's bot, an app's player); ``rated`` (only
@@ -394,7 +404,8 @@ class Games:
         game_id = "g_" + secrets.token_hex(8)
         key_hash = fp = None
         if idem_key is not None:
-            key_hash, fp = token_hash(idem_key)[:32], idempotency.fingerprint(body)
+            key_hash = token_hash(idempotency.scoped(caller, idem_key))[:32]
+            fp = idempotency.fingerprint(body)
             prior = self.store.claim_create(key_hash, game_id, fp, int(self.clock() * 1000))
             if prior is not None:
                 return self._created_again(prior, fp, idem_key)
@@ -551,15 +562,17 @@ class Games:
 
     def join(
         self, game_id: str, client_seed: str, token: str | None = None, *,
-        idem_key: str | None = None, body=None, who: Who = ANONYMOUS,
+        idem_key: str | None = None, body=None, who: Who = ANONYMOUS, caller: str = "",
     ) -> Acted:  # fmt: skip
         """Take the free seat: ``{seat, token, state}``; 409 when there is none. With
-        ``idem_key``, as ``create``: the same key and body answer the same seat and token.
+        ``idem_key``, as ``create``: the same key and body answer the same seat and token
+        to the same ``caller``.
         ``who`` takes it; a rated game takes only an app's player (403 for anyone else),
         and not the one at seat 0 (409)."""
         field = fp = None
         if idem_key is not None:
-            field, fp = f"j:{idem_key}", idempotency.fingerprint(body)
+            field = "j:" + idempotency.scoped(caller, idem_key)
+            fp = idempotency.fingerprint(body)
             prior = self.store.find_record(game_id, field)
             if prior is not None:
                 return self._joined_again(self.load(game_id), prior, fp, idem_key)
@@ -575,8 +588,8 @@ class Games:
             if game.state.status != "waiting":
                 raise SeatTaken("both seats are taken", version=game.version)
             if game.rated and who.pkey is None:
-                raise Forbidden("this game is rated: join as an app's player (X-Api-Key and "
-                                "player)", version=game.version)  # fmt: skip
+                raise PlayersOnly("this game is rated: join as an app's player (X-Api-Key and "
+                                  "player)", version=game.version)  # fmt: skip
             if who.pkey is not None and who.pkey == pkeys(game.meta)[0]:
                 raise SeatTaken(f"player {who.id} holds seat 0 of this game", version=game.version)
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
@@ -645,7 +658,7 @@ class Games:
         action = domain.parse_action(game.state.game, body)  # the only validator: 400 first
         for attempt in range(self.retries + 1):
             try:
-                seat = self.seat(game, token, required=True)
+                seat = self.seat(game, token, required=True, lookup=fresh)
             except (Unauthorized, Forbidden):
                 if fresh:
                     raise
@@ -827,11 +840,12 @@ class Games:
     # ---------------------------------------------------------------- refusals and T-4
 
     def refused(self, game_id: str, token: str, start: float, end: float) -> None:
-        """The service refused a request of ``token`` (a 503) from ``start`` to ``end``: RULES
-        T-4 does not count that window against the token's seat. Only a token of a seat of
-        the game as this process knows it counts (a 503 comes before the game is loaded:
-        no window is kept for a token that may be no seat's), and only while the game
-        runs: T-4 is over with it, and an archived game has no keys in Redis to add to."""
+        """The service refused a request of ``token`` from ``start`` to ``end`` for no excess
+        of the seat's own (a 503, a 429 of its address's limits): RULES T-4 does not count
+        that window against the token's seat. Only a token of a seat of the game as this
+        process knows it counts (a refusal may come before the game is loaded: no window is
+        kept for a token that may be no seat's), and only while the game runs: T-4 is over
+        with it, and an archived game has no keys in Redis to add to."""
         game = self.cache.get(game_id)
         h = token_hash(token)
         if game is None or game.state.over:

@@ -9,27 +9,30 @@ player's list of games, and written into the archive's record, so that a game re
 from the archive shows them too. The log itself never names a player: a player's
 identity is an app's fact, not a rule of the game (docs/decisions/0013).
 
-A player's id is 1-64 of ``[A-Za-z0-9_.-]`` in its app's namespace: stored and indexed as
-``<app id>:<player id>`` (``pkey``). Wherever a request names a player it may qualify it
+A player's id is 1-64 of ``[A-Za-z0-9_.-]``, not starting with a dot (``service.ids``: it
+never names a path), in its app's namespace: stored and indexed as ``<app id>:<player
+id>`` (``pkey``). Wherever a request names a player it may qualify it
 (``a_1f2e3d:alice``, the ``app`` and ``id`` views show); a player of another app than the
 key's is a 403, an unqualified id is the key's app's.
 """
 
 import json
-import re
 from dataclasses import dataclass
 
 from domain.ratings import Rating
 from domain.views import iso
 
+from . import ids
 from .apps import App
 from .errors import BadRequest, Forbidden, ServiceError
 
-PLAYER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-QUALIFIED = re.compile(r"(a_[0-9a-f]{12}):([A-Za-z0-9_.-]{1,64})")
 NEWCOMER = Rating()  # 1500, RD 350
 BOT_RD = 50.0  # a hosted level's RD: its rating is calibrated, and it does not change
 PROVISIONAL_RD = 110.0  # Lichess's: a rating this uncertain is provisional
+
+
+class OtherAppsPlayer(Forbidden):
+    title = "Player of another app"
 
 
 class NeedsAppKey(ServiceError):
@@ -66,13 +69,13 @@ def resolve(app: App | None, ref: str, field: str = "player") -> str:
     app; 401 without a key, 403 for another app's player, 400 for a malformed id."""
     if app is None:
         raise NeedsAppKey(f"{field}: a player belongs to an app: send its X-Api-Key")
-    m = QUALIFIED.fullmatch(ref)
-    if m is not None:
-        if m.group(1) != app.id:
-            raise Forbidden(f"{field}: {ref} is a player of another app")
+    qualified = ids.split_pkey(ref)
+    if qualified is not None:
+        if qualified[0] != app.id:
+            raise OtherAppsPlayer(f"{field}: {ref} is a player of another app")
         return ref
-    if not PLAYER_ID.fullmatch(ref):
-        raise BadRequest({field: ["1-64 of A-Z a-z 0-9 _ . -, or <app id>:<that>"]})
+    if not ids.is_player_id(ref):
+        raise BadRequest({field: [f"{ids.PLAYER_RULE}; or <app id>:<that>"]})
     return f"{app.id}:{ref}"
 
 

@@ -14,6 +14,8 @@ from .players import PROVISIONAL_RD, shown, summary
 class NoSuchPlayer(NoSuchGame):
     """No such player (404)."""
 
+    title = "No such player"
+
 
 def _split(pkey: str) -> dict:
     app, pid = pkey.split(":", 1)

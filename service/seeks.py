@@ -21,6 +21,7 @@ import hashlib
 import json
 import secrets
 import time
+from typing import Protocol
 
 import domain
 
@@ -29,10 +30,33 @@ from .games import token_hash
 from .players import ANONYMOUS, NEWCOMER, Who
 
 RANGE = (0, 4000)  # the ratings a range may name
+JOB_GRACE_S = 1.0  # a waiting read does a seek's job once it is this late (its scheduler's)
+MAKING_GRACE_S = 1.0  # ... and finishes a pairing its maker left making this long
+MIN_WAIT_S = 0.05  # the shortest wait of a waiting read
+
+
+class Waiter(Protocol):
+    """How a long-poll of a seek waits (``service.http.live``: on the live hub)."""
+
+    over: bool  # no use waiting on (its client left, the process stops): answer now
+
+    def wait(self, seek_id: str, after: int, timeout_s: float) -> bool:
+        """Block until the seek's version (``v``: how many times its status changed)
+        passes ``after`` (True), or ``timeout_s`` passes, or ``over`` turns true (False)."""
+        ...
 
 
 class NoSuchSeek(NoSuchGame):
     """No such seek (404)."""
+
+    title = "No such seek"
+
+
+class OtherSeeksToken(Forbidden):
+    """Another seek's token: a failed authentication."""
+
+    title = "Token of another seek"
+    failed_auth = True
 
 
 def pool_of(game: str, options: dict, rated: bool) -> str:
@@ -101,23 +125,40 @@ class Seeks:
         seek = self._settle(seek_id) if got == "paired" else self.store.get(seek_id)
         return {**self._answer(seek_id, seek), "token": token}
 
-    def read(self, seek_id: str, token: str | None, wait_s: float = 0.0, sleep=None) -> dict:
+    def read(
+        self, seek_id: str, token: str | None, wait_s: float = 0.0, waiter: "Waiter | None" = None
+    ) -> dict:
         """The seek as its holder sees it: open, paired (the game and the seat: the seek's
-        token is the seat's), expired or cancelled; with ``wait_s``, a long-poll: an open
-        seek is looked at again every 50 ms until it is not, up to ``wait_s``."""
+        token is the seat's), expired or cancelled. With ``wait_s`` and a ``waiter``, a
+        long-poll: while the seek is open, the waiter waits for its status to change (no
+        read of the store in between), up to ``wait_s``. A seek found due (its scheduler's
+        job late) has its fallback or expiry done here: at once when the seek is read, and
+        a waiting read wakes for it ``JOB_GRACE_S`` after the due time when a scheduler
+        was given (its job comes first). A pairing found making is finished here (the
+        process that paired it died), by a waiting read once its maker has had
+        ``MAKING_GRACE_S`` to finish it."""
         seek = self._owned(seek_id, token)
         end = time.monotonic() + wait_s
+        patient = waiter is not None  # a pairing making: its maker finishes it, first
         while True:
-            if seek["status"] == "making":
+            if seek["status"] == "making" and not patient:
                 seek = self._settle(seek_id)
-            elif seek["status"] == "open" and self.games.clock() * 1000 >= int(
-                seek["fallback"] or seek["expires"]
-            ):
+            elif seek["status"] == "open" and self._due_ms(seek) <= self.games.clock() * 1000:
                 self.due(seek_id)  # its job is late: do it now
                 seek = self.store.get(seek_id)
-            if seek["status"] != "open" or time.monotonic() >= end:
+            left = end - time.monotonic()
+            status = seek["status"]
+            if status not in ("open", "making") or waiter is None or waiter.over or left <= 0:
                 return self._answer(seek_id, seek)
-            (sleep or time.sleep)(min(0.05, max(0.0, end - time.monotonic())))
+            if status == "making":
+                timeout = min(left, MAKING_GRACE_S)
+            else:
+                grace = JOB_GRACE_S if self.scheduler is not None else 0.0
+                due_in = self._due_ms(seek) / 1000 - self.games.clock() + grace
+                timeout = min(left, max(due_in, MIN_WAIT_S))
+            moved = waiter.wait(seek_id, int(seek.get("v") or 0), timeout)
+            if status == "making" and not moved:
+                patient = False  # its maker did not finish it in time: this read does
             seek = self.store.get(seek_id)
 
     def cancel(self, seek_id: str, token: str | None) -> None:
@@ -156,6 +197,11 @@ class Seeks:
 
     # ---------------------------------------------------------------- internals
 
+    @staticmethod
+    def _due_ms(seek: dict) -> int:
+        """When an open seek's job is due: its bot fallback, else its expiry (ms)."""
+        return int(seek["fallback"] or seek["expires"])
+
     def _owned(self, seek_id: str, token: str | None) -> dict:
         seek = self.store.get(seek_id)
         if seek is None:
@@ -163,7 +209,7 @@ class Seeks:
         if token is None:
             raise Unauthorized("send the seek's token as Authorization: Bearer <token>")
         if not secrets.compare_digest(token_hash(token), seek["tok"]):
-            raise Forbidden("not this seek's token")
+            raise OtherSeeksToken("not this seek's token")
         return seek
 
     def _settle(self, seek_id: str) -> dict:

@@ -1,4 +1,4 @@
-"""Background work: the hosted bots and the timeouts (T-1..T-5), on RQ workers.
+"""Background work: the hosted bots and the timeouts (T-1..T-6), on RQ workers.
 
 - ``schedule``  due-time scheduling on the queue Redis: one sorted set scored in
                 milliseconds (the only module that knows its keys) and ``Scheduler``,

@@ -15,7 +15,8 @@ and dropped jobs), so each is idempotent by construction:
   the soonest deadline left (``workers.schedule``). Every retry is bounded: a firing
   that keeps losing (a clock behind the domain's, a game moving too fast) backs off,
   doubling up to ``MAX_BACKOFF_S``; a bot whose choice keeps being refused gives up
-  after ``MAX_REFUSED`` and leaves its seat to the idle deadline (T-4).
+  after ``MAX_REFUSED`` and leaves its seat to its idle deadline: a hosted bot's is T-6,
+  which aborts the game (the service could not run its decisions), never a forfeit.
 
 The lag |start - due| of every job goes to the ``spitlog_worker_lag_seconds``
 histogram, and with ``SPITLOG_TRACE=1`` to the schedule's trace stream.
@@ -31,7 +32,7 @@ from rq import get_current_job
 
 import domain
 from service import logs, telemetry
-from service.archiving import ArchiveConflict, ArchiveCorrupt
+from service.archiving import permanent
 from service.config import Settings, load
 from service.errors import ArchiveUnavailable, NoSuchGame
 
@@ -135,7 +136,7 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
 
 @traced("fire_deadline")
 def fire_deadline(game_id: str, attempt: int = 0, due_ms=None) -> str:
-    """Fire the game's deadlines (T-1..T-5) due by now, each a ``Timeout`` submitted by
+    """Fire the game's deadlines (T-1..T-6) due by now, each a ``Timeout`` submitted by
     the system (no seat) at the real time; then arm the next one (``attempt``: how many
     firings in a row did not happen)."""
     rt = runtime()
@@ -182,6 +183,8 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
         if new is not None:
             TIMEOUTS.labels(d.rule).inc()
             fired = fired or d.rule
+            if d.rule == "T-6":
+                log.error("game %s aborted under T-6: %s", game_id, new.aborted_why)
         # else the game moved meanwhile, or the domain's clock says not yet: look again
     if fired:  # more keeps falling due: a fresh job goes on
         rt.scheduler.arm_deadline(game_id, state.version, time.time() * 1000)
@@ -201,22 +204,32 @@ ARCHIVE_MAX_BACKOFF_S = 300.0  # ... doubling with each failure in a row, up to 
 def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Move a finished game out of Redis (``service.archiving.Archiver.step``): once its
     rematch asks are over, archive it and check the copy, then, once the retention is
-    over, delete it from Redis. Each run
-    does one step and arms the next; a failure (the archive unreachable, an object there
-    that differs) leaves the game in Redis and backs off, doubling up to five minutes
-    (``attempt``: the failures in a row)."""
+    over, delete it from Redis. Each run does one step and arms the next. A failure leaves
+    the game in Redis: one a retry may get past (the archive unreachable) backs off,
+    doubling up to five minutes (``attempt``: the failures in a row); one no retry can
+    fix (``archiving.permanent``: an object there that differs or is corrupt, a log or an
+    id that cannot be archived) is recorded as failed for good (``Schedule.fail_archive``,
+    one error logged) and not tried again: ``unarchivable``."""
     rt = runtime()
     start = _at_due(due_ms)  # (a run early would find the game waiting, and run again)
     if due_ms is not None:
         LAG.labels("archive_game").observe(abs(start * 1000 - due_ms) / 1000)
     try:
         outcome, again = rt.archiver.step(game_id)
-    except (ArchiveUnavailable, ArchiveConflict, ArchiveCorrupt) as e:
+    except ArchiveUnavailable as e:
         outcome, again = "failed", None
         wait = min(ARCHIVE_RETRY_S * 2**attempt, ARCHIVE_MAX_BACKOFF_S)
         log.warning("archiving %s failed (attempt %d), again in %.0f s: %s",
                     game_id, attempt, wait, e)  # fmt: skip
         rt.schedule.arm_archive(game_id, (time.time() + wait) * 1000, attempt + 1)
+    except Exception as e:
+        if not permanent(e):
+            raise  # (Redis away: the job fails, and the sweeper arms it again)
+        outcome, again = "unarchivable", None
+        why = f"{type(e).__name__}: {e}"
+        if rt.schedule.fail_archive(game_id, why, time.time() * 1000):
+            log.error("archiving %s failed for good, it stays in Redis until an operator "
+                      "sees to it (spitlog admin failed): %s", game_id, why)  # fmt: skip
     else:
         if outcome == "held":  # notifications still to deliver: see that they go
             rt.scheduler.arm_webhooks(game_id)

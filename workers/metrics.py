@@ -15,7 +15,7 @@ LAG = Histogram(
     buckets=_LAG_BUCKETS,
 )
 JOBS = Counter("spitlog_worker_jobs", "Jobs run, by outcome", ["task", "outcome"])
-TIMEOUTS = Counter("spitlog_timeouts_fired", "Deadlines fired as log events (T-1..T-5)", ["rule"])
+TIMEOUTS = Counter("spitlog_timeouts_fired", "Deadlines fired as log events (T-1..T-6)", ["rule"])
 BOT_ACTIONS = Counter("spitlog_bot_actions", "Bot actions appended to a game's log", ["level"])
 CLAIMED = Counter("spitlog_schedule_claimed", "Due decisions claimed and enqueued", ["kind"])
 ENQUEUE_LAG = Histogram(
@@ -34,4 +34,9 @@ OVERDUE = Gauge(
     "spitlog_deadline_overdue_seconds",
     "How long ago the soonest deadline of the most overdue unmoved game fell due (0: none): "
     "beyond a few seconds no worker fires it",
+)
+ARCHIVE_FAILED = Gauge(
+    "spitlog_archive_failed_games",
+    "Finished games whose archiving failed for a reason no retry can fix (spitlog admin "
+    "failed): they stay in Redis until an operator sees to them (the last sweep's count)",
 )

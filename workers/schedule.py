@@ -15,7 +15,12 @@ RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 - ``spitlog:sched:ctx:<game>`` the trace context (``traceparent``) of the game's latest
   append, when tracing is on (an hour's TTL): the jobs it arms continue that trace;
 - ``spitlog:sched:beat:<host>`` the time (ms) a scheduler on that host last ticked, for
-  ``spitlog health scheduler`` (a minute's TTL).
+  ``spitlog health scheduler`` (a minute's TTL);
+- ``spitlog:sched:failed`` a hash: game -> JSON ``{at, why}`` (ms, the error), the finished
+  games whose archive job failed for a reason no retry can fix
+  (``service.archiving.permanent``): their archive slot is gone, the sweeper arms none
+  again, and they stay in Redis until an operator sees to them (``spitlog admin failed``,
+  ``spitlog admin archive``; the ``spitlog_archive_failed_games`` gauge).
 
 A game has at most three slots, so the set holds a few members per live game whatever
 the pace of play (and a finished game one, until it has left Redis):
@@ -58,6 +63,7 @@ enqueue. A bot plan's version is its job's guard; a claim stamp that grows old w
 the game has not moved tells the sweeper the job was lost (``workers.ticker``).
 """
 
+import json
 import math
 import random
 import time
@@ -81,6 +87,7 @@ CTX = f"{PREFIX}:ctx"  # <ctx>:<game> -> the traceparent of its latest append (t
 CTX_TTL_S = 3600
 BEAT = f"{PREFIX}:beat"
 BEAT_TTL_S = 60
+FAILED = f"{PREFIX}:failed"
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 # a human game's append that takes away a deadline due this soon sets the deadline slot
 # to the next one (``Scheduler.on_appended``); a later one is left to fire its job
@@ -382,13 +389,39 @@ class Schedule:
     def forget(self, game_id: str) -> None:
         """The game is out of Redis: drop its archive slot, any other slot of it (left by
         a hook that never ran after its last append: a worker killed between the two),
-        and its high-water mark."""
+        its high-water mark, and its archive failure if one was recorded."""
         slots = [archive_slot(game_id), *all_slots(game_id)]
         pipe = self.r.pipeline(transaction=True)
         pipe.zrem(DUE, *slots)
         pipe.hdel(PLAN, *slots)
         pipe.delete(_hw_key(game_id))
+        pipe.hdel(FAILED, game_id)
         pipe.execute()
+
+    # ---------------------------------------------------------------- archive failures
+
+    def fail_archive(self, game_id: str, why: str, at_ms: float) -> bool:
+        """Record that archiving the game failed for good (``why``), and drop its archive
+        slot: nothing runs it again. Answers whether this is news (not recorded before)."""
+        slot = archive_slot(game_id)
+        entry = json.dumps({"at": int(at_ms), "why": why[:500]}, sort_keys=True)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hsetnx(FAILED, game_id, entry)
+        pipe.zrem(DUE, slot)
+        pipe.hdel(PLAN, slot)
+        return bool(pipe.execute()[0])
+
+    def archive_failures(self) -> dict[str, dict]:
+        """The games recorded as failed for good: game -> ``{at, why}``."""
+        return {_s(g): json.loads(v) for g, v in self.r.hgetall(FAILED).items()}
+
+    def archive_failure(self, game_id: str) -> dict | None:
+        raw = self.r.hget(FAILED, game_id)
+        return json.loads(raw) if raw is not None else None
+
+    def clear_failure(self, game_id: str) -> bool:
+        """Forget the game's archive failure (an operator saw to it): whether there was one."""
+        return bool(self.r.hdel(FAILED, game_id))
 
     def archive_plans(self, kind: str = "arc") -> list[str]:
         """The games with a ``kind`` slot planned (waiting, or claimed and not done)."""

@@ -10,7 +10,7 @@ import time
 from service.config import Settings
 from service.errors import NoSuchGame
 
-from .metrics import DEPTH, LIVE, OVERDUE, REARMED, STALLED
+from .metrics import ARCHIVE_FAILED, DEPTH, LIVE, OVERDUE, REARMED, STALLED
 from .process import prepare, stop_on_signals
 from .runtime import Runtime
 from .schedule import (
@@ -145,16 +145,18 @@ class Sweeper:
         """Arm again the archive slot of every finished game that lost it (a hook or a job
         that never ran: a crash); answers how many. The games: those of the finished
         lobby, and those with an archive plan (a job that died after it removed the game
-        from the lobby, before it was done)."""
+        from the lobby, before it was done); not those whose archiving failed for good
+        (``Schedule.fail_archive``: counted, ``spitlog_archive_failed_games``)."""
         self._sweep_webhooks(now)
         games = sorted(set(self.finished_games()) | set(self.schedule.archive_plans()))
-        if not games:
-            return 0
+        status = self.schedule.status([archive_slot(g) for g in games]) if games else []
+        # read after the slots: a job that fails for good records it and drops its slot
+        # at once (``fail_archive``), so a slot found gone is among these, or lost
+        failed = self.schedule.archive_failures()
+        ARCHIVE_FAILED.set(len(failed))
         rearmed = 0
-        for gid, (waiting, plan) in zip(
-            games, self.schedule.status([archive_slot(g) for g in games]), strict=True
-        ):
-            if waiting is not None:
+        for gid, (waiting, plan) in zip(games, status, strict=True):
+            if waiting is not None or gid in failed:
                 continue
             if (
                 plan is not None

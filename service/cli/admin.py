@@ -141,6 +141,13 @@ def inspect(game_id: str) -> int:
                    + (f", token sha256 {tok[:16]}..." if tok else ""))  # fmt: skip
     if state.over:
         click.echo(f"result: {state.result}, winner {state.winner}")
+    if state.aborted_by:
+        why = state.aborted_why or "(no reason in the log)"
+        click.echo(f"aborted under T-6 by the {state.aborted_by}: {why}")
+    failed = rt.schedule.archive_failure(game_id)
+    if failed is not None:
+        click.echo(f"archiving failed for good {_when(failed['at'] / 1000, now)}: "
+                   f"{failed['why']}")  # fmt: skip
     if "archived" in meta:
         at, version = meta["archived"].split(":")
         click.echo(f"archived at version {version}, {_when(int(at) / 1000, now)}; "
@@ -164,12 +171,20 @@ def inspect(game_id: str) -> int:
 
 @admin.command()
 @click.argument("game_id")
+@click.option("--reason", "why", required=True, metavar="TEXT",
+              help="why, in words (a line of text): the log keeps it, and anyone may read it "
+              "once the game is over")  # fmt: skip
 @click.option("--yes", is_flag=True, help="do not ask")
-def abort(game_id: str, yes: bool) -> int:
-    """Call a game off: a game_aborted event (reason "admin") through the rules, no one
-    wins; then it leaves Redis for the archive like any finished game."""
+def abort(game_id: str, why: str, yes: bool) -> int:
+    """Abort a game under RULES T-6: a game_aborted event (reason T-6, by the operator,
+    with the reason given) through the rules, no one wins, never rated; then it leaves
+    Redis for the archive like any finished game."""
     import domain
 
+    try:
+        action = domain.Abort(why=domain.check_why(why))
+    except domain.MalformedAction as e:
+        raise click.BadParameter("; ".join(e.errors["why"]), param_hint="--reason") from None
     rt = _runtime()
     game = _game(rt, game_id)
     if game.state.over:
@@ -178,9 +193,9 @@ def abort(game_id: str, yes: bool) -> int:
         click.confirm(f"abort game {game_id} ({game.state.status}, version {game.version})?",
                       abort=True)  # fmt: skip
     for _try in range(5):  # the game may move meanwhile: look again
-        state = rt.games.submit(game_id, None, domain.Abort(), None)
+        state = rt.games.submit(game_id, None, action, None)
         if state is not None:
-            click.echo(f"aborted {game_id} at version {state.version}")
+            click.echo(f"aborted {game_id} at version {state.version} (T-6: {why})")
             return 0
         if rt.games.load(game_id).state.over:
             raise Refused(f"game {game_id} ended meanwhile")
@@ -191,12 +206,28 @@ def abort(game_id: str, yes: bool) -> int:
 @click.argument("game_id")
 def archive(game_id: str) -> int:
     """Archive a finished game now (write it, read it back, check it); an archived one is
-    checked again. It still leaves Redis when its retention ends (or by `delete`)."""
+    checked again. It still leaves Redis when its retention ends (or by `delete`). A game
+    whose archiving had failed for good (`failed`) is off that list once this succeeds,
+    and its archive job runs again (its retention, then out of Redis)."""
     outcome = _archiver_step(game_id, "archive_now")
     if outcome == "gone":
         click.echo(f"{game_id} is archived and out of Redis already")
     else:
         click.echo(f"{game_id}: {outcome}")
+    return 0
+
+
+@admin.command()
+def failed() -> int:
+    """The finished games whose archiving failed for a reason no retry can fix: id, when,
+    why. They stay in Redis, and nothing tries them again, until `archive` succeeds (once
+    what the reason names is fixed)."""
+    rt = _runtime()
+    now = time.time()
+    found = rt.schedule.archive_failures()
+    for gid, f in sorted(found.items(), key=lambda kv: kv[1]["at"]):
+        click.echo(f"{gid}  {_when(f['at'] / 1000, now)}  {f['why']}")
+    click.echo(f"{len(found)} games failed to archive for good", err=True)
     return 0
 
 
@@ -214,7 +245,7 @@ def delete(game_id: str) -> int:
 
 
 def _archiver_step(game_id: str, step: str) -> str:
-    from ..archiving import ArchiveConflict, ArchiveCorrupt, NotArchived
+    from ..archiving import NotArchived, permanent
     from ..errors import ArchiveUnavailable
 
     rt = _runtime()
@@ -223,10 +254,14 @@ def _archiver_step(game_id: str, step: str) -> str:
         outcome = getattr(rt.archiver, step)(game_id)
     except NotArchived as e:
         raise Refused(f"{e}: `spitlog admin archive {game_id}` first") from None
-    except (ArchiveUnavailable, ArchiveConflict, ArchiveCorrupt, ValueError) as e:
+    except Exception as e:
+        if not (isinstance(e, ArchiveUnavailable) or permanent(e)):
+            raise
         raise Refused(f"game {game_id} stays in Redis: {e}") from None
     if outcome == "running":
         raise Refused(f"game {game_id} is not over (`spitlog admin abort` ends it)")
     if outcome == "deleted":
         rt.schedule.forget(game_id)  # its archive slot, if any, has nothing left to do
+    elif outcome in ("archived", "verified") and rt.schedule.clear_failure(game_id):
+        rt.schedule.arm_archive(game_id, time.time() * 1000)  # on to its retention's end
     return outcome

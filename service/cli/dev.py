@@ -30,7 +30,7 @@ def _split_bind(bind: str) -> tuple[str, int]:
 def dev(bind: str | None) -> int:
     """Try it: the API, a worker and the scheduler on an embedded in-memory Redis (unless
     SPITLOG_REDIS_URL is set). Not for keeping games."""
-    from werkzeug.serving import run_simple
+    from werkzeug.serving import make_server, run_simple
 
     from workers.schedule import Scheduler
 
@@ -76,6 +76,11 @@ def dev(bind: str | None) -> int:
     signal.signal(signal.SIGTERM, interrupt)
     try:
         app = create_app(s, scheduler=Scheduler.from_settings(s))
+        if s.metrics_bind is not None:  # the same app: it tells the listeners apart
+            m_host, m_port = _split_bind(s.metrics_bind)
+            metrics = make_server(m_host, m_port, app, threaded=True)
+            threading.Thread(target=metrics.serve_forever, name="metrics", daemon=True).start()
+            print(f"  metrics: http://{m_host}:{m_port}/metrics", flush=True)
         run_simple(host, port, app, threaded=True, use_reloader=False)
     except KeyboardInterrupt:
         pass

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .. import logs, telemetry
+from ..config import tcp_port
 from .common import settings
 
 
@@ -98,10 +99,13 @@ def _post_worker_init(worker) -> None:
 @click.option("--bind", help="host:port (default: $SPITLOG_BIND, 127.0.0.1:8000)")
 def serve(bind: str | None) -> int:
     """Serve the API in production: gunicorn with gevent workers (each holds thousands of
-    open SSE streams), configured by the SPITLOG_* variables. SIGTERM stops it gracefully:
-    requests in flight finish (up to 10 s), SSE streams end with a retry hint."""
+    open SSE streams), configured by the SPITLOG_* variables; its Prometheus metrics on
+    SPITLOG_METRICS_BIND if set. SIGTERM stops it gracefully: requests in flight finish
+    (up to 10 s), SSE streams end with a retry hint."""
     from gunicorn.app.base import BaseApplication
     from gunicorn.glogging import Logger
+
+    from .http_worker import Worker
 
     class Logs(Logger):
         """gunicorn's logger without its access line: a ``logconfig_dict`` turns that line on
@@ -111,11 +115,15 @@ def serve(bind: str | None) -> int:
             return None
 
     s = settings()  # fail now, in the master, on a bad setting
+    public = bind or s.bind
+    if s.metrics_bind is not None and tcp_port(s.metrics_bind) == tcp_port(public):
+        raise click.UsageError(f"--bind {public}: SPITLOG_METRICS_BIND has its port")
     made = _metrics_dir()
     options = {
-        "bind": bind or s.bind,
+        # the API's listener, and the metrics' own (``MetricsListener`` tells them apart)
+        "bind": [public] + ([s.metrics_bind] if s.metrics_bind is not None else []),
         "workers": s.workers,
-        "worker_class": "gevent",
+        "worker_class": Worker,  # gevent's; problem+json for its refusals (http_worker)
         "worker_connections": s.worker_connections,
         "timeout": 30,
         "graceful_timeout": GRACEFUL_TIMEOUT_S,

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 import redis
 from flask import Flask, request
 from flask.sessions import NullSession, SecureCookieSessionInterface
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import BaseConverter
 
-from .. import config, webhooks
+from .. import config, ids, webhooks
 from ..apps import Apps
 from ..archive import open_archive
 from ..audit import Audits
@@ -35,12 +35,23 @@ from ..store.redis import RedisStore
 from ..store.seeks import SeekStore
 from . import docs, openapi, pairing, people, routes, web
 from .cors import Cors
-from .pipeline import Pipeline, Route, json_answer, request_id
+from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
 
 
 class GameIdConverter(BaseConverter):
-    regex = openapi.GAME_ID
+    regex = ids.GAME_ID  # another path: a 404, as a game that does not exist
+
+
+class SeekIdConverter(BaseConverter):
+    regex = ids.SEEK_ID
+
+
+class PlayerRefConverter(BaseConverter):
+    """A player's id (or ``<app id>:<id>``) in a path: any segment, so that one not of
+    the grammar is a 400 naming it (``players.resolve``), not a 404."""
+
+    regex = "[^/]+"
 
 
 @dataclass
@@ -110,7 +121,9 @@ class Front:
     """WSGI middleware: a request of a hot route is matched here and served by the
     pipeline; every other request goes to Flask (``app``), unchanged."""
 
-    _CONVERTERS = {"gid": (openapi.GAME_ID, str), "int": (r"\d+", int)}
+    _CONVERTERS = {"gid": (ids.GAME_ID, str), "sid": (ids.SEEK_ID, str),
+                   "pid": (PlayerRefConverter.regex, str), "int": (r"\d+", int),
+                   "": (r"[^/]+", str)}  # fmt: skip
 
     def __init__(self, app, pipeline: Pipeline, hot: list[Route]):
         self.app = app
@@ -122,7 +135,7 @@ class Front:
         conv: dict[str, type] = {}
 
         def group(m: re.Match) -> str:
-            regex, kind = cls._CONVERTERS[m.group(1) or "int"]
+            regex, kind = cls._CONVERTERS[m.group(1) or ""]
             conv[m.group(2)] = kind
             return f"(?P<{m.group(2)}>{regex})"
 
@@ -136,6 +149,54 @@ class Front:
                 args = {k: conv[k](v) for k, v in match.groupdict().items()}
                 return self.pipeline.wsgi(route, environ, start_response, args)
         return self.app(environ, start_response)
+
+
+def local_port(environ: dict) -> int | None:
+    """The port the request came in on: the local end of its connection (gunicorn and
+    werkzeug give it), or None. Never what the client says (a ``Host`` field)."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return None
+    try:
+        name = sock.getsockname()
+    except OSError:  # the client gone
+        return None
+    return name[1] if isinstance(name, tuple) else None
+
+
+class MetricsListener:
+    """WSGI middleware under ``SPITLOG_METRICS_BIND``: a request that came in on its port
+    gets the Prometheus exposition (``GET /metrics``: every process's, summed) and
+    nothing else (a 404 problem); every other request goes to ``app``, the API, which
+    has no ``/metrics``. So the exposition (~10 ms of CPU a scrape) is never the public
+    listener's to give, and needs no limit there."""
+
+    def __init__(self, app, port: int, metrics: Metrics):
+        self.app, self.port, self.metrics = app, port, metrics
+
+    def __call__(self, environ, start_response):
+        if local_port(environ) != self.port:
+            return self.app(environ, start_response)
+        if environ.get("PATH_INFO") == "/metrics" and environ["REQUEST_METHOD"] in ("GET", "HEAD"):
+            body, ctype = self.metrics.exposition()
+            start_response(
+                "200 OK", [("Content-Type", ctype), ("Content-Length", str(len(body))), NOSNIFF]
+            )
+            return [body]
+        _status, problem_body, _headers = problem(
+            NotFound("this listener answers GET /metrics only")
+        )
+        body = json_answer(problem_body, 404, ctype=PROBLEM_JSON).body
+        start_response(
+            "404 NOT FOUND",
+            [
+                ("Content-Type", PROBLEM_JSON),
+                ("Content-Length", str(len(body))),
+                NOSNIFF,
+                ("Connection", "close"),
+            ],
+        )
+        return [body]
 
 
 def create_app(
@@ -156,7 +217,7 @@ def create_app(
     s = settings if settings is not None else config.load()
     app = App(__name__)
     app.config["MAX_CONTENT_LENGTH"] = s.max_content_length
-    app.url_map.converters["gid"] = GameIdConverter
+    app.url_map.converters.update(gid=GameIdConverter, sid=SeekIdConverter, pid=PlayerRefConverter)
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # a path is what it is: no 308 to another
 
@@ -179,14 +240,16 @@ def create_app(
         players=player_store, rematch_s=s.rematch_s,
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
+    seek_store = SeekStore(client)
     all_routes = routes.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
     services = Services(
-        settings=s, games=games, audits=Audits(games), store=store, hub=Hub(store),
-        limits=limits, gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
+        settings=s, games=games, audits=Audits(games), store=store,
+        hub=Hub(store, seeks=seek_store), limits=limits,
+        gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
         cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
         apps=Apps(player_store), profiles=Profiles(store, player_store, games.archive),
-        seeks=Seeks(games, SeekStore(client), player_store, scheduler, s.seek_max_s),
+        seeks=Seeks(games, seek_store, player_store, scheduler, s.seek_max_s),
         rematches=Rematches(games),
     )  # fmt: skip
     app.extensions["spitlog"] = services
@@ -217,6 +280,8 @@ def create_app(
     app.register_error_handler(Exception, bug)
     if front:
         app.wsgi_app = Front(app.wsgi_app, pipeline, [r for r in all_routes if r.hot])
+    if s.metrics_bind is not None:
+        app.wsgi_app = MetricsListener(app.wsgi_app, config.tcp_port(s.metrics_bind), metrics)
     return app
 
 

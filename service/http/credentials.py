@@ -6,7 +6,8 @@ and the token which seat.
 
 A seat's token comes as ``Authorization: Bearer <token>`` (RFC 6750): the scheme in any
 case, one space, the token (its b64token characters). No header: no credentials (a
-spectator). Any other form is refused (401) before anything else looks at it.
+spectator). Any other form is refused (401, a failed authentication) before anything
+else looks at it.
 
 >>> bearer("Bearer abc-_.~+/9="), bearer("bearer abc"), bearer(None)
 ('abc-_.~+/9=', 'abc', None)
@@ -14,7 +15,7 @@ spectator). Any other form is refused (401) before anything else looks at it.
 
 import re
 
-from ..errors import Unauthorized
+from ..errors import BadCredentials
 
 _API_KEY = re.compile(r"[A-Za-z0-9\-._~+/]{1,128}=*")
 _BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9\-._~+/]+=*)")
@@ -26,7 +27,7 @@ def bearer(header: str | None) -> str | None:
         return None
     m = _BEARER.fullmatch(header)
     if m is None:
-        raise Unauthorized('send the token as "Authorization: Bearer <token>"')
+        raise BadCredentials('send the token as "Authorization: Bearer <token>"')
     return m.group(1)
 
 
@@ -35,5 +36,5 @@ def api_key(header: str | None) -> str | None:
     if header is None:
         return None
     if _API_KEY.fullmatch(header) is None:
-        raise Unauthorized("X-Api-Key holds an app's API key: spk_ and 43 more characters")
+        raise BadCredentials("X-Api-Key holds an app's API key: spk_ and 43 more characters")
     return header

@@ -1,5 +1,6 @@
-"""Live answers: the SSE stream of a game's log and the long-poll, both waiting on the
-live hub (``store.live.Hub``: one subscription per watched game per process).
+"""Live answers: the SSE stream of a game's log and the long-polls (of a game's log, of a
+seek), all waiting on the live hub (``store.live.Hub``: one subscription per watched game
+or seek per process).
 
 Each holds one of its client's stream slots (``limits.rates``) while it is open, and
 frees it within a second of the client going away: the hub looks at every waiting
@@ -68,6 +69,47 @@ def long_poll(call: Call, game_id: str, after: int, wait_s: float) -> None:
                 return
     finally:
         release()
+
+
+class SeekWaiter:
+    """The waits of a seek's long-poll (``seeks.Waiter``), on the live hub. Its first wait
+    takes one of the client's stream slots (429 when it holds them all), which ``release``
+    frees; a client gone or the process draining ends the wait, and every later one
+    (``over``)."""
+
+    def __init__(self, call: Call, wait_s: float):
+        self.call, self.wait_s = call, wait_s
+        self.sock = client_socket(call.environ)
+        self.over = False
+        self._release = None
+
+    def wait(self, seek_id: str, after: int, timeout_s: float) -> bool:
+        call = self.call
+        if self._release is None:
+            self._release = _slot(call, self.wait_s)
+        hub = call.services.hub
+        end = time.monotonic() + timeout_s
+        while (left := end - time.monotonic()) > 0:
+            if hub.wait_seek(seek_id, after, left, self.sock):
+                return True
+            if client_gone(call.environ) or call.services.draining:
+                self.over = True
+                return False
+        return False
+
+    def release(self) -> None:
+        if self._release is not None:
+            self._release()
+            self._release = None
+
+
+def seek_long_poll(call: Call, seek_id: str, wait_s: float) -> dict:
+    """The seek once it is no longer open, or after ``wait_s`` (or its client left)."""
+    waiter = SeekWaiter(call, wait_s)
+    try:
+        return call.services.seeks.read(seek_id, call.token, wait_s, waiter)
+    finally:
+        waiter.release()
 
 
 def sse(call: Call, game, seat: int | None, after: int) -> Answer:

@@ -12,12 +12,12 @@ import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from .. import ids
 from . import schemas, shapes
 from .pipeline import Route
 
 TITLE = "spitlog"
 VERSION = importlib.metadata.version("spitlog")
-GAME_ID = r"g_[0-9a-f]{16}"
 DESCRIPTION = """\
 A game-state service for the two-player real-time card games **Spit** and **Speed**.
 Each game is an append-only log of events; the state is rebuilt from it by a pure
@@ -41,7 +41,13 @@ rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
   before the API sees them.
 """
 _CONVERTERS = {
-    "gid": {"type": "string", "pattern": f"^{GAME_ID}$"},
+    "gid": {"type": "string", "pattern": f"^{ids.GAME_ID}$"},
+    "sid": {"type": "string", "pattern": f"^{ids.SEEK_ID}$"},
+    "pid": {
+        "type": "string",
+        "pattern": f"^(?:{ids.APP_ID}:)?{ids.PLAYER_ID}$",
+        "description": f"{ids.PLAYER_RULE}; or <app id>:<that>, your app's",
+    },
     "int": {"type": "integer", "minimum": 0},
 }
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")

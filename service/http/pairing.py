@@ -6,11 +6,11 @@ import domain
 
 from .. import players
 from ..errors import BadRequest
-from . import schemas
+from . import live, schemas
 from .pipeline import Answer, Call, Route, json_answer
 from .routes import GAME, NO_STORE, _ok, _op, _problems
 
-SEEK = "/v1/seeks/<seek_id>"
+SEEK = "/v1/seeks/<sid:seek_id>"
 _d = schemas._doc
 
 
@@ -105,7 +105,10 @@ def post_seek(call: Call) -> Answer:
 
 def get_seek(call: Call) -> Answer:
     wait = min(call.query.get("wait") or 0, call.services.settings.longpoll_max_s)
-    out = call.services.seeks.read(call.args["seek_id"], call.token, wait)
+    if wait > 0:
+        out = live.seek_long_poll(call, call.args["seek_id"], wait)
+    else:
+        out = call.services.seeks.read(call.args["seek_id"], call.token)
     return json_answer(out, headers=NO_STORE)
 
 

@@ -9,7 +9,7 @@ from . import schemas
 from .pipeline import Call, Route, json_answer
 from .routes import _ok, _op, _problems
 
-PLAYER = "/v1/players/<player_id>"
+PLAYER = "/v1/players/<pid:player_id>"
 _d = schemas._doc
 
 

@@ -4,18 +4,27 @@
    before the request takes anything of its game;
 2. **query**: the route's parameters only, each once (400 naming the parameter);
 3. **credentials**: ``credentials.bearer``, the one reader (401 for a malformed header);
-   for routes that take one, an app's key (``X-Api-Key``: 401 unless a live app's);
+   for routes that take one, an app's key (``X-Api-Key``), read for its form only;
 4. **limits**: the route's rate buckets for the client's address and token (429): charged
    here, or for a route that says so (``Route.charged_in_store``) on a single Redis in the
    same call as its first script of the game, and after the handler if it ran none
-   (``limits.rates`` tells how a refused request still does nothing);
+   (``limits.rates`` tells how a refused request still does nothing). A token on a
+   route of one game is charged as that game's seat if it holds one, else to the
+   address; an app's key is looked up only after (401 unless a live app's), so that an
+   address over its failed authentications is refused before the lookup;
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
 6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
-7. **answer**: errors become problem+json (``problems``, with the request's id); a 503 of
-   a seat's request is remembered so that RULES T-4 does not count it against the seat;
+7. **answer**: errors become problem+json (``problems``, with the request's id); a failed
+   authentication (``ServiceError.failed_auth``: a 401 or 403 of a credential) is charged
+   to the address's bucket of them, and answered 429 instead when that refuses; a 503 of
+   a seat's request, or a 429 of a limit the seat shares with others (its address's), is
+   remembered so that RULES T-4 does not count it against the seat;
    every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
    rate-limit fields of the buckets it was charged to, and the CORS fields
-   (``cors``: a preflight of an allowed origin is answered first, before any stage);
+   (``cors``: a preflight of an allowed origin is answered first, before any stage); the
+   answer to a request whose body was not read whole (refused while it was read, or a
+   body no stage reads) carries ``Connection: close``: where the next request would
+   start on the connection is unknown, and the server closes it after the answer;
 8. **metrics**: every answer counted and timed.
 
 A ``Route`` says which stages apply to it. Flask dispatches most requests and calls
@@ -47,10 +56,14 @@ from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
 
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
+CLOSE = ("Connection", "close")
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _WITH_BODY = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 STATUS = {s.value: f"{s.value} {s.phrase}" for s in http.HTTPStatus}
+# the limits a client shares with everyone behind its address (``RateLimited.bucket``): a
+# seat refused by these alone exceeded no limit of its own, and RULES T-4 excuses the time
+SHARED_LIMITS = frozenset(("requests", "games", "streams"))
 
 
 class Answer:
@@ -74,7 +87,7 @@ class Call:
     """One request as the pipeline has read it; handlers read it, never Flask's globals."""
 
     __slots__ = ("environ", "args", "services", "body", "query", "token", "address", "started",
-                 "gate", "request_id", "app", "seat", "bill")  # fmt: skip
+                 "gate", "request_id", "app", "seat", "bill", "read_whole")  # fmt: skip
 
     def __init__(self, environ: dict, args: dict, services):
         self.environ = environ
@@ -89,7 +102,8 @@ class Call:
         self.request_id = request_id(environ.get("HTTP_X_REQUEST_ID"))
         self.seat: int | None = None  # the caller's seat, once a handler knows it (logs)
         self.app = None  # the app of the request's X-Api-Key (service.apps.App), if any
-        self.bill = None  # its rate buckets, left to its game's first script to charge
+        self.bill = None  # its rate buckets (charged, or left to its game's first script)
+        self.read_whole = False  # its body read to its end (``body.read_body``)
 
     def charge(self) -> None:
         """Charge the call's rate buckets now unless a game script has (a handler does so
@@ -205,7 +219,6 @@ class Pipeline:
     def _run(self, route: Route, call: Call) -> Answer:
         t0 = time.perf_counter()
         environ, args = call.environ, call.args
-        rated: list | tuple = ()
         try:
             preflight = self.cors.preflight(environ)
             if preflight is not None:  # a browser asks before a cross-origin call
@@ -215,19 +228,25 @@ class Pipeline:
             data = b""
             if method in _WITH_BODY:
                 data = read_body(environ, self.limit, self.body_timeout)
+                call.read_whole = True
                 call.started = time.time()  # a window of refusal opens once it is read
             if route.auth:
                 call.token = bearer(environ.get("HTTP_AUTHORIZATION"))
-            if route.app_key:
-                key = api_key(environ.get("HTTP_X_API_KEY"))
-                call.app = self.services.apps.authenticate(key) if key else None
+            key = api_key(environ.get("HTTP_X_API_KEY")) if route.app_key else None
             if self.limits is not None and route.limits:
                 call.address = self.limits.address(environ)
-                bill = self.limits.bill(route.limits, call.address, call.token)
-                if bill is not None and route.charged_in_store and self.in_store:
-                    call.bill = bill  # the handler's first game script charges it
-                elif bill is not None:
-                    rated = self.limits.settle(bill).headers()  # 429 when refused
+                game_id = args.get("game_id") if call.token is not None else None
+                call.bill = self.limits.bill(
+                    route.limits, call.address, call.token, app_key=key is not None,
+                    game_meta=None if game_id is None else self.services.store.meta_key(game_id),
+                )  # fmt: skip
+                # left to the handler's first game script, unless a key is to be looked up
+                if call.bill is not None and not (
+                    route.charged_in_store and self.in_store and key is None
+                ):
+                    self.limits.settle(call.bill)  # 429 when refused
+            if key is not None:
+                call.app = self.services.apps.authenticate(key)
             if data or (method in _WITH_BODY and route.body == "required"):
                 call.body = parse_json(data, media_ok=is_json(environ))
             if route.read_query and (route.query is not None or environ.get("QUERY_STRING")):
@@ -249,13 +268,11 @@ class Pipeline:
             else:
                 self._charge_left(call)
         except Exception as exc:  # noqa: BLE001 - every error gets its problem
-            answer = self.refusal(self._charge_left(call, exc), call)
-            rated = () if answer.status == 429 else rated  # a 429 has them already
+            answer = self.refusal(self._failed(call, self._charge_left(call, exc)), call)
         finally:
             call.leave_gate()
         if call.bill is not None and call.bill.charged is not None and answer.status != 429:
-            rated = call.bill.charged.headers()
-        answer.headers.extend(rated)
+            answer.headers.extend(call.bill.charged.headers())  # (a 429 has them already)
         return self._done(route, answer, call, t0)
 
     def _charge_left(self, call: Call, exc: BaseException | None = None):
@@ -271,10 +288,29 @@ class Pipeline:
             return refused
         return exc
 
+    def _failed(self, call: Call, exc: BaseException) -> BaseException:
+        """The error to answer for ``exc``: a failed authentication (``failed_auth``: a
+        credential refused) is charged to the client address's bucket of them, and to its
+        request bucket if the request was charged to none (refused before its limits);
+        when that refuses, the 429 is the answer instead (or the store's error if it
+        failed)."""
+        if self.limits is None or not getattr(exc, "failed_auth", False):
+            return exc
+        if call.address is None:
+            call.address = self.limits.address(call.environ)
+        uncharged = call.bill is None or call.bill.charged is None
+        try:
+            self.limits.failed(call.address, requests=uncharged)
+        except Exception as refused:  # noqa: BLE001 - a 429, or the store failing
+            return refused
+        return exc
+
     def _done(self, route: Route, answer: Answer, call: Call, t0: float, cors=True) -> Answer:
         """The fields every answer carries; the answer counted and timed."""
         answer.headers.append(NOSNIFF)
         answer.headers.append(("X-Request-Id", call.request_id))
+        if not call.read_whole and _has_body(call.environ):
+            answer.headers.append(CLOSE)
         if cors:
             extra = self.cors.headers(call.environ)
             if extra:
@@ -288,12 +324,13 @@ class Pipeline:
         return answer
 
     def refusal(self, exc: BaseException, call: Call) -> Answer:
-        """The problem+json answer of an error. A 503 to a seat's request on a game is
+        """The problem+json answer of an error. A refusal of a seat's request on a game for
+        no excess of its own (a 503; a 429 of its address's limits only: ``excused``) is
         remembered (``Games.refused``): T-4 does not count against a seat the time the
         service kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
         body["request_id"] = call.request_id
-        if status == 503 and call.token is not None and "game_id" in call.args:
+        if call.token is not None and "game_id" in call.args and excused(exc, status):
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
                 self.services.games.refused(call.args["game_id"], call.token, call.started,
@@ -328,6 +365,25 @@ class Pipeline:
 
         view.__name__ = route.name
         return view
+
+
+def excused(exc: BaseException, status: int) -> bool:
+    """Whether an answer ``status`` to ``exc`` refused a seat for no excess of its own: a
+    503 (the service busy), or a 429 whose refusing limits (``RateLimited.limits``) are all
+    ones it shares with others (``SHARED_LIMITS``: its address's). A 429 that does not say
+    which limit refused is the seat's."""
+    if status == 503:
+        return True
+    if status != 429:
+        return False
+    refused = tuple(getattr(exc, "limits", None) or ())
+    return bool(refused) and all(b in SHARED_LIMITS for b in refused)
+
+
+def _has_body(environ: dict) -> bool:
+    """Whether the request declares a body (a length other than 0, or chunks)."""
+    length = environ.get("CONTENT_LENGTH") or "0"
+    return length != "0" or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
 def _merge_vary(headers: list) -> list:

@@ -30,8 +30,12 @@ PROBLEM_TYPES = {
     ),
     "unauthorized": (401, "no token, a token this service never issued, or an "
                      "`Authorization` header not of the form `Bearer <token>`"),
-    "forbidden": (403, "a token of another game"),
-    "not-found": (404, "no such game, version or path"),
+    "forbidden": (403, "refused for who asks, the `title` says what: a token of another "
+                  "game or seek, a player of another app, the webhook deliveries for anyone "
+                  "but the game's creator, a rated game's seat for anyone but an app's "
+                  "player"),
+    "not-found": (404, "no such game, version, player, seek or path (the `title` says "
+                  "which)"),
     "method-not-allowed": (405, "the path exists, the method does not (see `Allow`)"),
     "not-acceptable": (406, "no media type of `Accept` is one the path answers in"),
     "request-timeout": (408, "the request body did not arrive in time"),
@@ -42,13 +46,23 @@ PROBLEM_TYPES = {
                                "still in progress: retry after `Retry-After`"),
     "precondition-failed": (412, "`If-Match` names another version than the current one"),
     "too-large": (413, "the request body is too large"),
+    "uri-too-long": (414, "the request line is over 4,094 bytes (the server's own answer, "
+                     "before the API sees the request)"),
     "unsupported-media-type": (415, "the request body is not `application/json`"),
+    "expectation-failed": (417, "an `Expect` field other than `100-continue` (the server's "
+                           "own answer)"),
     "illegal-action": (422, "well formed but illegal now: `rule` names the RULES.md ID"),
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
-    "rate-limited": (429, "over the rate limit: retry after `Retry-After` seconds"),
+    "rate-limited": (429, "over a rate limit, which `detail` names (the address's requests, "
+                     "games or failed authentications, the seat's requests or actions): "
+                     "retry after `Retry-After` seconds"),
+    "headers-too-large": (431, "more than 100 header fields, or one over 8,190 bytes (the "
+                          "server's own answer)"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
     "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
                            "truncated: `detail` names the game"),
+    "not-implemented": (501, "a transfer coding the server does not know (`Transfer-Encoding`; "
+                        "the server's own answer)"),
     "busy": (503, "the game moved too fast to act on, the store is unreachable, or (strict "
              "durability) its replicas did not confirm a write in time: retry after "
              "`Retry-After`, with the same `Idempotency-Key`"),
@@ -58,7 +72,8 @@ _HTTP_SLUGS = {404: "not-found", 405: "method-not-allowed", 413: "too-large",
                415: "unsupported-media-type", 400: "invalid-request"}  # fmt: skip
 
 
-def _type(slug: str) -> str:
+def problem_type(slug: str) -> str:
+    """The ``type`` of a problem: its entry on the ``/docs`` page."""
     return f"/docs#problem-{slug}"
 
 
@@ -101,7 +116,7 @@ def problem(exc: BaseException, version: int | None = None) -> tuple[int, dict, 
         detail = "an unexpected error; the game log is unchanged or complete"
     if getattr(exc, "replayed", False):
         headers["Idempotent-Replayed"] = "true"
-    body = {"type": _type(slug), "title": title, "status": status, "detail": detail, **extra}
+    body = {"type": problem_type(slug), "title": title, "status": status, "detail": detail, **extra}
     if version is not None:
         body["version"] = version
     return status, body, headers

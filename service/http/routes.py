@@ -14,7 +14,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 
 import domain
 
-from .. import players
+from .. import idempotency, players
 from ..errors import BadRequest, Busy, NotAcceptable
 from ..games import Acted
 from . import links, live, schemas, shapes
@@ -99,15 +99,32 @@ def list_games(call: Call) -> Answer:
     return json_answer({"games": games, "next": nxt})
 
 
-def _idem_key(call: Call, least: int = 1) -> str | None:
+def _idem_key(call: Call, secret: bool = False) -> str | None:
+    """The request's Idempotency-Key: 1-255 characters, or for a key that gives a seat's
+    token back (``secret``: a create's, a join's) ``idempotency.KEY_RULE``; 400 if not."""
     key = call.header("Idempotency-Key")
-    if key is not None and not least <= len(key) <= 255:
-        raise BadRequest({"Idempotency-Key": [f"Length must be between {least} and 255."]})
+    if key is None:
+        return None
+    if secret:
+        refused = idempotency.key_refusal(key)
+        if refused is not None:
+            raise BadRequest({"Idempotency-Key": [refused]})
+    elif not 1 <= len(key) <= 255:
+        raise BadRequest({"Idempotency-Key": ["Length must be between 1 and 255."]})
     return key
 
 
-# A create's or a join's key gives back a seat's token: it must be hard to guess
-SECRET_KEY_LENGTH = 16
+def _caller(call: Call) -> str:
+    """Whose a create's or a join's Idempotency-Key is (``idempotency.scoped``): the app
+    of the request's ``X-Api-Key``, else the client's address."""
+    if call.app is not None:
+        return "app:" + call.app.id
+    address = call.address
+    if address is None:
+        limits = call.services.limits
+        address = limits.address(call.environ) if limits is not None else (
+            call.environ.get("REMOTE_ADDR") or "-")  # fmt: skip
+    return "addr:" + address
 
 
 def _replayed(acted: Acted) -> list:
@@ -116,13 +133,13 @@ def _replayed(acted: Acted) -> list:
 
 def create_game(call: Call) -> Answer:
     body = schemas.load(schemas.CreateGameSchema, call.body)
-    key = _idem_key(call, SECRET_KEY_LENGTH)
+    key = _idem_key(call, secret=True)
     try:
         acted = call.services.games.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
             body.get("client_seed", ""), seat0=body.get("seat0", "human"), idem_key=key,
             body=call.body, webhook=body.get("webhook"), who=players.who(call.app, body),
-            rated=body.get("rated", False),
+            rated=body.get("rated", False), caller=_caller(call),
         )  # fmt: skip
     except domain.InvalidOptions as e:
         raise BadRequest({f"options.{k}": v for k, v in e.errors.items()}) from None
@@ -144,10 +161,10 @@ def get_game(call: Call) -> Answer:
 
 def join(call: Call) -> Answer:
     body = schemas.load(schemas.JoinSchema, call.body or {})
-    key = _idem_key(call, SECRET_KEY_LENGTH)
+    key = _idem_key(call, secret=True)
     acted = call.services.games.join(
         call.args["game_id"], body.get("client_seed", ""), call.token, idem_key=key,
-        body=call.body or {}, who=players.who(call.app, body),
+        body=call.body or {}, who=players.who(call.app, body), caller=_caller(call),
     )  # fmt: skip
     out = acted.body
     return _state(out, out["state"]["version"], 201, [*NO_STORE, *_replayed(acted)])
@@ -264,11 +281,6 @@ def ready(call: Call) -> Answer:
     return json_answer({"status": "ready"})
 
 
-def metrics(call: Call) -> Answer:
-    body, content_type = call.services.metrics.exposition()
-    return Answer(200, [("Content-Type", content_type)], body)
-
-
 def openapi(call: Call) -> Answer:
     return Answer(200, [("Content-Type", "application/yaml")], call.services.spec_yaml())
 
@@ -359,18 +371,21 @@ ROUTES: tuple[Route, ...] = (
             "Answers your seat's token (shown once) and the commitment to the secret server "
             "seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot "
             "against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` "
-            "(16-255 characters, random: it gives the token back), a retry with the same "
-            "body answers the same game and token (`Idempotent-Replayed: true`); another body "
-            "is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, "
+            "(random: it gives the token back; the rule is the header's), your retry with the "
+            "same body answers the same game and token (`Idempotent-Replayed: true`); another "
+            "body is a 422; a retry while the first is in flight, a 409. A key is its "
+            "caller's: your app's (`X-Api-Key`), else your address's; another caller's same "
+            "key is another key, a game of its own. With an app's `X-Api-Key`, "
             "`player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a "
             "`name` declare a client's bot.",
             security=APP_OPTIONAL,
             parameters=[
                 _header(
                     "Idempotency-Key",
-                    "a retry answers the same game and token",
-                    minLength=16,
-                    maxLength=255,
+                    "a retry answers the same game and token (your app's or your address's "
+                    f"key): {idempotency.KEY_RULE}; 400 if not",
+                    minLength=idempotency.KEY_LENGTH[0],
+                    maxLength=idempotency.KEY_LENGTH[1],
                 )
             ],
             requestBody={
@@ -426,17 +441,19 @@ ROUTES: tuple[Route, ...] = (
         gated=True,
         doc=_op(
             "Take the free seat (409 when there is none)",
-            "With `Idempotency-Key` (16-255 characters), a retry with the same body answers "
-            "the same seat and token (`Idempotent-Replayed: true`). `player` (with "
+            "With `Idempotency-Key` (as a create's: the rule is the header's), your retry with "
+            "the same body answers the same seat and token (`Idempotent-Replayed: true`). "
+            "`player` (with "
             "`X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player "
             "(403), another than seat 0's (409).",
             security=SEAT_AND_APP,
             parameters=[
                 _header(
                     "Idempotency-Key",
-                    "a retry answers the same seat and token",
-                    minLength=16,
-                    maxLength=255,
+                    "a retry answers the same seat and token (your app's or your address's "
+                    f"key): {idempotency.KEY_RULE}; 400 if not",
+                    minLength=idempotency.KEY_LENGTH[0],
+                    maxLength=idempotency.KEY_LENGTH[1],
                 )
             ],
             requestBody={
@@ -478,7 +495,8 @@ ROUTES: tuple[Route, ...] = (
             parameters=[
                 _header(
                     "Idempotency-Key",
-                    "retrying with the same key returns the first answer and appends nothing",
+                    "retrying with the same key returns the first answer and appends nothing "
+                    "(a key is your seat's: unique among its actions)",
                     minLength=1,
                     maxLength=255,
                 ),
@@ -635,23 +653,6 @@ ROUTES: tuple[Route, ...] = (
             "Readiness: the game store answers (503 if not)",
             tag="ops",
             responses={**_ok(200, schemas.HealthSchema), **_problems(503)},
-        ),
-    ),  # fmt: skip
-    Route(
-        "metrics",
-        "GET",
-        "/metrics",
-        metrics,
-        limits=(),
-        doc=_op(
-            "Prometheus metrics of the API (every gunicorn process's, summed)",
-            tag="ops",
-            responses={
-                "200": {
-                    "description": "Prometheus text format",
-                    "content": {"text/plain": {"schema": {"type": "string"}}},
-                }
-            },
         ),
     ),  # fmt: skip
     Route(

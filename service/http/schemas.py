@@ -10,11 +10,14 @@ unknown fields (400). Response schemas allow more fields than they name (the pol
 README.md's *Compatibility*); the tests check real answers against them.
 """
 
+import re
+
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 import domain
 from domain.options import SPEC
 
+from .. import ids
 from ..errors import BadRequest
 
 GAMES = domain.GAMES
@@ -104,12 +107,29 @@ def _printable(text: str) -> None:
         raise ValidationError("printable characters, no space at either end")
 
 
+class Grammar(validate.Validator):
+    """A string of one of ``service.ids``'s grammars, whole (``regex``, anchored: the
+    pattern the document shows)."""
+
+    def __init__(self, pattern: str, error: str):
+        self._whole = re.compile(pattern)
+        self.regex = re.compile(f"^{pattern}$")
+        self.error = error
+
+    def __call__(self, value: str) -> str:
+        if self._whole.fullmatch(value) is None:
+            raise ValidationError(self.error)
+        return value
+
+
+PLAYER_REF = f"(?:{ids.APP_ID}:)?{ids.PLAYER_ID}"
+
+
 class PlayerRefSchema(Schema):
     id = fields.String(
-        required=True, validate=validate.Regexp(r"^[A-Za-z0-9_.-]{1,64}(?<!\n)$|^a_[0-9a-f]{12}:"
-                                                 r"[A-Za-z0-9_.-]{1,64}(?<!\n)$"),
-        **_doc("1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: "
-               "<app id>:<id>, your app's)"),
+        required=True, validate=Grammar(PLAYER_REF, f"{ids.PLAYER_RULE}; or <app id>:<that>"),
+        **_doc(f"{ids.PLAYER_RULE}, in your app's namespace (or qualified: <app id>:<id>, "
+               "your app's)"),
     )  # fmt: skip
     name = fields.String(required=True, validate=[validate.Length(1, 64), _printable],
                          **_doc("1-64 printable characters, shown with the seat"))  # fmt: skip
@@ -181,8 +201,8 @@ class LobbyQuery(Schema):
     kind = fields.String(
         validate=validate.OneOf(KINDS), **_doc("only games with a seat of this kind")
     )
-    player = fields.String(validate=validate.Length(1, 78), **_doc(
-        "only games of this player of your app (X-Api-Key)"))  # fmt: skip
+    player = fields.String(validate=Grammar(PLAYER_REF, f"{ids.PLAYER_RULE}; or <app id>:<that>"),
+                           **_doc("only games of this player of your app (X-Api-Key)"))  # fmt: skip
     cursor = fields.String(
         validate=validate.Length(max=64), **_doc("the `next` of the previous page")
     )

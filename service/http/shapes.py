@@ -24,7 +24,7 @@ import typing
 import domain
 from domain.actions import FIELDS
 from domain.cards import Card
-from domain.events import EVENT_TYPES
+from domain.events import ADDED, EVENT_TYPES
 from domain.wire import SEAT, array, nullable, obj
 
 from ..players import decorate
@@ -152,7 +152,7 @@ def event_schemas() -> dict[str, dict]:
         if redacted:
             text += f" While the game runs a viewer sees less of: {', '.join(redacted)}."
         name = cls.__name__ + "Event"
-        out[name] = obj(props, text)
+        out[name] = obj(props, text, optional=ADDED[cls])  # absent while null
         mapping[kind] = name
     text = "An event of the log, by its `type` (a new type may appear: skip what you do not know)."
     out["Event"] = _union(text, mapping, "type")
@@ -165,7 +165,7 @@ DEADLINE = obj(
     {
         "rule": {
             "type": "string",
-            "enum": ["T-1", "T-2", "T-3", "T-4", "T-5"],
+            "enum": ["T-1", "T-2", "T-3", "T-4", "T-5", "T-6"],
             "description": "the timer's rule",
         },
         "at": {
@@ -173,10 +173,25 @@ DEADLINE = obj(
             "format": "date-time",
             "description": "when it fires: RFC 3339, UTC, milliseconds",
         },
-        "seat": {**nullable(SEAT), "description": "T-4: whose idle clock; null: the game's"},
+        "seat": {**nullable(SEAT), "description": "T-4, T-6: whose idle clock; null: the game's"},
     },  # fmt: skip
     "The soonest of the viewer's own deadlines and the game-wide ones (never another "
     "seat's T-4 in Speed, RULES H-5).",
+)
+ABORTED = obj(
+    {
+        "by": {
+            "type": "string",
+            "enum": ["operator", "service"],
+            "description": "the operator (`spitlog admin abort`), or the service (a hosted "
+            "bot whose decisions it could not run)",
+        },
+        "why": {
+            "type": ["string", "null"],
+            "description": "why, in words (null: an operator's abort logged before T-6)",
+        },
+    },  # fmt: skip
+    "A game aborted under RULES T-6, no one winning: by whom and why.",
 )
 PHASES = "waiting, ready, playing, stalemate, slap, choose, dealing, finished, aborted"
 
@@ -214,6 +229,7 @@ def _common(game: str) -> tuple[dict, dict]:
         "deadline": {**nullable(ref("Deadline")), "description": "null when no timer runs"},
         "winner": {**nullable(SEAT), "description": "the winner's seat, once there is one"},
         "result": {"type": ["string", "null"], "description": "the rule that ended the game"},
+        "aborted": {**nullable(ref("Aborted")), "description": "null unless aborted under T-6"},
         "commitment": {"type": "string", "description": "sha256 hex of the server seed"},
         "rated": {"type": "boolean", "description": "rated (Glicko-2) when it ends"},
         "rematch": nullable(obj({
@@ -244,7 +260,7 @@ def view_schemas() -> dict[str, dict]:
     """The state views (``domain.view``): ``<Game>State`` and ``<Game>Player`` per game,
     its own shapes (``Rules.SHAPES``), and ``State``, any game's by ``game``. A field whose
     shape changes once the game is over (every card shown, H-6) is a union of its forms."""
-    out = {"Card": CARD, "Deadline": DEADLINE}
+    out = {"Card": CARD, "Deadline": DEADLINE, "Aborted": ABORTED}
     mapping = {}
     for game, rules in domain.RULES.items():
         view, seat = _common(game)

@@ -1,21 +1,45 @@
 """Rate limits and stream caps, shared by every API process (OWASP API4).
 
-Three rate limits, each a GCRA bucket (the token bucket's arithmetic, one number per
-bucket: its *theoretical arrival time*) in one small Lua script on Redis, so that they
-hold across API processes and hosts:
+The rate limits are GCRA buckets (the token bucket's arithmetic, one number per bucket:
+its *theoretical arrival time*) in one small Lua script on Redis, so that they hold
+across API processes and hosts:
 
-- **requests per address**: every request but the probes (``/healthz``, ``/readyz``,
-  ``/metrics``) counts against its client address (an IPv6 address by its /64);
-- **actions per token**: each ``POST /v1/games/{id}/actions`` also counts against the
-  seat's token;
-- **games per address**: each ``POST /v1/games`` also counts against its address (a
-  game is stored for good: its log is the product), far below the request rate.
+- **requests per address** (``requests``): every request but the probes (``/healthz``,
+  ``/readyz``, ``/metrics``) counts against its client address (an IPv6 address by its
+  /64);
+- **requests per seat** (``seat``): a request that carries the token of a seat of the
+  game it names counts against that token instead, and against its address only with
+  a priority: it may take the address's bucket ``seat_reserve`` requests beyond its
+  burst, where every other request of the address is refused. So a flood without a
+  seat's token (a spectator, anyone behind the same NAT) leaves the seats their pace,
+  while the address's total stays bounded (tokens, which games give, buy no escape from
+  it);
+- **actions per seat** (``actions``): each ``POST /v1/games/{id}/actions`` of a seat
+  also counts against the seat's token;
+- **games per address** (``games``): each ``POST /v1/games`` (and seek) also counts
+  against its address (a game is stored for good: its log is the product), far below
+  the request rate;
+- **failed authentications per address** (``auth``): a credential refused (an unknown
+  or revoked app key, a token that holds no seat of its game or is no seek's, a
+  malformed one: ``ServiceError.failed_auth``) is charged to its address's bucket
+  (``failed``), far stricter than the request rate, as a login form limits failed
+  logins. While it is empty, a request of that address that presents a credential the
+  service would have to look up (an app key, a token that is no seat of the game it
+  names) is refused before the lookup; a seat's own token needs none and goes on.
+
+Which of its buckets a request with a token is charged to depends on whether the token
+holds a seat of the game, which only the game's meta tells: the bill carries both sets
+(``Bill``, each bucket's ``mode``) and the script that charges it reads the meta first
+(``HMGET tok0 tok1``) and charges one set. A token that holds no seat is charged as
+if it had none, and as a failed authentication once its request is refused for it: a
+random token buys no bucket of its own.
 
 Over a limit the request is refused before it does anything: ``429`` problem+json with
-``Retry-After`` (whole seconds until the bucket admits one more). Every answer a rate
-applies to says where its client stands (``Charged.headers``: ``RateLimit-Policy`` and
-``RateLimit``, the IETF httpapi draft's fields). A refused request
-does not use up the bucket, so a client that waits ``Retry-After`` gets in.
+``Retry-After`` (whole seconds until the bucket admits one more); ``RateLimited.limits``
+names the buckets that refused. Every answer a rate applies to says where its client
+stands (``Charged.headers``: ``RateLimit-Policy`` and ``RateLimit``, the IETF httpapi
+draft's fields). A refused request does not use up the bucket, so a client that waits
+``Retry-After`` gets in.
 
 And caps on the **open streams** (SSE and long-polls): per seat token, and per client
 address whatever the tokens. Each open stream is a member of a sorted set scored by the
@@ -33,13 +57,15 @@ its own after its handler, and when that call refuses, the 429 replaces the hand
 answer (which changed nothing). On a Redis Cluster the buckets and a game live in
 different slots and a script may only touch one: there every request is charged before
 its handler, one call per bucket (so a request refused by its second bucket has used
-up its first).
+up its first), after a read of the game's seats when it carries a token.
 
 The keys are this module's alone (``store.redis`` owns the games' keys):
 
 - ``spit:rl:a:<address>``  an address's request bucket (a number; expires once full)
-- ``spit:rl:t:<sha256 of the token>``  a token's action bucket
+- ``spit:rl:p:<sha256 of the token>``  a seat's request bucket
+- ``spit:rl:t:<sha256 of the token>``  a seat's action bucket
 - ``spit:rl:g:<address>``  an address's game-creation bucket
+- ``spit:rl:f:<address>``  an address's failed authentications
 - ``spit:rl:s:<a|t>:<address or token hash>``  a sorted set: open stream -> its end (ms)
 
 Time is the Redis server's (``TIME``), the one clock every process shares; tests may
@@ -60,54 +86,79 @@ from prometheus_client import Counter
 from ..errors import RateLimited
 from ..games import token_hash
 
-# GCRA over one or more buckets, all or nothing, as a Lua function: ``gcra(K, k, n, A,
-# a)`` charges the buckets K[k .. k+n-1]; A[a]: now (ms; '' for the server's clock), then
-# for each bucket its emission interval (ms per request) and its burst (requests admitted
-# at once). Returns {admitted (1 or 0), now (ms), then for each bucket: the ms until it
-# would admit the request (0: now), its theoretical arrival time (ms) after this request
-# (when admitted: every bucket charged) or as it stands (when refused: nothing charged)}.
+# GCRA over a request's buckets, all or nothing, as a Lua function: ``gcra(K, k, A, a)``.
+# A[a]: now (ms; '' for the server's clock), A[a+1]: n, the number of buckets, A[a+2]: the
+# SHA-256 of the request's token ('' without one), then for each bucket its emission
+# interval (ms per request), its burst (requests admitted at once) and its mode: 'c'
+# (charge) or 'p' (peek: refuse when it would, charge nothing), then 'a' (always), 's'
+# (when the token holds a seat of the game) or 'n' (when it does not). K[k .. k+n-1] are
+# the buckets, K[k+n] the game's meta when there is a token (its tok0 and tok1 say whose
+# seats they are). Returns {admitted (1 or 0), now (ms), 1 if the token holds a seat, then
+# for each bucket: the ms until it would admit the request (0: now; -1: the bucket is not
+# this request's), its theoretical arrival time (ms) after this request (when admitted:
+# every bucket charged) or as it stands (when refused, or peeked: nothing charged)}.
 # The limits' own script (``_GCRA``) and, on a single Redis, the game scripts that charge
 # a request's buckets in the same call (``Bill``, ``store.redis``) run it.
 GCRA_LUA = """
-local function gcra(K, k, n, A, a)
+local function gcra(K, k, A, a)
   local now = tonumber(A[a])
   if now == nil then
     local t = redis.call('TIME')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   end
+  local n = tonumber(A[a + 1])
+  local seat = false
+  if A[a + 2] ~= '' then
+    local tok = redis.call('HMGET', K[k + n], 'tok0', 'tok1')
+    seat = tok[1] == A[a + 2] or tok[2] == A[a + 2]
+  end
   local tats, bases, waits, refused = {}, {}, {}, false
   for i = 1, n do
-    local key = K[k + i - 1]
-    local interval = tonumber(A[a + 2 * i - 1])
-    local burst = tonumber(A[a + 2 * i])
-    local tat = tonumber(redis.call('GET', key) or '0')
-    if tat < now then tat = now end
-    bases[i] = tat
-    tats[i] = tat + interval
-    local wait = tats[i] - interval * burst - now
-    if wait > 0 then
-      waits[i] = math.ceil(wait)
-      refused = true
+    local j = a + 3 * i
+    local mode = A[j + 2]
+    local when = string.sub(mode, 2, 2)
+    if when == 'a' or (when == 's') == seat then
+      local interval = tonumber(A[j])
+      local burst = tonumber(A[j + 1])
+      local tat = tonumber(redis.call('GET', K[k + i - 1]) or '0')
+      if tat < now then tat = now end
+      bases[i] = tat
+      tats[i] = tat + interval
+      local wait = tats[i] - interval * burst - now
+      if wait > 0 then
+        waits[i] = math.ceil(wait)
+        refused = true
+      else
+        waits[i] = 0
+      end
+      if string.sub(mode, 1, 1) == 'p' then tats[i] = tat end
     else
-      waits[i] = 0
+      waits[i] = -1
     end
   end
-  if refused then tats = bases end
-  local out = {refused and 0 or 1, string.format('%.3f', now)}
+  local out = {refused and 0 or 1, string.format('%.3f', now), seat and 1 or 0}
   for i = 1, n do
-    if not refused then
-      local ttl = math.max(1, math.ceil(tats[i] - now))
-      redis.call('SET', K[k + i - 1], string.format('%.3f', tats[i]), 'PX', ttl)
+    if waits[i] < 0 then
+      out[#out + 1] = -1
+      out[#out + 1] = '0'
+    else
+      local tat = tats[i]
+      if refused then
+        tat = bases[i]
+      elseif tat > bases[i] then
+        local ttl = math.max(1, math.ceil(tat - now))
+        redis.call('SET', K[k + i - 1], string.format('%.3f', tat), 'PX', ttl)
+      end
+      out[#out + 1] = waits[i]
+      out[#out + 1] = string.format('%.3f', tat)
     end
-    out[#out + 1] = waits[i]
-    out[#out + 1] = string.format('%.3f', tats[i])
   end
   return out
 end
 """
 
-# KEYS: the buckets. ARGV: now, then each bucket's interval and burst (``gcra``).
-_GCRA = GCRA_LUA + "return gcra(KEYS, 1, #KEYS, ARGV, 1)\n"
+# KEYS: the buckets, then the game's meta if there is a token. ARGV: ``gcra``'s.
+_GCRA = GCRA_LUA + "return gcra(KEYS, 1, ARGV, 1)\n"
 
 # A stream slot. KEYS[1]: the client's sorted set. ARGV: cap, member, how long the stream
 # may stay open (ms), now (ms; '' for the server's clock). Returns 1 when the slot is
@@ -131,6 +182,17 @@ return 1
 STREAM_RETRY_S = 5  # Retry-After of a refused stream: a slot frees when a stream closes
 STREAM_SLACK_S = 30.0  # a stream's slot outlives its longest life by this much
 
+# each bucket as a refusal names it (``RateLimited.detail``)
+DESCRIBED = {
+    "requests": "requests from this address",
+    "seat": "requests of this seat",
+    "actions": "actions of this seat",
+    "games": "games created from this address",
+    "auth": "failed authentications from this address",
+    "streams": "open streams of this address",
+    "token streams": "open streams of this token",
+}
+
 
 class Limits:
     """The limits of one app (one per process), over the game store's Redis client."""
@@ -145,6 +207,11 @@ class Limits:
         requests_burst: int = 1,
         games_per_s: float = 0,
         games_burst: int = 1,
+        seat_per_s: float = 0,
+        seat_burst: int = 1,
+        seat_reserve: int = 0,
+        auth_failures_per_s: float = 0,
+        auth_failures_burst: int = 1,
         streams_per_client: int = 0,
         streams_per_address: int = 0,
         trusted_proxies: int = 0,
@@ -156,6 +223,9 @@ class Limits:
         self.actions = _bucket(actions_per_s, actions_burst)
         self.requests = _bucket(requests_per_s, requests_burst)
         self.games = _bucket(games_per_s, games_burst)
+        self.seat = _bucket(seat_per_s, seat_burst)
+        self.seat_reserve = max(0, int(seat_reserve))
+        self.auth = _bucket(auth_failures_per_s, auth_failures_burst)
         self.streams = int(streams_per_client)
         self.streams_address = int(streams_per_address)
         self.proxies = int(trusted_proxies)
@@ -177,6 +247,11 @@ class Limits:
             requests_burst=s.rate_requests_burst,
             games_per_s=s.rate_games,
             games_burst=s.rate_games_burst,
+            seat_per_s=s.rate_seat,
+            seat_burst=s.rate_seat_burst,
+            seat_reserve=s.rate_seat_reserve,
+            auth_failures_per_s=s.rate_auth_failures,
+            auth_failures_burst=s.rate_auth_failures_burst,
             streams_per_client=s.streams_per_client,
             streams_per_address=s.streams_per_address,
             trusted_proxies=s.trusted_proxies,
@@ -185,7 +260,8 @@ class Limits:
 
     @property
     def rate_limited(self) -> bool:
-        return any(b is not None for b in (self.actions, self.requests, self.games))
+        buckets = (self.actions, self.requests, self.games, self.seat, self.auth)
+        return any(b is not None for b in buckets)
 
     def _now(self) -> str:
         return "" if self.clock is None else repr(round(self.clock() * 1000, 3))
@@ -206,37 +282,86 @@ class Limits:
 
     # ---------------------------------------------------------------- rates
 
-    def bill(self, names: Iterable[str], address: str, token: str | None) -> "Bill | None":
+    def bill(
+        self,
+        names: Iterable[str],
+        address: str,
+        token: str | None,
+        *,
+        game_meta: str | None = None,
+        app_key: bool = False,
+    ) -> "Bill | None":
         """The buckets ``names`` ("requests", "actions", "games") of this client, to be
         charged all or nothing (``settle``, or a game's script: ``Bill``); None when no
-        limit applies. "actions" counts only with a token (without one the request is
-        refused for that)."""
+        limit applies. ``game_meta``: the meta key of the game the request names, whose
+        seats a token may hold: a seat's requests are charged to its ``seat`` bucket and
+        with the seat's reserve to its address's, any other to its address's alone;
+        "actions" counts a seat's only (a request without a token is refused for that,
+        one with another token for its failed authentication). A request that presents
+        a credential the service would look up (``app_key``, or a token that holds no
+        seat of the game) is refused while its address's ``auth`` bucket is empty."""
+        seated = token is not None and game_meta is not None  # the token may hold a seat
+        th = token_hash(token) if token is not None else ""
         buckets = []
-        for name in names:
-            bucket = getattr(self, name)
-            if bucket is None:
-                continue
-            if name == "requests":
-                buckets.append((name, f"spit:rl:a:{address}", bucket))
-            elif name == "actions":
-                if token is not None:
-                    buckets.append((name, f"spit:rl:t:{token_hash(token)}", bucket))
-            else:
-                buckets.append((name, f"spit:rl:g:{address}", bucket))
-        return Bill(self, tuple(buckets), self._now()) if buckets else None
+        if "requests" in names:
+            if seated and self.seat is not None:
+                buckets.append(("seat", f"spit:rl:p:{th}", self.seat, "cs"))
+            if self.requests is not None:
+                key = f"spit:rl:a:{address}"
+                if seated:
+                    interval, burst = self.requests
+                    reserved = (interval, burst + self.seat_reserve)
+                    buckets.append(("requests", key, reserved, "cs"))
+                    buckets.append(("requests", key, self.requests, "cn"))
+                else:
+                    buckets.append(("requests", key, self.requests, "ca"))
+        if "actions" in names and token is not None and self.actions is not None:
+            buckets.append(("actions", f"spit:rl:t:{th}", self.actions, "cs" if seated else "ca"))
+        if "games" in names and self.games is not None:
+            buckets.append(("games", f"spit:rl:g:{address}", self.games, "ca"))
+        if self.auth is not None and (app_key or token is not None):
+            peek = "pa" if app_key or not seated else "pn"
+            buckets.append(("auth", f"spit:rl:f:{address}", self.auth, peek))
+        if not buckets:
+            return None
+        either = seated and any(mode[1] != "a" for *_b, mode in buckets)
+        return Bill(self, tuple(buckets), self._now(), (game_meta, th) if either else None)
+
+    def failed(self, address: str, *, requests: bool) -> "Charged | None":
+        """Charge a failed authentication to ``address``: its ``auth`` bucket, and its
+        ``requests`` bucket too when the request was charged to none (its credential was
+        refused before its limits: a malformed one). ``RateLimited`` (429) when refused:
+        the failure's answer is the 429 then."""
+        buckets = []
+        if self.auth is not None:
+            buckets.append(("auth", f"spit:rl:f:{address}", self.auth, "ca"))
+        if requests and self.requests is not None:
+            buckets.append(("requests", f"spit:rl:a:{address}", self.requests, "ca"))
+        if not buckets:
+            return None
+        return self.settle(Bill(self, tuple(buckets), self._now(), None))
 
     def settle(self, bill: "Bill") -> "Charged":
         """Charge ``bill`` by a call of its own (one round trip, all or nothing; on a
-        Cluster, where the buckets live in different slots, one call each): what came of
-        it; ``RateLimited`` (429) when refused, and then nothing was charged."""
-        if len(bill.buckets) == 1 or not self.cluster:
-            reply = self._run(bill.keys, bill.args)
-            return bill.settled(reply)
-        states = []
-        for _n, k, b in bill.buckets:
-            reply = self._run([k], [bill.now, *b])
-            states.append((int(reply[2]), float(reply[3]), float(reply[1])))
-        return bill.settled_states(states)
+        Cluster, where the buckets and the game live in different slots, a read of the
+        game's seats if the bill asks, then one call per bucket, peeks first, until one
+        refuses): what came of it; ``RateLimited`` (429) when refused, and then nothing
+        was charged (on a Cluster: by the bucket that refused and those after it)."""
+        if not self.cluster or (len(bill.buckets) == 1 and bill.seat_of is None):
+            return bill.settled(self._run(bill.keys, bill.args))
+        seat = False
+        if bill.seat_of is not None:
+            meta, th = bill.seat_of
+            seat = th.encode() in self.r.hmget(meta, "tok0", "tok1")
+        states: list = [None] * len(bill.buckets)
+        mine = [i for i, b in enumerate(bill.buckets) if _applies(b[3], seat)]
+        for i in sorted(mine, key=lambda i: bill.buckets[i][3][0] != "p"):
+            _name, key, (interval, burst), mode = bill.buckets[i]
+            reply = self._run([key], [bill.now, 1, "", interval, burst, mode[0] + "a"])
+            states[i] = (int(reply[3]), float(reply[4]), float(reply[1]))
+            if states[i][0] > 0:
+                break
+        return bill.settled_states(states, seat)
 
     def _run(self, keys: list, args: list):
         """The GCRA script by its SHA (as ``store.redis`` runs its scripts)."""
@@ -245,17 +370,25 @@ class Limits:
         except redis.exceptions.NoScriptError:
             return self._gcra(keys=keys, args=args)
 
-    def _charged(self, buckets: tuple, states: list) -> "Charged":
-        """What charging ``buckets`` came to, from each one's (wait ms, TAT ms, now ms)."""
+    def _charged(self, buckets: tuple, states: list, seat: bool) -> "Charged":
+        """What charging ``buckets`` came to, from each one's (wait ms, TAT ms, now ms), or
+        None for a bucket that was not the request's. A peek that admitted is no charge
+        and is not told; one that refused is."""
         worst = 0
-        seen = []
-        for (name, _key, (interval, burst)), (wait, tat, at) in zip(buckets, states, strict=True):
+        seen, refused = [], []
+        for (name, _key, (interval, burst), mode), state in zip(buckets, states, strict=True):
+            if state is None:
+                continue
+            wait, tat, at = state
             if wait > 0:
                 self.refused.labels(name).inc()
                 worst = max(worst, wait)
+                refused.append(name)
+            elif mode[0] == "p":
+                continue
             left = max(0, int((at + interval * burst - tat) // interval))
             seen.append((name, interval, burst, left, max(0.0, tat - at) / 1000))
-        return Charged(worst / 1000 if worst else None, tuple(seen))
+        return Charged(worst / 1000 if worst else None, tuple(seen), tuple(refused), seat)
 
     # ---------------------------------------------------------------- streams
 
@@ -285,6 +418,7 @@ class Limits:
                 raise RateLimited(
                     f"too many open streams: at most {cap} per {per}; close one",
                     headers={"Retry-After": str(STREAM_RETRY_S)},
+                    limits=("streams" if per == "address" else "token streams",),
                 )
             taken.append((key, member))
         return release
@@ -294,50 +428,65 @@ class Bill:
     """A request's buckets, charged all or nothing exactly once: by ``Limits.settle`` (a
     call of its own), or on a single Redis inside the first script of the request's game
     that carries it (``store.redis``: the buckets' ``gcra`` runs first in that script,
-    and when it refuses, the script does nothing else). ``charged`` is what came of it
-    (None until then)."""
+    and when it refuses, the script does nothing else). Each bucket is (name, key,
+    (interval ms, burst), mode: ``gcra``'s); ``seat_of`` is (the game's meta key, the
+    token's hash) when which buckets are charged depends on whether the token holds a
+    seat of that game (the script reads the meta). ``charged`` is what came of it (None
+    until then)."""
 
-    __slots__ = ("limits", "buckets", "now", "charged")
+    __slots__ = ("limits", "buckets", "now", "seat_of", "charged")
 
-    def __init__(self, limits: Limits, buckets: tuple, now: str):
+    def __init__(self, limits: Limits, buckets: tuple, now: str, seat_of=None):
         self.limits = limits
-        self.buckets = buckets  # (name, key, (interval ms, burst)), ...
+        self.buckets = buckets
         self.now = now  # '' for the Redis server's clock
+        self.seat_of: tuple[str, str] | None = seat_of
         self.charged: Charged | None = None
 
     @property
     def keys(self) -> list[str]:
-        return [k for _n, k, _b in self.buckets]
+        keys = [k for _n, k, _b, _m in self.buckets]
+        return keys if self.seat_of is None else [*keys, self.seat_of[0]]
 
     @property
     def args(self) -> list:
-        """The ``gcra`` function's arguments: now, then each bucket's interval and burst."""
-        return [self.now, *(x for _n, _k, b in self.buckets for x in b)]
+        """The ``gcra`` function's arguments: now, the number of buckets, the token's
+        hash, then each bucket's interval, burst and mode."""
+        th = "" if self.seat_of is None else self.seat_of[1]
+        each = (x for _n, _k, (interval, burst), mode in self.buckets
+                for x in (interval, burst, mode))  # fmt: skip
+        return [self.now, len(self.buckets), th, *each]
 
     def settled(self, reply) -> "Charged":
         """Take the ``gcra`` function's ``reply``: what came of it (``charged``);
         ``RateLimited`` (429, with ``Retry-After`` and the rate fields) when refused."""
         at = float(reply[1])
-        n = len(self.buckets)
-        return self.settled_states(
-            [(int(reply[2 + 2 * i]), float(reply[3 + 2 * i]), at) for i in range(n)]
-        )
+        states = []
+        for i in range(len(self.buckets)):
+            wait = int(reply[3 + 2 * i])
+            states.append(None if wait < 0 else (wait, float(reply[4 + 2 * i]), at))
+        return self.settled_states(states, int(reply[2]) == 1)
 
-    def settled_states(self, states: list) -> "Charged":
-        self.charged = charged = self.limits._charged(self.buckets, states)
+    def settled_states(self, states: list, seat: bool = False) -> "Charged":
+        self.charged = charged = self.limits._charged(self.buckets, states, seat)
         if charged.wait:
             rated = charged.headers()
+            over = ", ".join(DESCRIBED.get(n, n) for n in charged.refused)
             raise RateLimited(
-                "over the rate limit",
+                f"over the rate limit of {over}",
                 headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
+                limits=charged.refused,
             )
         return charged
 
 
 class Charged:
     """What charging a request's buckets came to: ``wait`` (None: admitted; else the
-    seconds until it would be) and, per bucket, (name, ms between two requests, burst,
-    requests left now, seconds until the bucket is full again). ``headers`` says it as
+    seconds until it would be), per bucket charged (or refusing) (name, ms between two
+    requests, burst, requests left now, seconds until the bucket is full again),
+    ``refused``: the names of the buckets that refused ("requests" and "auth" are the
+    address's, "seat" and "actions" the seat's own, "games" the address's creations), and
+    ``seat``: whether the request's token held a seat of its game. ``headers`` says it as
     the IETF httpapi draft's ``RateLimit-Policy`` and ``RateLimit`` fields
     (draft-ietf-httpapi-ratelimit-headers-10): a policy's quota ``q`` is the bucket's
     burst and its window ``w`` the seconds the bucket takes to fill from empty; ``r``
@@ -347,11 +496,13 @@ class Charged:
     [('RateLimit-Policy', '"requests";q=200;w=2'), ('RateLimit', '"requests";r=57;t=2')]
     """
 
-    __slots__ = ("wait", "buckets")
+    __slots__ = ("wait", "buckets", "refused", "seat")
 
-    def __init__(self, wait: float | None, buckets: tuple):
+    def __init__(self, wait: float | None, buckets: tuple, refused: tuple = (), seat=False):
         self.wait = wait
         self.buckets = buckets
+        self.refused: tuple[str, ...] = refused
+        self.seat = seat
 
     def headers(self) -> list[tuple[str, str]]:
         if not self.buckets:
@@ -381,6 +532,12 @@ def _bucket(per_s: float, burst: int) -> tuple[float, int] | None:
     if per_s <= 0:
         return None
     return (1000.0 / per_s, max(1, int(burst)))
+
+
+def _applies(mode: str, seat: bool) -> bool:
+    """Whether a bucket of ``mode`` (``gcra``'s) is charged, when the token holds a seat
+    (``seat``) or not."""
+    return mode[1] == "a" or (mode[1] == "s") == seat
 
 
 def _nothing() -> None:

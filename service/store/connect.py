@@ -6,7 +6,7 @@ A ``redis+sentinel://`` URL (``config.sentinel_url``) names Sentinels and a mast
 instead of a Redis: every connection asks the Sentinels for the current primary when it
 connects (redis-py's ``Sentinel``), so that after a failover the connections a command
 finds broken, or on the old primary turned replica (``READONLY``), connect again to the
-new one (docs/decisions/0024)."""
+new one (docs/decisions/0027)."""
 
 import select
 

@@ -1,15 +1,17 @@
 """Live updates: one subscription per watched game per process, however many clients.
 
 SSE streams and long-polls wait here for a game's log to grow past the version they
-have. Each append publishes what it appended on the game's shard channel
-(``RedisStore.live_channel``, in the append's own script). A process holds one Pub/Sub
-connection (on a Cluster, one per node that serves a watched game), subscribed to the
-channels of the games its clients wait on, and a reader per connection (a thread; a
-greenlet under gevent) that takes each message, keeps the latest entries of its game
-(``since``) and wakes that game's waiters. So an append reaches a process in one push
-whatever the number of its streams, and no stream, and no watched game, costs a Redis
-command while nothing happens. A game's subscription goes once no one has waited on it
-for ``linger_s``, and a connection once no game of it is watched.
+have (and a seek's long-polls for the seek's status to change: ``wait_seek``, the same
+way, the seek's version for the game's). Each append publishes what it appended on the
+game's shard channel (``RedisStore.live_channel``, in the append's own script), and each
+change of a seek its new version on the seek's (``SeekStore.live_channel``). A process
+holds one Pub/Sub connection (on a Cluster, one per node that serves a watched game),
+subscribed to the channels of the games its clients wait on, and a reader per
+connection (a thread; a greenlet under gevent) that takes each message, keeps the latest
+entries of its game (``since``) and wakes that game's waiters. So an append reaches a
+process in one push whatever the number of its streams, and no stream, and no watched
+game, costs a Redis command while nothing happens. A game's subscription goes once no
+one has waited on it for ``linger_s``, and a connection once no game of it is watched.
 
 What a process knows of a game is exact: after each ``SSUBSCRIBE`` is confirmed (a new
 game, and every game of a connection again once it is made anew), the game's version is
@@ -59,6 +61,69 @@ PING_S = 15.0  # a connection heard nothing from for this long is asked (PING) .
 DEAD_S = 45.0  # ... and one heard nothing from for this long is cut and made anew
 BATCH = 256  # versions read in one round trip after confirmations
 POLL_S = 0.25  # with no shard Pub/Sub (Redis < 7.0), how often a wait reads the store
+SEEK = "seek:"  # a seek's watch is named ``seek:<its id>``; a game's, by the game's id
+
+
+class Topics:
+    """What a hub watches, each by its name: a game by its id (the event store's log and
+    live channel), a seek by ``seek:<its id>`` (the seek store's hash and channel, when
+    the hub is given the seek store). Both publish in one form: the first new version,
+    then a JSON object a line. Connections are the event store's (one Redis, or Cluster)."""
+
+    def __init__(self, games, seeks=None):
+        self.games = games  # service.store.redis.RedisStore
+        self.seeks = seeks  # service.store.seeks.SeekStore, or None: no seek is watched
+
+    def _split(self, name: str):
+        if name.startswith(SEEK):
+            if self.seeks is None:
+                raise ValueError(f"{name}: this hub watches no seek")
+            return self.seeks, name[len(SEEK) :]
+        return self.games, name
+
+    def live_node(self, name: str):
+        store, key = self._split(name)
+        return store.live_node(key)
+
+    def live_channel(self, name: str) -> str:
+        store, key = self._split(name)
+        return store.live_channel(key)
+
+    def live_game(self, channel) -> str | None:
+        """The name of what a live channel is about (a game's id, ``seek:<id>``), or None."""
+        game = self.games.live_game(channel)
+        if game is not None or self.seeks is None:
+            return game
+        seek = self.seeks.live_seek(channel)
+        return None if seek is None else SEEK + seek
+
+    def versions(self, names: list[str]) -> list[int]:
+        """The versions of games and seeks: one round trip for each store named."""
+        seeks = [n for n in names if n.startswith(SEEK)]
+        if not seeks:
+            return self.games.versions(names)
+        games = [n for n in names if not n.startswith(SEEK)]
+        got = dict(zip(games, self.games.versions(games) if games else [], strict=True))
+        got.update(zip(seeks, self.seeks.versions([n[len(SEEK) :] for n in seeks]),
+                       strict=True))  # fmt: skip
+        return [got[n] for n in names]
+
+    def acl_channels(self) -> str:
+        """The channel patterns an ACL user needs, as ``ACL SETUSER`` takes them."""
+        names = ["*"] + ([SEEK + "*"] if self.seeks is not None else [])
+        return " ".join("&" + self.live_channel(n) for n in names)
+
+    def live_entries(self, data: bytes):
+        return self.games.live_entries(data)
+
+    def live_connect(self, node=None, timeout_s: float | None = None):
+        return self.games.live_connect(node, timeout_s)
+
+    def live_refresh(self) -> None:
+        self.games.live_refresh()
+
+    def live_node_gone(self, node) -> bool:
+        return self.games.live_node_gone(node)
 
 
 class _Watch:
@@ -181,10 +246,11 @@ def _send(conn, name: str, channels) -> None:
 
 
 class Hub:
-    """Wait for a game's version to pass a mark, sharing one subscription per game."""
+    """Wait for a game's version (or a seek's) to pass a mark, sharing one subscription per
+    game (or seek)."""
 
-    def __init__(self, store, *, linger_s: float = 5.0, check_s: float = 1.0):
-        self.store = store
+    def __init__(self, store, *, seeks=None, linger_s: float = 5.0, check_s: float = 1.0):
+        self.store = Topics(store, seeks)  # what it watches: the games (and the seeks)
         self.linger_s = linger_s  # a watch with no waiters stays this long
         self.check_s = check_s  # how often the waiting streams' clients are looked at
         self._watches: dict[str, _Watch] = {}
@@ -258,6 +324,11 @@ class Hub:
             with self._lock:
                 w.waiters -= 1
                 w.idle_since = time.monotonic()
+
+    def wait_seek(self, seek_id: str, after: int, timeout_s: float, sock=None) -> bool:
+        """``wait`` for a seek: until its version (``SeekStore``: how many times its status
+        changed) passes ``after``; True if it does."""
+        return self.wait(SEEK + seek_id, after, timeout_s, sock)
 
     def since(self, game_id: str, after: int) -> list | None:
         """The entries after version ``after`` as the game's messages brought them (its
@@ -366,7 +437,7 @@ class Hub:
                        if "unknown command" in text.lower() else
                        f"the live channels' subscription was refused ({type(e).__name__}: "
                        f"{text}; an ACL user needs the channels too, e.g. "
-                       f"'&{self.store.live_channel('*')}')")  # fmt: skip
+                       f"'{self.store.acl_channels()}')")  # fmt: skip
                 log.error("%s: live updates poll the store every %.2f s", why, POLL_S)
                 self.polling = True
                 self.wake_all(stopping=False)

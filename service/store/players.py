@@ -30,6 +30,8 @@ import json
 
 import redis
 
+from .. import ids
+
 RT = "spit:{rt}"
 DONE_TTL_S = 7 * 86_400
 
@@ -139,7 +141,10 @@ class PlayerStore:
     # ---------------------------------------------------------------- players
 
     def touch_player(self, pkey: str, name: str, now_ms: int) -> None:
-        """Create the player (or give it its latest name)."""
+        """Create the player (or give it its latest name); ValueError for a pkey not of
+        the grammar (``service.ids``): no player is made that a request cannot name."""
+        if not ids.is_pkey(pkey):
+            raise ValueError(f"not a player's key: {pkey!r}")
         pipe = self.r.pipeline(transaction=False)
         pipe.hsetnx(player_key(pkey), "created", now_ms)
         pipe.hset(player_key(pkey), "name", name)

@@ -30,8 +30,9 @@ Redis Cluster slot:
 
   Each of these hashes expires ``idempotency_ttl_s`` after its latest record.
 - ``spit:{g:<id>}:refused`` a sorted set: ``<token hash, 16 hex>:<from ms>:<to ms>`` ->
-  to ms, each a window in which the service refused a request of that token for its own
-  reasons (a 503): RULES T-4 does not count it against the seat. The latest 256, for a day.
+  to ms, each a window in which the service refused a request of that token for no excess
+  of the seat's own (a 503, a 429 of its address's limits): RULES T-4 does not count it
+  against the seat. The latest 256, for a day.
 - ``spit:{g:<id>}:snap`` a hash: ``<version>`` -> the state at that version (JSON of
   ``domain.state_to_dict``, compressed: ``service.store.snapshots``), a cache that
   ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced
@@ -56,8 +57,9 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
   from an unknown one (401);
 - ``spit:confirms`` a counter, the write strict durability's ``RedisStore.confirm`` waits
   for (its value means nothing);
-- ``spit:new:<128 bits of the SHA-256 of an Idempotency-Key>`` -> ``<id>:<fingerprint of
-  the body>:<ms>``, the game a create with that key made (or is making), for
+- ``spit:new:<128 bits of the SHA-256 of a create's Idempotency-Key, its caller's>``
+  (``idempotency.scoped``) -> ``<id>:<fingerprint of the body>:<ms>``, the game a create
+  with that key made (or is making), for
   ``idempotency_ttl_s``; the game's meta names it (``ck``) so that its retention
   deletes it too.
 """
@@ -181,24 +183,25 @@ def _charging(body: str) -> str:
     """The same script charging a request's rate buckets (``limits.rates.Bill``; a
     single Redis only: the buckets are in other slots) where the body calls
     ``charge_now()`` (the load: first; the append: after its checks, before it writes). KEYS:
-    the m buckets, then the script's own; ARGV: m, the ``gcra`` function's arguments
-    (now, then each bucket's interval and burst), then the script's own. Answers {the
-    charge} when it refuses (and the script has written nothing), {the charge, the
-    script's answer} when admitted, {false, the answer} when the body answered before
-    its charge point (a replay, a clash: nothing written, nothing charged). So a script
-    sent again after its answer was lost (redis-py's retry) finds its own append and
-    answers it without charging twice."""
+    the bill's m keys (its buckets, then the game's meta when it has a token: the
+    game's own), then the script's own; ARGV: m, the ``gcra`` function's arguments (now,
+    the number n of buckets, the token's hash, then each bucket's interval, burst and
+    mode), then the script's own. Answers {the charge} when it refuses (and the script
+    has written nothing), {the charge, the script's answer} when admitted, {false, the
+    answer} when the body answered before its charge point (a replay, a clash: nothing
+    written, nothing charged). So a script sent again after its answer was lost
+    (redis-py's retry) finds its own append and answers it without charging twice."""
     return (
         GCRA_LUA + _FIND + """
 local m = tonumber(ARGV[1])
 local charge = nil
 local function charge_now()
-  charge = gcra(KEYS, 1, m, ARGV, 2)
+  charge = gcra(KEYS, 1, ARGV, 2)
   return charge[1] ~= 0
 end
 local function body(KEYS, ARGV)
 """ + body + """end
-local reply = body({unpack(KEYS, m + 1)}, {unpack(ARGV, 2 * m + 3)})
+local reply = body({unpack(KEYS, m + 1)}, {unpack(ARGV, 5 + 3 * tonumber(ARGV[3]))})
 if charge == nil then return {false, reply} end
 if charge[1] == 0 then return {charge} end
 return {charge, reply}
@@ -350,8 +353,9 @@ def _b64(data: bytes) -> str:
 
 
 def _idem_place(field: str) -> tuple[str, str]:
-    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``) is kept: the part name
-    of the key's bucket and the field there, the seat and 96 bits of the key's SHA-256."""
+    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``, or a join's
+    ``j:<its caller's key>``) is kept: the part name of the key's bucket and the field
+    there, the seat and 96 bits of the key's SHA-256."""
     seat, _sep, key = field.partition(":")
     digest = hashlib.sha256(key.encode()).digest()
     return f"idem:{digest[-1] % IDEM_BUCKETS}", seat + _b64(digest[:12])
@@ -440,6 +444,10 @@ class RedisStore:
             return self.r.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:
             return script(keys=keys, args=args)
+
+    def meta_key(self, game_id: str) -> str:
+        """The key of a game's meta (the rate limits read its seats' token hashes there)."""
+        return _key(game_id, "meta")
 
     def _waited(self, script, keys: list, args: list) -> tuple:
         """(reply, confirmed): run a registered script as ``_script`` does and, in the
@@ -533,9 +541,8 @@ class RedisStore:
         run = self._waited if wait else lambda *a: (self._script(*a), True)
         if bill is None or bill.charged is not None or self.cluster:
             return run(plain, keys, args)
-        reply, confirmed = run(
-            charging, [*bill.keys, *keys], [len(bill.buckets), *bill.args, *args]
-        )
+        bill_keys = bill.keys
+        reply, confirmed = run(charging, [*bill_keys, *keys], [len(bill_keys), *bill.args, *args])
         if reply[0] is None:  # answered before its charge point: the bill is still open
             return reply[1], confirmed
         bill.settled(reply[0])  # raises when refused

@@ -6,8 +6,9 @@ hashes they find in a pool: keys of the same slot).
   ``lo``/``hi`` (the ratings it accepts), ``rating`` (its own), ``pk`` (its player's
   pkey, or empty), ``kind``, ``name``, ``tok`` (SHA-256 of its token), ``created``,
   ``expires``, ``fallback`` (ms, or empty), ``status`` (``open``, ``making``, ``paired``,
-  ``expired``, ``cancelled``) and, once paired, ``gid``, ``seat`` and ``opp`` (the other
-  seek's id or a hosted level). It expires an hour after its own expiry.
+  ``expired``, ``cancelled``), ``v`` (its version: how many times its status changed;
+  absent: none) and, once paired, ``gid``, ``seat`` and ``opp`` (the other seek's id or a
+  hosted level). It expires an hour after its own expiry.
 - ``spit:{sk}:pool:<pool>`` a sorted set: the open seeks of one game, options and
   ``rated`` (``pool``: 16 hex of their SHA-256), scored by creation (oldest first).
 - ``spit:{sk}:due`` a sorted set: each open seek scored by its next due time (its bot
@@ -15,14 +16,31 @@ hashes they find in a pool: keys of the same slot).
 - ``spit:{sk}:making`` a sorted set: ``<game id>|<seek>|<seek or level>``, scored by the
   time the pairing was made; a member stays until the game is made and both seeks say so
   (``finish``): a pairing whose process died in between is finished by the next reader.
+- ``spit:{sk}:s:<seek id>:live`` not a key: the shard channel (``SPUBLISH``, the ``{sk}``
+  slot) on which each change of the seek's status is published, as a game's appends are
+  (``RedisStore.live_channel``): the seek's new version (its hash's ``v``, which each
+  change counts up) and ``{"status": ...}``, a line each; the long-polls of the seek wait
+  for it on the live hub (``store.live.Hub``).
 """
 
 import json
+import re
 
 import redis
+import redis.cluster
 
 SK = "spit:{sk}"
 SEEK_TTL_MS = 3_600_000  # a seek's hash outlives its expiry this long (a late reader)
+
+# Each script that changes a seek's status counts its version up and publishes the change
+# on the seek's live channel (by pcall, last: a server without SPUBLISH, < 7.0, still
+# changes it, and its long-polls read the version instead)
+_CHANGED = """
+local function changed(key, status)
+  local v = redis.call('HINCRBY', key, 'v', 1)
+  redis.pcall('SPUBLISH', key .. ':live', v .. '\\n{"status":"' .. status .. '"}')
+end
+"""
 
 # KEYS: the new seek, its pool, due, making. ARGV: its id, now (ms), how many to scan,
 # the game id if it pairs, the prefix of seek keys. Pairs the new seek with the oldest
@@ -30,7 +48,9 @@ SEEK_TTL_MS = 3_600_000  # a seek's hash outlives its expiry this long (a late r
 # both leave the pool and the due set, both turn 'making' with the game's id and their
 # seats (the older seek seat 0), the pairing goes to 'making'. Else the new seek joins
 # the pool. Expired seeks met on the way leave the pool.
-_PAIR = """
+_PAIR = (
+    _CHANGED
+    + """
 local me = KEYS[1]
 if redis.call('HGET', me, 'status') ~= 'open' then return {'not-open'} end
 local f = redis.call('HMGET', me, 'rating', 'lo', 'hi', 'pk', 'created', 'expires')
@@ -63,13 +83,18 @@ redis.call('ZREM', KEYS[3], found, ARGV[1])
 redis.call('HSET', k, 'status', 'making', 'gid', ARGV[4], 'seat', 0, 'opp', ARGV[1])
 redis.call('HSET', me, 'status', 'making', 'gid', ARGV[4], 'seat', 1, 'opp', found)
 redis.call('ZADD', KEYS[4], now, ARGV[4] .. '|' .. found .. '|' .. ARGV[1])
+changed(k, 'making')
+changed(me, 'making')
 return {'paired', found}
 """
+)
 
 # KEYS: the seek, its pool, due, making. ARGV: now (ms), the game id if it falls back,
 # the hosted level, its id. Its bot fallback (if open and due) or its expiry (if open and
 # past it): {'fallback'}, {'expired'}, or {'later', the next due ms} / {'not-open'}.
-_DUE = """
+_DUE = (
+    _CHANGED
+    + """
 local f = redis.call('HMGET', KEYS[1], 'status', 'fallback', 'expires')
 if f[1] ~= 'open' then return {'not-open'} end
 local now = tonumber(ARGV[1])
@@ -78,41 +103,52 @@ if f[2] and f[2] ~= '' and tonumber(f[2]) <= now and tonumber(f[3]) > now then
   redis.call('ZREM', KEYS[3], ARGV[4])
   redis.call('HSET', KEYS[1], 'status', 'making', 'gid', ARGV[2], 'seat', 0, 'opp', ARGV[3])
   redis.call('ZADD', KEYS[4], now, ARGV[2] .. '|' .. ARGV[4] .. '|' .. ARGV[3])
+  changed(KEYS[1], 'making')
   return {'fallback'}
 end
 if tonumber(f[3]) <= now then
   redis.call('ZREM', KEYS[2], ARGV[4])
   redis.call('ZREM', KEYS[3], ARGV[4])
   redis.call('HSET', KEYS[1], 'status', 'expired')
+  changed(KEYS[1], 'expired')
   return {'expired'}
 end
 local nxt = tonumber(f[3])
 if f[2] and f[2] ~= '' and tonumber(f[2]) < nxt then nxt = tonumber(f[2]) end
 return {'later', tostring(nxt)}
 """
+)
 
 # KEYS: making, then the pairing's seeks (one or two). ARGV: the making member, the game
 # id. The game is made: each seek still 'making' for it turns 'paired'; the member goes.
-_FINISH = """
+_FINISH = (
+    _CHANGED
+    + """
 for i = 2, #KEYS do
   if redis.call('HGET', KEYS[i], 'status') == 'making'
      and redis.call('HGET', KEYS[i], 'gid') == ARGV[2] then
     redis.call('HSET', KEYS[i], 'status', 'paired')
+    changed(KEYS[i], 'paired')
   end
 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 return 1
 """
+)
 
 # KEYS: the seek, its pool, due. ARGV: its id. Cancels an open seek: its status after.
-_CANCEL = """
+_CANCEL = (
+    _CHANGED
+    + """
 local st = redis.call('HGET', KEYS[1], 'status')
 if st ~= 'open' then return st end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HSET', KEYS[1], 'status', 'cancelled')
+changed(KEYS[1], 'cancelled')
 return 'cancelled'
 """
+)
 
 
 def _s(b) -> str:
@@ -129,6 +165,7 @@ def _pool(pool: str) -> str:
 
 DUE = f"{SK}:due"
 MAKING = f"{SK}:making"
+_LIVE = re.compile(r"spit:\{sk\}:s:([^:]+):live")
 
 
 class SeekStore:
@@ -136,6 +173,7 @@ class SeekStore:
 
     def __init__(self, client: redis.Redis, scan: int = 1000):
         self.r = client
+        self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.scan = scan  # the open seeks of a pool a new seek looks at, oldest first
         self._pair = client.register_script(_PAIR)
         self._due = client.register_script(_DUE)
@@ -184,6 +222,34 @@ class SeekStore:
     def overdue(self, now_ms: int, limit: int = 500) -> list[str]:
         """Open seeks whose fallback or expiry is due by ``now_ms``."""
         return [_s(m) for m in self.r.zrangebyscore(DUE, "-inf", now_ms, start=0, num=limit)]
+
+    def versions(self, seek_ids: list[str]) -> list[int]:
+        """The versions of several seeks (0: none changed yet, or no such seek), in one
+        round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        for s in seek_ids:
+            pipe.hget(_seek(s), "v")
+        return [int(v or 0) for v in pipe.execute()]
+
+    # ---------------------------------------------------------------- live
+
+    def live_node(self, seek_id: str) -> str | None:
+        """Where the seek's live channel is served: None on a single Redis, the name of the
+        node that serves the ``{sk}`` slot on a Cluster."""
+        if not self.cluster:
+            return None
+        return self.r.get_node_from_key(self.live_channel(seek_id)).name
+
+    @staticmethod
+    def live_channel(seek_id: str) -> str:
+        """The shard channel a change of the seek's status is published on."""
+        return _seek(seek_id) + ":live"
+
+    @staticmethod
+    def live_seek(channel) -> str | None:
+        """The seek of a live channel's name (bytes or str), or None if it is none."""
+        m = _LIVE.fullmatch(_s(channel))
+        return m.group(1) if m else None
 
     def pool_size(self, pool: str) -> int:
         return int(self.r.zcard(_pool(pool)))

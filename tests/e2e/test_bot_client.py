@@ -29,7 +29,8 @@ def server(redis_url, tmp_path, request):
     port = free_port()
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
            "SPITLOG_WORKERS": "1", "SPITLOG_SSE_MAX_S": "1", "SPITLOG_RATE_REQUESTS": "0",
-           "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_GAMES": "0"}  # fmt: skip
+           "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_GAMES": "0",
+           "SPITLOG_RATE_SEAT": "0"}  # fmt: skip
     proc = start(["serve"], env)
     base = f"http://127.0.0.1:{port}"
     try:

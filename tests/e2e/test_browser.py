@@ -33,6 +33,8 @@ from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
 expect = playwright.expect
+# a loaded machine runs chromium slowly: every expectation waits up to 30 s, not 5
+expect.set_options(timeout=30_000)
 pytestmark = [
     pytest.mark.skipif(
         not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
@@ -586,6 +588,47 @@ def test_the_stalemate_prompt_goes_only_to_a_player_who_can_spit(open_page, serv
     ]
     assert said["called"] == ["Stalemate", "You called spit: waiting for the other player."]
     assert said["spectator"] == ["Stalemate", "Neither player can move: both call spit."]
+
+
+@pytest.mark.timeout(60)
+def test_T6_an_abort_is_said_in_words_with_who_and_why(open_page, server):
+    """RULES T-6: the end of a game aborted by the operator says so, with the reason it
+    logged; one aborted by the server (a hosted bot it could not run) says that; a log
+    from before T-6 (reason ``admin``) reads as the operator's. No rule ID shows."""
+    page = open_page(DESKTOP)
+    page.goto(server + "/")
+    created = requests.post(f"{server}/v1/games", json={"game": "spit", "opponent": "bot:easy"},
+                            timeout=5).json()  # fmt: skip
+    said = page.evaluate(
+        """async (seat) => {
+             const w = await import("/static/words.js");
+             const end = (result, aborted) => ({...seat, status: "aborted", phase: "aborted",
+               result, aborted, winner: null, legal_actions: [], deadline: null});
+             const ctx = {you: seat.you, players: seat.players, game: seat.game};
+             return {
+               operator: w.endReason(end("T-6", {by: "operator", why: "reported abuse"})),
+               service: w.endReason(end("T-6", {by: "service", why: "seat 1 not run"})),
+               legacy: w.endReason(end("T-6", {by: "operator", why: null})),
+               title: w.endTitle(end("T-6", {by: "service", why: "x"})),
+               line: w.narrate({type: "game_aborted", reason: "T-6", by: "operator",
+                                why: "reported abuse"}, ctx),
+               old: w.narrate({type: "game_aborted", reason: "admin"}, ctx),
+               expired: w.narrate({type: "deadline_expired", rule: "T-6", seat: 1}, ctx),
+             };
+           }""",
+        created["state"],
+    )
+    assert said == {
+        "operator": "The operator called the game off (reported abuse): no one wins.",
+        "service": "The server could not play the bot's moves in time, so it called the game "
+        "off: no one wins.",
+        "legacy": "The operator called the game off: no one wins.",
+        "title": "Game cancelled",
+        "line": "The operator called the game off (reported abuse): no one wins.",
+        "old": "The operator called the game off: no one wins.",
+        "expired": "The server could not play for the bot in time.",
+    }
+    assert not any(RULE_ID.search(text) for text in said.values())
 
 
 # ---------------------------------------------------------------- finding games

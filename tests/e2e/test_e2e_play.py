@@ -24,8 +24,8 @@ def watch(base, gid, out):
                 out.append(json.loads(line[6:]))
 
 
-def test_a_whole_game_over_http_with_a_live_spectator(served):
-    base = served
+def test_a_whole_game_over_http_with_a_live_spectator(served_with_metrics):
+    base, metrics_url = served_with_metrics
     s0, s1 = requests.Session(), requests.Session()
     r = s0.post(f"{base}/v1/games", json={"game": "spit", "options": {"max_rounds": 3}})
     assert r.status_code == 201
@@ -64,7 +64,7 @@ def test_a_whole_game_over_http_with_a_live_spectator(served):
     assert isinstance(full["players"][0]["spit_cards"], list)
     lobby = requests.get(f"{base}/v1/games?status=finished").json()
     assert gid in [g["id"] for g in lobby["games"]]
-    metrics = requests.get(f"{base}/metrics").text
+    metrics = requests.get(metrics_url).text
     assert "spitlog_http_requests_total" in metrics
 
 

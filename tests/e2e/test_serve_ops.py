@@ -18,7 +18,7 @@ def serve(redis_url: str, **env) -> tuple:
     port = free_port()
     full = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
             "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
-            "SPITLOG_RATE_GAMES": "0", **env}  # fmt: skip
+            "SPITLOG_RATE_GAMES": "0", "SPITLOG_RATE_SEAT": "0", **env}  # fmt: skip
     proc = start(["serve"], full)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -41,12 +41,15 @@ def health_count(text: str) -> float:
 def test_every_scrape_counts_the_requests_of_every_gunicorn_process(redis_url, tmp_path):
     """Two gevent processes serve requests on fresh connections (60 at least, until both
     have served some: which one accepts a connection is the kernel's choice); five
-    scrapes, whichever process answers each, all count them all (one process's own
-    registry would count its share). A file a former run left counts for nothing."""
+    scrapes of the metrics listener (``SPITLOG_METRICS_BIND``), whichever process answers
+    each, all count them all (one process's own registry would count its share). A file
+    a former run left counts for nothing. The API's listener answers ``/metrics`` 404."""
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
     (metrics_dir / "counter_999999.db").write_bytes(b"\0" * 4096)  # a former run's
+    metrics_port = free_port()
     proc, base, _port = serve(redis_url, SPITLOG_WORKERS="2",
+                              SPITLOG_METRICS_BIND=f"127.0.0.1:{metrics_port}",
                               PROMETHEUS_MULTIPROC_DIR=str(metrics_dir))  # fmt: skip
     try:
         n = 0
@@ -60,10 +63,17 @@ def test_every_scrape_counts_the_requests_of_every_gunicorn_process(redis_url, t
         assert len(writers()) == 2, f"not both processes served: {writers()}"
         counts = []
         for _ in range(5):
-            r = requests.get(f"{base}/metrics", headers={"Connection": "close"})
+            r = requests.get(f"http://127.0.0.1:{metrics_port}/metrics",
+                             headers={"Connection": "close"})  # fmt: skip
             assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/plain")
             counts.append(health_count(r.text))
         assert counts == [n] * 5, counts
+        # the metrics are the metrics listener's alone, and it answers nothing else
+        public = requests.get(f"{base}/metrics")
+        assert public.status_code == 404 and "spitlog_" not in public.text
+        assert public.headers["Content-Type"] == "application/problem+json"
+        other = requests.get(f"http://127.0.0.1:{metrics_port}/healthz")
+        assert other.status_code == 404 and other.json()["status"] == 404
     finally:
         out = stop(proc)
     assert proc.returncode == 0, out

@@ -26,7 +26,7 @@ def test_one_append_wakes_every_long_poll_of_the_game(redis_url):
     def poll():
         c = app.test_client()
         t = time.monotonic()
-        body = c.get(f"/v1/games/{gid}/events?after=3&wait=5").get_json()
+        body = c.get(f"/v1/games/{gid}/events?after=3&wait=60").get_json()
         answers.append((time.monotonic() - t, [e["version"] for e in body["events"]]))
 
     threads = [threading.Thread(target=poll) for _ in range(20)]
@@ -37,13 +37,14 @@ def test_one_append_wakes_every_long_poll_of_the_game(redis_url):
     assert hub.watching == 1
     client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
     for t in threads:
-        t.join(10)
+        t.join(90)
     assert len(answers) == 20
-    assert all(events == [4] and took < 3 for took, events in answers), answers
+    # woken by the append, not answered at the end of the wait (60 s)
+    assert all(events == [4] and took < 30 for took, events in answers), answers
 
 
 def test_an_sse_stream_gets_each_append_live(redis_url):
-    app = create_app(app_settings(redis_url=redis_url, sse_max_s=1.5))
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=60))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
     got = []
@@ -58,15 +59,18 @@ def test_an_sse_stream_gets_each_append_live(redis_url):
             text = chunk.decode() if isinstance(chunk, bytes) else chunk
             got.extend((time.monotonic(), line) for line in text.splitlines()
                        if line.startswith("id: "))  # fmt: skip
+            if got:
+                r.close()
+                return
 
     t = threading.Thread(target=listen)
     t.start()
     waiting_on(app.extensions["spitlog"].hub, gid, 1)
     sent = time.monotonic()
     client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
-    t.join(5)
+    t.join(60)
     assert [line for _t, line in got] == ["id: 4"]
-    assert got[0][0] - sent < 0.5
+    assert got[0][0] - sent < 30  # woken by the append, not at the stream's end (60 s)
 
 
 def test_strict_durability_acts_on_a_redis_without_waitaof(redis_url, caplog):
@@ -87,7 +91,7 @@ def test_the_streams_of_a_game_take_each_append_from_its_message(redis_url):
     """Five streams of one game: each append reaches every one of them, and they take it
     from the message that woke them (the append's own SPUBLISH): none reads the log again
     from Redis, and the game's version is read once, when its subscription began."""
-    app = create_app(app_settings(redis_url=redis_url, sse_max_s=1.5))
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=60))
     client = app.test_client()
     gid, t0, t1 = new_game(client)
     got: list[list[str]] = [[] for _ in range(5)]
@@ -95,7 +99,8 @@ def test_the_streams_of_a_game_take_each_append_from_its_message(redis_url):
     hub = app.extensions["spitlog"].hub
     r = app.extensions["spitlog"].store.r
     r.config_resetstat()
-    threads = [threading.Thread(target=stream_ids, args=(app, gid, t1, got[i])) for i in range(5)]
+    threads = [threading.Thread(target=stream_ids, args=(app, gid, t1, got[i]),
+                                kwargs={"until": "id: 6"}) for i in range(5)]  # fmt: skip
     for t in threads:
         t.start()
     waiting_on(hub, gid, 5)
@@ -103,11 +108,11 @@ def test_the_streams_of_a_game_take_each_append_from_its_message(redis_url):
         time.sleep(0.005)
     for n, tok in ((1, t0), (3, t1)):  # both ready: the second append deals too
         client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok))
-        end = time.monotonic() + 3
+        end = time.monotonic() + 30
         while any(len(g) < n for g in got) and time.monotonic() < end:
             time.sleep(0.005)
     for t in threads:
-        t.join(5)
+        t.join(30)
     assert got == [["id: 4", "id: 5", "id: 6"]] * 5
     stats = r.info("commandstats")
     assert "cmdstat_xread" not in stats
@@ -297,7 +302,8 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
         r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
         assert r.status_code == 201
         t.join(5)
-        assert got == ["id: 4"] and time.monotonic() - began < 3
+        # in a poll's time (0.25 s), not at the stream's end (20 s)
+        assert got == ["id: 4"] and time.monotonic() - began < 15
         said = [m for m in caplog.messages if "poll the store" in m]
         assert len(said) == 1 and "NoPermissionError" in said[0] and "&spit:" in said[0], said
         # a long-poll waits for the log to move (its version read each poll), not a poll

@@ -250,3 +250,78 @@ def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
         assert store.overdue(int(time.time() * 1000)) == []
     finally:
         procs.stop()
+
+
+def _seek_app(redis_client, **settings):
+    from service.http.app import create_app
+    from tests.support.api import app_settings
+
+    return create_app(app_settings(longpoll_max_s=60, **settings), redis_client=redis_client)
+
+
+def test_a_seek_long_poll_wakes_on_the_live_hub_when_its_seek_is_paired(redis_client):
+    """A long-poll of an open seek waits on the live hub (its watch of the seek confirmed,
+    its version read) and answers the pairing that a compatible seek makes meanwhile: the
+    change the pairing's scripts publish on the seek's channel wakes it."""
+    from tests.support.api import bearer
+
+    app = _seek_app(redis_client)
+    client = app.test_client()
+    hub = app.extensions["spitlog"].hub
+    a = client.post("/v1/seeks", json={"game": "spit"}).get_json()
+    got = {}
+    poll = threading.Thread(target=lambda: got.update(answer=client.get(
+        f"/v1/seeks/{a['id']}?wait=60", headers=bearer(a["token"]))), daemon=True)  # fmt: skip
+    poll.start()
+    end = time.monotonic() + 10
+    while not ((w := hub._watches.get("seek:" + a["id"])) and w.waiters and w.version == 0):
+        assert time.monotonic() < end, "the long-poll does not wait on the hub"
+        time.sleep(0.005)
+    b = app.test_client().post("/v1/seeks", json={"game": "spit"}).get_json()
+    assert b["status"] == "paired"
+    poll.join(30)
+    answer = got["answer"]
+    assert answer.status_code == 200, answer.get_json()
+    body = answer.get_json()
+    assert (body["status"], body["game_id"], body["seat"]) == ("paired", b["game_id"], 0)
+    assert hub._watches["seek:" + a["id"]].version == 2  # making, then paired
+    hub.close()
+
+
+def test_idle_seek_long_polls_cost_redis_a_few_commands_each_however_long_they_wait(
+    redis_client,
+):
+    """20 long-polls of open seeks that nothing changes, each waiting 3 s: Redis counts
+    (``INFO commandstats``, the commands of scripts included) two reads of each seek (one
+    before its wait, one after) and, for everything the long-poll does (its stream slots
+    taken and given back, the hub's subscription and version read), at most 40 commands
+    a long-poll, none of them while it waits. A loop that read each seek every 50 ms read
+    it 60 times in those 3 s."""
+    from tests.support.api import bearer
+
+    n, wait = 20, 3
+    app = _seek_app(redis_client, streams_per_address=64, streams_per_client=32)
+    client = app.test_client()
+    seeks = [client.post("/v1/seeks", json={"game": "spit", "rating_range": [0, 1000]})
+             .get_json() for _ in range(n)]  # fmt: skip
+    answers = []
+
+    def poll(seek):
+        r = app.test_client().get(f"/v1/seeks/{seek['id']}?wait={wait}",
+                                  headers=bearer(seek["token"]))  # fmt: skip
+        answers.append(r)
+
+    redis_client.config_resetstat()
+    threads = [threading.Thread(target=poll, args=(s,)) for s in seeks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    calls = {k.removeprefix("cmdstat_"): v["calls"]
+             for k, v in redis_client.info("commandstats").items()}  # fmt: skip
+    calls = {k: v for k, v in calls.items() if k not in ("info", "config|resetstat")}
+    assert len(answers) == n and {r.get_json()["status"] for r in answers} == {"open"}
+    assert calls.get("hgetall", 0) <= 2 * n, calls
+    assert calls.get("ssubscribe", 0) <= n and calls.get("hget", 0) <= n, calls
+    assert sum(calls.values()) <= 40 * n, calls
+    app.extensions["spitlog"].hub.close()

@@ -132,7 +132,8 @@ def test_the_limits_run_on_the_cluster(redis_client):
 
     limits = {"rate_actions": 1, "rate_actions_burst": 2, "rate_requests": 1,
               "rate_requests_burst": 3, "streams_per_client": 1, "streams_per_address": 1,
-              "sse_max_s": 30}  # fmt: skip
+              "sse_max_s": 30, "rate_seat": 100, "rate_seat_burst": 100, "rate_seat_reserve": 2,
+              "rate_auth_failures": 0.001, "rate_auth_failures_burst": 2}  # fmt: skip
     app = create_app(app_settings(**limits), redis_client=redis_client)
     client = app.test_client()
 
@@ -151,6 +152,16 @@ def test_the_limits_run_on_the_cluster(redis_client):
     codes = [client.post(url, json=body, headers=bearer(token), **at(101 + i)).status_code
              for i in range(3)]  # fmt: skip
     assert codes == [422, 422, 429]  # the token's burst of two, from three addresses
+    # whose seat a token holds is read in the game's meta (its slot) first: a token of no
+    # seat is charged to its address and, refused, to its failed authentications, whose
+    # burst of two past, it is refused before its lookup; the seat's own token goes on
+    # from that address (its reserve), charged to its seat's bucket
+    game = f"/v1/games/{gid}"
+    codes = [client.get(game, headers=bearer("no-seat"), **at(150)).status_code
+             for _ in range(3)]  # fmt: skip
+    assert codes == [401, 401, 429]
+    assert client.get(game, headers=bearer(token), **at(150)).status_code == 200
+    assert len(redis_client.keys("spit:rl:p:*")) == 1
     # a stream slot per client
     stream = {"Accept": "text/event-stream"}
     first = client.get(f"/v1/games/{gid}/events", headers=stream, buffered=False, **at(200))
@@ -170,9 +181,12 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     from service.http.app import create_app
     from tests.support.api import app_settings, bearer, new_game, stream_ids
 
-    app = create_app(app_settings(sse_max_s=3), redis_client=redis_client)
+    app = create_app(app_settings(sse_max_s=30), redis_client=redis_client)
     client = app.test_client()
-    games = [new_game(client) for _ in range(6)]  # channels on more than one node
+    games, nodes = [], set()
+    while len(games) < 6 or len(nodes) < 2:  # channels on more than one node
+        games.append(new_game(client))
+        nodes.add(redis_client.get_node_from_key(f"spit:{{g:{games[-1][0]}}}:log").name)
     hub = app.extensions["spitlog"].hub
     got: dict[str, list[str]] = {gid: [] for gid, _t0, _t1 in games}
 
@@ -180,7 +194,7 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
                                 kwargs={"until": "id: 4"}) for gid, _t0, t1 in games]  # fmt: skip
     for t in threads:
         t.start()
-    end = time.monotonic() + 5
+    end = time.monotonic() + 30
     while time.monotonic() < end and not all(
         (w := hub._watches.get(gid)) is not None and w.version >= 3 for gid in got
     ):
@@ -189,8 +203,37 @@ def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     for gid, t0, _t1 in games:
         client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
     for t in threads:
-        t.join(5)
+        t.join(30)
     assert all(lines == ["id: 4"] for lines in got.values()), got
+
+
+def test_a_seek_long_poll_wakes_when_its_seek_is_paired_on_the_cluster(redis_client):
+    """A seek's channel is served by the node of the ``{sk}`` slot: a long-poll of an open
+    seek waits there on the live hub and answers the pairing a compatible seek makes."""
+    import threading
+    import time
+
+    from service.http.app import create_app
+    from tests.support.api import app_settings, bearer
+
+    app = create_app(app_settings(longpoll_max_s=30), redis_client=redis_client)
+    client = app.test_client()
+    hub = app.extensions["spitlog"].hub
+    a = client.post("/v1/seeks", json={"game": "speed"}).get_json()
+    got = {}
+    poll = threading.Thread(target=lambda: got.update(answer=client.get(
+        f"/v1/seeks/{a['id']}?wait=30", headers=bearer(a["token"]))), daemon=True)  # fmt: skip
+    poll.start()
+    name, end = "seek:" + a["id"], time.monotonic() + 10
+    while not ((w := hub._watches.get(name)) and w.waiters and w.version == 0):
+        assert time.monotonic() < end, "the long-poll does not wait on the hub"
+        time.sleep(0.005)
+    assert hub._watches[name].node == redis_client.get_node_from_key("spit:{sk}:due").name
+    b = app.test_client().post("/v1/seeks", json={"game": "speed"}).get_json()
+    poll.join(20)
+    body = got["answer"].get_json()
+    assert (body["status"], body["game_id"], body["seat"]) == ("paired", b["game_id"], 0)
+    hub.close()
 
 
 def _move_slot(ports: list[int], slot: int, src: int, to: int) -> None:

@@ -4,16 +4,22 @@ and the scheduler on a real redis-server, over real sockets.
 - A hundred clients trickling request bodies at one game (a byte every 0.5 s, some
   chunked, some with ``If-Match``) for 10 s hold nothing of the game: its two players
   (``idle_forfeit_s`` 2.5) and another game's play on, fast, with no 503 and no forfeit.
-- A closed stream (SSE or long-poll) frees its client's slot within a second.
+- A closed stream (SSE or long-poll, of a game or a seek) frees its client's slot within
+  a second.
+- An answer to a body not read whole closes the connection: what follows is never served
+  as a request; the server's own refusals (gunicorn's) are problem+json.
 """
 
+import contextlib
 import hashlib
+import json
 import socket
 import threading
 import time
 
 import pytest
 import redis
+import requests
 
 from tests.support.hostile import Players, SlowBodies, pct
 from tests.support.processes import free_port, start, stop, wait_ready
@@ -106,6 +112,30 @@ def test_a_closed_stream_frees_its_slot_within_a_second(stack, how):
     assert _slots(r, "spit:rl:s:a:127.0.0.1") == 0
 
 
+def _until(condition, timeout: float = 15) -> bool:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_seek_long_poll_holds_a_slot_and_its_client_leaving_ends_its_wait(stack):
+    """A long-poll of an open seek takes one of its token's stream slots while it waits;
+    its client closing the connection ends the wait (the hub looks at the waiting
+    clients' connections every second) and frees the slot, long before the 60 s it
+    asked to wait."""
+    port, r = stack
+    seek = requests.post(f"http://127.0.0.1:{port}/v1/seeks",
+                         json={"game": "spit", "rating_range": [0, 1000]}).json()  # fmt: skip
+    key = "spit:rl:s:t:" + hashlib.sha256(seek["token"].encode()).hexdigest()
+    s = _open(port, f"/v1/seeks/{seek['id']}?wait=60", seek["token"], "*/*")
+    assert _until(lambda: _slots(r, key) == 1), "the long-poll holds no slot"
+    s.close()
+    assert _until(lambda: _slots(r, key) == 0), "the long-poll went on waiting"
+
+
 def _raw(port: int, data: bytes, wait: float = 5) -> bytes:
     """Send ``data`` and close the sending side (the body ends there); the answer."""
     with socket.create_connection(("127.0.0.1", port), timeout=wait) as s:
@@ -170,3 +200,86 @@ def test_the_dev_servers_threads_cut_a_trickled_chunked_body_at_its_deadline():
         s.close()
     finally:
         server.shutdown()
+
+
+def _read_to_end(s: socket.socket, timeout: float = 20) -> tuple[bytes, bool]:
+    """What the server sends on ``s`` until it closes the connection: (the bytes, whether it
+    closed within ``timeout``)."""
+    out, end = b"", time.monotonic() + timeout
+    try:
+        while (left := end - time.monotonic()) > 0:
+            s.settimeout(left)
+            got = s.recv(65536)
+            if not got:
+                return out, True
+            out += got
+    except TimeoutError:
+        return out, False
+    except ConnectionResetError:
+        return out, True
+    return out, False
+
+
+SECOND = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"  # the bytes a proxy would send next
+HEAD = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+
+
+@pytest.mark.parametrize("case", ["declared 413", "chunked 413", "408"])
+def test_an_answer_to_a_body_not_read_whole_closes_the_connection(stack, case):
+    """A body refused before it was read whole (larger than the limit, by its length or
+    its chunks; late) is answered, problem+json with ``Connection: close``, and the server
+    closes the connection: the bytes after it (another request's, behind a proxy that
+    reuses connections) are never answered."""
+    port, _r = stack
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        if case == "declared 413":
+            s.sendall(HEAD + b"Content-Length: 20000\r\n\r\n" + b"x" * 20_000 + SECOND)
+        elif case == "chunked 413":
+            s.sendall(HEAD + b"Transfer-Encoding: chunked\r\n\r\n"
+                      + b"5000\r\n" + b"x" * 0x5000 + b"\r\n0\r\n\r\n" + SECOND)  # fmt: skip
+        else:  # 10 of its 100 bytes, then the rest and another request once it is refused
+            s.sendall(HEAD + b"Content-Length: 100\r\n\r\n" + b"x" * 10)
+            s.settimeout(20)
+            first = s.recv(65536)
+            assert first.startswith(b"HTTP/1.1 408"), first[:200]
+            with contextlib.suppress(OSError):  # (the server may have closed already)
+                s.sendall(b"x" * 90 + SECOND)
+        out, closed = _read_to_end(s)
+        if case == "408":
+            out = first + out
+    head, _, body = out.partition(b"\r\n\r\n")
+    status = 408 if case == "408" else 413
+    assert head.startswith(b"HTTP/1.1 %d" % status), out[:300]
+    assert b"\r\nConnection: close\r\n" in head + b"\r\n", head
+    assert b"\r\nContent-Type: application/problem+json\r\n" in head + b"\r\n", head
+    assert json.loads(body)["status"] == status
+    assert out.count(b"HTTP/1.1 ") == 1, out  # the request after it was never answered
+    assert closed, "the connection stayed open"
+
+
+@pytest.mark.parametrize("raw, status", [
+    (b"GARBAGE\r\n\r\n", 400),  # no request line
+    (b"G@T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),  # a method that is no token
+    (b"GET / HTTP/3.0\r\nHost: x\r\n\r\n", 400),  # a version it does not speak
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),  # a request line > 4,094
+    (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101))
+     + b"\r\n", 431),  # more than 100 fields
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX-A: " + b"y" * 9000 + b"\r\n\r\n", 431),  # one > 8,190
+    (b"GET / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n", 417),  # not 100-continue
+    (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: foo\r\n\r\n", 501),
+])  # fmt: skip
+def test_the_servers_own_refusals_are_problem_json(stack, raw, status):
+    """What gunicorn refuses before the API sees it is answered like every error of the
+    API: problem+json naming the problem type, then the connection closes."""
+    port, _r = stack
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(raw)
+        out, closed = _read_to_end(s)
+    head, _, body = out.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 %d " % status), out[:300]
+    assert b"\r\nContent-Type: application/problem+json\r\n" in head + b"\r\n", head
+    assert b"\r\nConnection: close\r\n" in head + b"\r\n", head
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["type"].startswith("/docs#problem-")
+    assert problem["title"] and problem["detail"] and problem["request_id"].startswith("req_")
+    assert closed

@@ -1,13 +1,18 @@
 """RULES T-4: time in which the service refused a seat's requests (a 503: its game too busy
-to take them) does not count against the seat. The pipeline remembers each such window
-(per game and token); the deadline job pushes the seat's T-4 back by the time refused
-since its last action."""
+to take them; a 429 of a limit the seat did not exceed: its address's, shared with others)
+does not count against the seat. The pipeline remembers each such window (per game and
+token); the deadline job pushes the seat's T-4 back by the time refused since its last
+action."""
 
 import time
 
+import pytest
+
 from service.config import load
-from service.games import ms_now
+from service.errors import Busy, RateLimited
+from service.games import ms_now, token_hash
 from service.http.app import create_app
+from service.http.pipeline import excused
 from tests.support.api import app_settings, bearer, new_game
 from workers import jobs
 from workers.runtime import Runtime
@@ -91,3 +96,79 @@ def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
     # is not armed again sooner (only for the job to push it back once more)
     assert Sweeper(rt).check_deadline(gid, time.time()) == 0
     assert rt.schedule.status([deadline_slot(gid)])[0][0] == due
+
+
+def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_client):
+    """RULES T-4: a seat refused by a limit it did not exceed (its address's requests,
+    emptied by a spectator flooding from the same address: a shared NAT) has that time
+    excused, like a 503's; refused by its own action rate, it has not."""
+    app = create_app(app_settings(rate_requests=0.01, rate_requests_burst=12),
+                     redis_client=redis_client)  # fmt: skip
+    services = app.extensions["spitlog"]
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)  # two requests of the address's twelve
+    game = services.games.load(gid)
+    for _ in range(20):  # a spectator of the same address, until the address is refused
+        if client.get(f"/v1/games/{gid}").status_code == 429:
+            break
+    else:
+        raise AssertionError("the address's bucket never refused")
+    t0 = time.time()
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok0))
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 10
+    assert services.games.load(gid).version == game.version  # it changed nothing
+    excused = services.games.excused(game, 0, t0 + 10)
+    assert 9.5 <= excused <= 10.0  # refused from its request on, past now + 10 s
+    assert services.games.excused(game, 1, t0 + 10) == 0.0
+
+    # the seat's own action rate: its 429 is its own doing, nothing is excused
+    own = create_app(app_settings(rate_actions=0.01, rate_actions_burst=1),
+                     redis_client=redis_client)  # fmt: skip
+    client = own.test_client()
+    gid, tok0, _tok1 = new_game(client)
+    game = own.extensions["spitlog"].games.load(gid)
+    ready = {"type": "ready"}
+    assert (
+        client.post(f"/v1/games/{gid}/actions", json=ready, headers=bearer(tok0)).status_code == 201
+    )
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(tok0))
+    assert r.status_code == 429
+    assert own.extensions["spitlog"].games.excused(game, 0, time.time() + 10) == 0.0
+
+
+def test_which_refusals_T4_excuses_read_from_the_error():
+    """A 503, or a 429 whose refusing limits are all the address's (shared with others);
+    not a 429 of the seat's own bucket, of a limit it does not name, or of one not known
+    to be shared; no other status."""
+    cases = [
+        (Busy(), 503, True),
+        (RateLimited(limits=("requests",)), 429, True),
+        (RateLimited(limits=("streams",)), 429, True),
+        (RateLimited(limits=("requests", "games")), 429, True),
+        (RateLimited(limits=("actions",)), 429, False),
+        (RateLimited(limits=("requests", "actions")), 429, False),
+        (RateLimited(limits=("token streams",)), 429, False),
+        (RateLimited(limits=("seat",)), 429, False),  # a limit of the seat's own
+        (RateLimited(limits=("auth",)), 429, False),  # failed authentications: not shared
+        (RateLimited(), 429, False),  # which one refused is not said: the seat's
+        (ValueError("not a refusal"), 429, False),
+        (RateLimited(limits=("requests",)), 400, False),
+    ]
+    assert [excused(exc, status) for exc, status, _ok in cases] == [ok for *_c, ok in cases]
+
+
+def test_a_429_names_the_bucket_that_refused(redis_client):
+    """``RateLimited.limits``: the limits that refused."""
+    from service.limits.rates import Limits
+
+    limits = Limits(redis_client, actions_per_s=0.01, actions_burst=1, requests_per_s=0.001,
+                    requests_burst=2)  # fmt: skip
+    redis_client.delete("spit:rl:a:10.9.8.7", f"spit:rl:t:{token_hash('tok')}")
+    limits.settle(limits.bill(["requests", "actions"], "10.9.8.7", "tok"))
+    with pytest.raises(RateLimited) as info:
+        limits.settle(limits.bill(["actions"], "10.9.8.7", "tok"))
+    assert info.value.limits == ("actions",)
+    limits.settle(limits.bill(["requests"], "10.9.8.7", None))
+    with pytest.raises(RateLimited) as info:
+        limits.settle(limits.bill(["requests", "actions"], "10.9.8.7", "tok"))
+    assert sorted(info.value.limits) == ["actions", "requests"]

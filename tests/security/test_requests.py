@@ -5,7 +5,7 @@ problem+json that names what is wrong for every malformed request, changing noth
 import pytest
 
 from service.http.app import create_app
-from tests.support.api import app_settings, bearer, new_game
+from tests.support.api import app_settings, bearer, new_game, scrape
 
 PROBLEM = "application/problem+json"
 
@@ -81,7 +81,8 @@ def test_every_answer_says_nosniff(client):
     answers = [
         client.get("/"), client.get("/static/app.js"), client.get("/docs"),
         client.get("/openapi.yaml"), client.get("/healthz"), client.get("/readyz"),
-        client.get("/metrics"), client.get("/v1/games"), client.get(f"/v1/games/{gid}"),
+        client.get("/metrics"), scrape(client), client.get("/v1/games"),
+        client.get(f"/v1/games/{gid}"),
         client.get("/v1/nothing"), client.delete("/v1/games"),
         client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok0)),
         client.post(f"/v1/games/{gid}/actions", data=b"{", headers=bearer(tok1),
@@ -258,7 +259,7 @@ def test_options_is_a_problem_too(client):
 def test_odd_methods_share_one_metrics_label(client):
     for m in ("FOO", "BAR", "BAZ"):
         client.open("/nowhere", method=m)
-    text = client.get("/metrics").get_data(as_text=True)
+    text = scrape(client).get_data(as_text=True)
     assert 'method="OTHER",route="<unmatched>"' in text and 'method="FOO"' not in text
 
 

@@ -15,6 +15,7 @@ from tests.support.api import (
     new_game,
     play_to_the_end,
     problem_of,
+    scrape,
     undecorated,
 )
 
@@ -410,7 +411,7 @@ def test_sse_ends_with_the_game_and_then_answers_204(client):
 def test_a_stream_counts_in_the_metrics(client):
     gid, _t0, _t1 = new_game(client)
     sse(client, gid)
-    text = client.get("/metrics").get_data(as_text=True)
+    text = scrape(client).get_data(as_text=True)
     assert "spitlog_sse_streams_open 0.0" in text
 
 
@@ -504,7 +505,7 @@ def test_health_readiness_and_metrics(client):
     gid, t0, _t1 = new_game(client)
     act(client, gid, t0, {"type": "ready"})
     act(client, gid, t0, {"type": "ready"})
-    r = client.get("/metrics")
+    r = scrape(client)
     assert r.status_code == 200 and r.mimetype == "text/plain"
     text = r.get_data(as_text=True)
     for line in (
@@ -515,6 +516,39 @@ def test_health_readiness_and_metrics(client):
         "spitlog_http_request_duration_seconds_bucket",
     ):
         assert line in text
+
+
+def test_metrics_are_answered_on_their_own_listener_only(redis_client):
+    """``GET /metrics`` is answered on ``SPITLOG_METRICS_BIND``'s port and nowhere else:
+    the API's listener answers it 404 like any path it does not have (counted against the
+    address's rate like one), and the metrics' listener answers nothing but it. Without
+    the setting no listener answers it."""
+    from tests.support.api import METRICS_PORT, on_port
+
+    client = create_app(app_settings(), redis_client=redis_client).test_client()
+    public = client.get("/metrics")
+    assert problem_of(public, 404)["type"].endswith("problem-not-found")
+    assert "spitlog_" not in public.get_data(as_text=True)
+    assert problem_of(client.get("/metrics", **on_port(8000)), 404)
+    assert "/metrics" not in client.get("/openapi.yaml").get_data(as_text=True)
+    scraped = client.get("/metrics", **on_port(METRICS_PORT))
+    assert scraped.status_code == 200 and "spitlog_http_requests_total" in scraped.text
+    for path in ("/healthz", "/v1/games", "/metrics/x"):
+        problem_of(client.get(path, **on_port(METRICS_PORT)), 404)
+    problem_of(client.post("/metrics", **on_port(METRICS_PORT)), 404)
+    unset = create_app(app_settings(metrics_bind=None), redis_client=redis_client)
+    problem_of(unset.test_client().get("/metrics", **on_port(METRICS_PORT)), 404)
+
+
+def test_the_metrics_listener_is_host_port_apart_from_the_apis():
+    from service.config import SettingsError, load
+
+    for bad in ("9100", "unix:/run/m.sock", "0.0.0.0:0", "0.0.0.0:70000", "host:"):
+        with pytest.raises(SettingsError, match="host:port"):
+            load(warn=None, metrics_bind=bad)
+    with pytest.raises(SettingsError, match="port of its own"):
+        load(warn=None, bind="0.0.0.0:8000", metrics_bind="127.0.0.1:8000")
+    assert load(warn=None, metrics_bind="[::]:9100").metrics_bind == "[::]:9100"
 
 
 def test_the_docs_page_is_readable_and_fetches_nothing_from_elsewhere(client):

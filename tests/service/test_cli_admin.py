@@ -79,25 +79,37 @@ def test_inspect_shows_the_version_the_deadlines_and_the_slots(rt, capsys):
     assert f"game {gid}: spit, running, version {version}" in out
     assert "seat 0: human, token sha256 " in out and "seat 1: bot:hard" in out
     assert "deadline T-2: " in out and "deadline T-4 seat 0: " in out
+    assert "deadline T-6 seat 1: " in out  # the hosted bot's seat (RULES T-6)
     assert f"slot {bot_slot(gid, 1)}: waiting, due " in out
     assert f"planned at version {version}, attempt 0" in out
     assert rt.store.meta(gid)["seed"] not in out  # secret while the game runs (RULES H-6)
 
 
-def test_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
+def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
+    """RULES T-6: the operator's abort says why (``--reason``), and the log keeps who and
+    why; a reason that is no line of words is a usage error that changes nothing."""
     g = rt.games.create("speed", None, "bot:medium", "").body
     gid = g["id"]
+    version = rt.games.load(gid).version
     monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
-    assert run(capsys, "abort", gid)[0] == 1  # it asks first; "n": not aborted
-    assert not rt.games.load(gid).state.over
-    code, out, _e = run(capsys, "abort", gid, "--yes")
-    assert code == 0 and out.startswith(f"aborted {gid} at version ")
+    assert run(capsys, "abort", gid, "--reason", "stuck")[0] == 1  # it asks first; "n": not
+    assert run(capsys, "abort", gid, "--yes")[0] == 2  # no reason: a usage error
+    for bad in ("", "x" * 201, "one\ttwo"):
+        code, _o, err = run(capsys, "abort", gid, "--reason", bad, "--yes")
+        assert code == 2 and "--reason" in err, err
     game = rt.games.load(gid)
-    assert game.state.status == "aborted" and game.state.result == "admin"
+    assert not game.state.over and game.version == version
+    code, out, _e = run(capsys, "abort", gid, "--reason", "a reported abuse", "--yes")
+    assert code == 0 and out == f"aborted {gid} at version {version + 1} (T-6: a reported abuse)\n"
+    game = rt.games.load(gid)
+    assert (game.state.status, game.state.result, game.state.winner) == ("aborted", "T-6", None)
     last = rt.store.read_after(gid, game.version - 1)
-    assert last == [(game.version, {**last[0][1], "type": "game_aborted", "reason": "admin"})]
+    assert last == [(game.version, {**last[0][1], "type": "game_aborted", "reason": "T-6",
+                                    "by": "operator", "why": "a reported abuse"})]  # fmt: skip
+    _c, out, _e = run(capsys, "inspect", gid)
+    assert "aborted under T-6 by the operator: a reported abuse" in out
     assert rt.schedule.status([archive_slot(gid)])[0][0] is not None  # on its way out
-    assert run(capsys, "abort", gid, "--yes")[:2] == (1, "")  # over already
+    assert run(capsys, "abort", gid, "--reason", "again", "--yes")[:2] == (1, "")  # over already
 
     code, out, _e = run(capsys, "archive", gid)
     assert (code, out) == (0, f"{gid}: archived\n")
@@ -121,7 +133,7 @@ def test_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
 def test_delete_never_removes_a_game_that_is_not_archived(rt, capsys):
     running = rt.games.create("spit", None, "bot:easy", "").body["id"]
     ended = rt.games.create("spit", None, "bot:easy", "").body["id"]
-    assert run(capsys, "abort", ended, "--yes")[0] == 0
+    assert run(capsys, "abort", ended, "--reason", "a test", "--yes")[0] == 0
     for gid, why in ((running, "is not over"), (ended, "is not archived yet")):
         before = rt.store.read_after(gid, 0)
         code, out, err = run(capsys, "delete", gid)
@@ -133,7 +145,7 @@ def test_delete_never_removes_a_game_that_is_not_archived(rt, capsys):
 
 def test_an_unknown_game_is_exit_1_with_a_message_as_typed(rt, redis_url):
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": os.environ["SPITLOG_ARCHIVE_URL"]}
-    for command in ("inspect", "abort --yes", "archive", "delete"):
+    for command in ("inspect", "abort --reason test --yes", "archive", "delete"):
         r = typed(f"spitlog admin {command} {UNKNOWN}", env)
         assert r.returncode == 1, (command, r.stdout, r.stderr)
         assert f"no game {UNKNOWN}" in r.stderr and "Traceback" not in r.stderr, r.stderr

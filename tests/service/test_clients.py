@@ -38,7 +38,7 @@ def test_the_typescript_types_are_what_the_generator_makes_of_the_spec(tmp_path)
     if not (ROOT / "clients" / "typescript" / "node_modules").exists():
         pytest.fail("no clients/typescript/node_modules: npm ci --prefix clients/typescript")
     made = generate.typescript_types(tmp_path)
-    checked_in = ROOT / "clients" / "typescript" / "src" / "schema.d.ts"
+    checked_in = ROOT / "clients" / "typescript" / "src" / "schema.ts"
     assert made.read_text() == checked_in.read_text(), STALE
 
 

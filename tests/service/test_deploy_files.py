@@ -66,6 +66,23 @@ def test_docker_compose_is_valid_against_the_compose_spec():
         assert main(["health", name, "--help"]) == 0
 
 
+def test_prometheus_scrapes_the_apis_metrics_listener_which_compose_does_not_publish():
+    """The API's metrics are on ``SPITLOG_METRICS_BIND``'s port, not on its public 8000:
+    compose sets it on the api service without publishing it, and prometheus.yml's
+    spitlog-api job scrapes that port."""
+    from service.config import load, tcp_port
+
+    api = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["api"]
+    env = api["environment"]
+    port = tcp_port(env["SPITLOG_METRICS_BIND"])
+    s = load(warn=None, bind=env["SPITLOG_BIND"], metrics_bind=env["SPITLOG_METRICS_BIND"])
+    assert port is not None and port != tcp_port(s.bind)
+    assert [p.split(":")[-1] for p in api["ports"]] == [str(tcp_port(s.bind))]
+    prometheus = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+    (job,) = [j for j in prometheus["scrape_configs"] if j["job_name"] == "spitlog-api"]
+    assert [t for c in job["static_configs"] for t in c["targets"]] == [f"api:{port}"]
+
+
 def test_every_setting_is_documented_in_the_readme_as_the_code_has_it():
     readme = (ROOT / "README.md").read_text()
     assert set(SERVICE) | set(WORKERS) == set(Settings.model_fields)

@@ -119,6 +119,19 @@ def test_cors_answers_only_the_origins_it_allows(redis_client):
     assert problem.headers["Access-Control-Allow-Origin"] == APP  # errors readable too
 
 
+def test_cors_preflights_of_seeks_and_players_match_their_ids(redis_client):
+    """The preflight table is made from the routes' paths with their ids' converters: a
+    seek's id and a player's id match (once, a bare parameter matched digits only)."""
+    client = create_app(app_settings(cors_origins=APP), redis_client=redis_client).test_client()
+    for path, method in (("/v1/seeks/s_0123456789abcdef", "DELETE"),
+                         ("/v1/players/alice/games", "GET"),
+                         ("/v1/players/a_0123456789ab:alice", "GET")):  # fmt: skip
+        pre = client.options(path, headers={"Origin": APP,
+                                            "Access-Control-Request-Method": method})  # fmt: skip
+        assert pre.status_code == 204, path
+        assert method in pre.headers["Access-Control-Allow-Methods"].split(", "), path
+
+
 def test_no_cors_unless_configured(client):
     gid, _t, _ = new_game(client)
     pre = client.options(f"/v1/games/{gid}/actions", headers={
@@ -262,3 +275,82 @@ def test_a_refused_request_reports_every_bucket_as_it_stands(redis_client):
     refused = client.post("/v1/games", json={"game": "spit"})  # the games bucket is empty
     assert refused.status_code == 429
     assert refused.headers["RateLimit"].startswith('"requests";r=9;')  # not charged
+
+
+# ---------------------------------------------------------------- keys are their callers'
+
+
+def test_a_create_key_is_its_apps_another_app_sending_it_gets_a_game_of_its_own(client, r):
+    """App B sending app A's key and body gets its own game and token, never A's (keys
+    are scoped per caller, as Stripe's per account); A's retry still answers A's."""
+    svc = client.application.extensions["spitlog"]
+    a = {"X-Api-Key": svc.apps.create("a")[1], "Idempotency-Key": KEY}
+    b = {"X-Api-Key": svc.apps.create("b")[1], "Idempotency-Key": KEY}
+    body = {"game": "spit", "opponent": "bot:easy", "player": {"id": "p1", "name": "P"}}
+    first = client.post("/v1/games", json=body, headers=a)
+    theirs = client.post("/v1/games", json=body, headers=b)
+    assert first.status_code == theirs.status_code == 201
+    assert "Idempotent-Replayed" not in theirs.headers
+    assert theirs.get_json()["id"] != first.get_json()["id"]
+    assert theirs.get_json()["token"] != first.get_json()["token"]
+    again = client.post("/v1/games", json=body, headers=a)
+    assert again.headers["Idempotent-Replayed"] == "true" and again.data == first.data
+    assert client.post("/v1/games", json=body, headers=b).data == theirs.data
+
+
+def test_without_an_app_a_create_key_is_its_addresss(client):
+    here, there = {"REMOTE_ADDR": "192.0.2.1"}, {"REMOTE_ADDR": "198.51.100.7"}
+    first = client.post("/v1/games", json={"game": "spit"}, headers={"Idempotency-Key": KEY},
+                        environ_base=here)  # fmt: skip
+    elsewhere = client.post("/v1/games", json={"game": "spit"},
+                            headers={"Idempotency-Key": KEY}, environ_base=there)  # fmt: skip
+    assert elsewhere.status_code == 201 and "Idempotent-Replayed" not in elsewhere.headers
+    assert elsewhere.get_json()["id"] != first.get_json()["id"]
+    again = client.post("/v1/games", json={"game": "spit"}, headers={"Idempotency-Key": KEY},
+                        environ_base=here)  # fmt: skip
+    assert again.headers["Idempotent-Replayed"] == "true" and again.data == first.data
+
+
+def test_a_join_key_answers_only_the_caller_that_took_the_seat(client):
+    """Another caller with the first joiner's key and body does not get its seat's token:
+    the key is another key for it, and the seat is taken (409)."""
+    gid, _t0, _ = new_game(client, join=False)
+    h = {"Idempotency-Key": KEY}
+    here, there = {"REMOTE_ADDR": "192.0.2.1"}, {"REMOTE_ADDR": "198.51.100.7"}
+    first = client.post(f"/v1/games/{gid}/seats", json={}, headers=h, environ_base=here)
+    assert first.status_code == 201
+    stolen = client.post(f"/v1/games/{gid}/seats", json={}, headers=h, environ_base=there)
+    assert problem_of(stolen, 409)["type"].endswith("seat-unavailable")
+    assert first.get_json()["token"] not in stolen.get_data(as_text=True)
+    again = client.post(f"/v1/games/{gid}/seats", json={}, headers=h, environ_base=here)
+    assert again.headers["Idempotent-Replayed"] == "true" and again.data == first.data
+
+
+@pytest.mark.parametrize("key", ["a" * 16, "a" * 255, "ab" * 8, "0000000000000001",
+                                 "aaaaaaaaaaaaabcd", "k" * 15, "x" * 256])  # fmt: skip
+def test_a_create_or_join_key_too_plain_to_be_unique_is_a_400_naming_the_rule(client, r, key):
+    """A create's or a join's key gives a token back: 16-255 characters with at least 24
+    bits by the count of their characters (``idempotency.KEY_RULE``); a run of one
+    character is refused, and nothing is made."""
+    from service.idempotency import KEY_RULE
+
+    gid, _t0, _ = new_game(client, join=False)
+    store = client.application.extensions["spitlog"].store
+    before = sorted(store.r.keys("*"))
+    h = {"Idempotency-Key": key}
+    for got in (client.post("/v1/games", json={"game": "spit"}, headers=h),
+                client.post(f"/v1/games/{gid}/seats", json={}, headers=h)):  # fmt: skip
+        assert problem_of(got, 400)["errors"] == {"Idempotency-Key": [KEY_RULE]}
+    assert sorted(store.r.keys("*")) == before
+
+
+def test_keys_that_pass_the_rule_uuids_ulids_hex(client):
+    """Such as the clients and bots make (a UUID v4), a ULID, 64 random bits as hex or
+    base64url."""
+    keys = ["9b2f7c1e-4a8d-4f3b-b6e2-0c5d8a1f7e34", "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            "3f9a0c7be2d41586", "Zk3_pQ9xV-m2Lr8tYc1WbA", "abcdefghijklmnop"]  # fmt: skip
+    for key in keys:
+        got = client.post("/v1/games", json={"game": "spit"}, headers={"Idempotency-Key": key})
+        assert got.status_code == 201, (key, got.get_json())
+    gid, t0, _ = new_game(client)  # an action's key is its seat's: short is fine
+    assert act(client, gid, t0, {"type": "ready"}, **{"Idempotency-Key": "1"}).status_code == 201

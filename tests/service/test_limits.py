@@ -1,24 +1,31 @@
 """Limits (issue 6, OWASP API4): rate limits per token and per address (429 with
 Retry-After), the caps on open streams per token and per address, the body size limit
 (413), the game's gate and the page caps. The limits run on the Redis the app is given
-(fakeredis here), on a clock the tests move; TEST_SETTINGS turns them off for every other
-test."""
+(fakeredis here), on a clock the tests move, which fakeredis keeps too (``clock``: a
+bucket's key expires by it, not by the time a test takes); TEST_SETTINGS turns them off
+for every other test."""
 
 import io
+import random
+import secrets
 import threading
+import types
+from collections import Counter
 
+import fakeredis._socket._base as fakeredis_commands
 import pytest
 
 from service import config
-from service.errors import Busy
+from service.errors import Busy, RateLimited
 from service.http.app import create_app
 from service.limits import GameGate
-from tests.support.api import app_settings, bearer, new_game
+from tests.support.api import app_settings, bearer, new_game, pick, scrape
 
 PROBLEM = "application/problem+json"
 LIMIT_KEYS = ("rate_actions", "rate_actions_burst", "rate_requests", "rate_requests_burst",
-              "rate_games", "rate_games_burst", "streams_per_client", "streams_per_address",
-              "trusted_proxies")  # fmt: skip
+              "rate_games", "rate_games_burst", "rate_seat", "rate_seat_burst",
+              "rate_seat_reserve", "rate_auth_failures", "rate_auth_failures_burst",
+              "streams_per_client", "streams_per_address", "trusted_proxies")  # fmt: skip
 ILLEGAL = {"type": "slap", "pile": 0}  # well formed, refused by the rules (no slap now): 422
 
 
@@ -30,12 +37,25 @@ class Clock:
         return self.t
 
 
+CLOCK = Clock()
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch) -> Clock:
+    """The test's clock, which fakeredis reads too (the time it stamps on each command,
+    by which keys expire): a key set to expire when its bucket is full again lives as
+    long on the clock the limits read, however long the machine takes between two
+    requests."""
+    CLOCK.t = 1_000_000.0
+    monkeypatch.setattr(fakeredis_commands, "time", types.SimpleNamespace(time=CLOCK))
+    return CLOCK
+
+
 def limited_app(redis_client, **limits):
-    """An app with the limits given (the others off) on a clock the test moves."""
+    """An app with the limits given (the others off) on the clock the test moves."""
     app = create_app(app_settings(**limits), redis_client=redis_client)
-    clock = Clock()
-    app.extensions["spitlog"].limits.clock = clock
-    return app, clock
+    app.extensions["spitlog"].limits.clock = CLOCK
+    return app, CLOCK
 
 
 def at(address: str) -> dict:
@@ -95,9 +115,9 @@ def test_a_burst_of_requests_from_one_address_gets_429_and_other_addresses_do_no
     assert_429(client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.1")))
     assert_429(client.get("/v1/nothing-here", **at("10.0.0.1")))
     assert client.get("/v1/games", **at("10.0.0.2")).status_code == 200
-    for probe in ("/healthz", "/readyz", "/metrics"):  # never limited
+    for probe in ("/healthz", "/readyz"):  # never limited
         assert client.get(probe, **at("10.0.0.1")).status_code == 200
-    assert 'spitlog_limited_total{limit="requests"} 3.0' in client.get("/metrics").text
+    assert 'spitlog_limited_total{limit="requests"} 3.0' in scrape(client, **at("10.0.0.1")).text
     clock.t += 0.5  # two a second: one more after half a second
     assert client.get("/v1/games", **at("10.0.0.1")).status_code == 200
     assert_429(client.get("/v1/games", **at("10.0.0.1")))
@@ -121,7 +141,7 @@ def test_game_creation_has_its_own_bucket_per_address(redis_client):
     assert client.post(f"/v1/games/{gid}/seats", json={}, **at("10.0.0.3")).status_code == 201
     assert client.get("/v1/games", **at("10.0.0.3")).status_code == 200
     assert client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.4")).status_code == 201
-    assert 'spitlog_limited_total{limit="games"} 2.0' in client.get("/metrics").text
+    assert 'spitlog_limited_total{limit="games"} 2.0' in scrape(client).text
     clock.t += 2.0
     assert client.post("/v1/games", json={"game": "spit"}, **at("10.0.0.3")).status_code == 201
 
@@ -291,7 +311,7 @@ def test_the_default_limits_never_stop_a_fast_bot(redis_client):
     read before every action (40 requests a second), for a minute: never a 429. And a
     burst of the default size goes through at once."""
     defaults = {k: config.Settings.model_fields[k].default for k in LIMIT_KEYS}
-    assert defaults["rate_actions"] > 0 and defaults["rate_requests"] > 0
+    assert all(defaults[k] > 0 for k in ("rate_actions", "rate_requests", "rate_seat"))
     app, clock = limited_app(redis_client, **defaults)
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
@@ -320,6 +340,188 @@ def test_limit_keys_expire_once_their_bucket_is_full_again(redis_client):
     keys = redis_client.keys("spit:rl:*")
     assert len(keys) == 2
     assert all(0 < redis_client.pttl(k) <= 2000 for k in keys)
+
+
+# ---------------------------------------------------------------- failed authentications
+
+
+def random_key() -> str:
+    return "spk_" + secrets.token_urlsafe(32)
+
+
+def looked_up(obj, name: str) -> list:
+    """The arguments of every call of ``obj.name`` from now on (a credential's lookup)."""
+    calls = []
+    real = getattr(obj, name)
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    setattr(obj, name, spy)
+    return calls
+
+
+def test_failed_authentications_turn_into_429_before_the_key_is_looked_up(redis_client):
+    """600 random ``X-Api-Key`` values from one address at once: the failed
+    authentications' burst is answered 401 (each key looked up once), every other 429
+    problem+json with Retry-After, none looked up. A correct key from another address
+    is unaffected; from the failing address it waits like any key (it would have to be
+    looked up). One more failure is admitted once the bucket refills."""
+    app, clock = limited_app(redis_client, rate_requests=1000, rate_requests_burst=1000,
+                             rate_auth_failures=0.5, rate_auth_failures_burst=5)  # fmt: skip
+    services = app.extensions["spitlog"]
+    _app, key = services.apps.create("tester")
+    lookups = looked_up(services.apps.store, "app_by_hash")
+    client = app.test_client()
+
+    def lobby(key: str, address: str):
+        return client.get("/v1/games", headers={"X-Api-Key": key}, **at(address))
+
+    statuses = [lobby(random_key(), "10.1.0.1").status_code for _ in range(600)]
+    assert statuses == [401] * 5 + [429] * 595
+    assert len(lookups) == 5
+    body = assert_429(lobby(random_key(), "10.1.0.1"))
+    assert body["detail"] == "over the rate limit of failed authentications from this address"
+    assert lobby(key, "10.1.0.2").status_code == 200  # another address: unaffected
+    assert_429(lobby(key, "10.1.0.1"))  # the failing address's: refused before its lookup
+    assert len(lookups) == 6
+    assert lobby("not a key", "10.1.0.2").status_code == 401  # malformed: a failure too
+    assert 'spitlog_limited_total{limit="auth"} 597.0' in scrape(client).text
+    clock.t += 2.0  # one failure every two seconds
+    assert lobby(random_key(), "10.1.0.1").status_code == 401
+    assert_429(lobby(random_key(), "10.1.0.1"))
+    assert lobby(key, "10.1.0.3").status_code == 200
+
+
+def test_tokens_that_hold_no_seat_are_failed_authentications(redis_client):
+    """An unknown token (401), another game's (403) and a malformed header (401), on a
+    game's reads and actions alike, count against their address's failed
+    authentications; past its burst they are 429 without the token's lookup. The
+    seats' own tokens need no lookup and go on from that address, and so do its
+    spectators and another address's failures."""
+    app, _clock = limited_app(redis_client, rate_requests=1000, rate_requests_burst=1000,
+                              rate_auth_failures=0.5, rate_auth_failures_burst=4)  # fmt: skip
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    _other, other_tok, _ = new_game(client)
+    lookups = looked_up(app.extensions["spitlog"].store, "token_owner")
+    attacker = "10.2.0.1"
+
+    def read(token: str | None, address: str = attacker):
+        headers = bearer(token) if token else {}
+        return client.get(f"/v1/games/{gid}", headers=headers, **at(address))
+
+    assert read(secrets.token_urlsafe(32)).status_code == 401
+    assert read(other_tok).status_code == 403
+    assert act(client, gid, secrets.token_urlsafe(32), **at(attacker)).status_code == 401
+    malformed = {"Authorization": "Token abc"}
+    assert client.get(f"/v1/games/{gid}", headers=malformed, **at(attacker)).status_code == 401
+    assert len(lookups) == 3  # the malformed one needs none
+    for token in (secrets.token_urlsafe(32), other_tok, secrets.token_urlsafe(32)):
+        assert_429(read(token))
+        assert_429(act(client, gid, token, **at(attacker)))
+    assert_429(client.get(f"/v1/games/{gid}", headers=malformed, **at(attacker)))
+    assert len(lookups) == 3
+    assert read(tok0).status_code == 200
+    assert act(client, gid, tok1, **at(attacker)).status_code == 422
+    assert read(None).status_code == 200
+    assert read(secrets.token_urlsafe(32), "10.2.0.2").status_code == 401
+
+
+def test_a_token_that_holds_no_seat_is_charged_to_its_address(redis_client):
+    """Random tokens buy no bucket of their own: each is charged to its address's request
+    bucket, without the seats' reserve (and makes no seat's bucket); the seats' own
+    requests go on from that address within their reserve."""
+    app, _clock = limited_app(redis_client, rate_requests=1, rate_requests_burst=5,
+                              rate_seat=10, rate_seat_burst=20, rate_seat_reserve=10)  # fmt: skip
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)
+    url = f"/v1/games/{gid}"
+    statuses = [client.get(url, headers=bearer(secrets.token_urlsafe(32)), **at("10.3.0.1"))
+                .status_code for _ in range(8)]  # fmt: skip
+    assert statuses == [401] * 5 + [429] * 3
+    body = assert_429(client.get(url, **at("10.3.0.1")))  # a spectator of that address too
+    assert body["detail"] == "over the rate limit of requests from this address"
+    assert redis_client.keys("spit:rl:p:*") == []
+    assert client.get(url, headers=bearer(tok0), **at("10.3.0.1")).status_code == 200
+    assert len(redis_client.keys("spit:rl:p:*")) == 1
+
+
+# ---------------------------------------------------------------- seats
+
+
+def test_a_seats_requests_are_charged_to_the_seat_in_its_games_script(redis_client):
+    """A seat's action on a current cache is still one call, its append, which finds the
+    token's seat in the game's meta and charges the seat's buckets and its address's
+    with the reserve; a refusal names the bucket that refused (``RateLimited.limits``:
+    the seat's own here) and does nothing."""
+    app, _clock = limited_app(redis_client, rate_requests=100, rate_requests_burst=100,
+                              rate_seat=1, rate_seat_burst=3, rate_seat_reserve=50,
+                              rate_actions=100, rate_actions_burst=100)  # fmt: skip
+    services = app.extensions["spitlog"]
+    client = app.test_client()
+    warm, wtok, _ = new_game(client)  # the scripts loaded
+    client.get(f"/v1/games/{warm}", headers=bearer(wtok), **at("10.0.0.99"))
+    act(client, warm, wtok, {"type": "ready"}, **at("10.0.0.99"))
+    gid, tok0, tok1 = new_game(client)
+    assert client.get(f"/v1/games/{gid}", headers=bearer(tok0)).status_code == 200
+    sent = counting(redis_client)
+    r = act(client, gid, tok0, {"type": "ready"})
+    assert r.status_code == 201 and sent == ["EVALSHA"]
+    assert r.headers["RateLimit"] == '"seat";r=1;t=2, "requests";r=144;t=1, "actions";r=99;t=1'
+    assert r.headers["RateLimit-Policy"].startswith('"seat";q=3;w=3, "requests";q=150;w=2')
+    assert act(client, gid, tok0).status_code == 422  # the seat's third
+    v = version(redis_client, gid)
+    sent.clear()
+    body = assert_429(act(client, gid, tok0, {"type": "resign"}))
+    assert body["detail"] == "over the rate limit of requests of this seat"
+    assert sent == ["EVALSHA"] and version(redis_client, gid) == v
+    assert act(client, gid, tok1, {"type": "ready"}).status_code == 201  # the other seat's own
+    limits, store = services.limits, services.store
+    with pytest.raises(RateLimited) as refused:
+        limits.settle(limits.bill(["requests"], "127.0.0.1", tok0, game_meta=store.meta_key(gid)))
+    assert refused.value.limits == ("seat",)
+
+
+def test_T4_a_flood_from_the_seats_own_address_leaves_them_their_pace(redis_client):
+    """RULES T-4: a spectator floods a Speed game's reads from the address its two players
+    share (a NAT), at 2.4 times the address's rate, while both seats read and act at a
+    person's pace (four times a second each), for 15 s of the game's clock. The
+    flooder gets 429s; the seats get none, every action lands, and the game's T-4
+    (5 s here) never falls due: the deadline job, run at each step, finds none to fire."""
+    app = create_app(app_settings(rate_requests=40, rate_requests_burst=80, rate_seat=40,
+                                  rate_seat_burst=80, rate_seat_reserve=40, rate_actions=20,
+                                  rate_actions_burst=40),
+                     redis_client=redis_client, clock=CLOCK)  # fmt: skip
+    services = app.extensions["spitlog"]
+    services.limits.clock = CLOCK
+    client = app.test_client()
+    options = {"idle_forfeit_s": 5, "target_score": 10_000, "max_rounds": 10_000}
+    gid, tok0, tok1 = new_game(client, "speed", options=options)
+    url = f"/v1/games/{gid}"
+    flooded, seats, acted = Counter(), Counter(), 0
+    rng = random.Random(7)
+    for _step in range(60):  # 15 s: a step every 0.25 s
+        CLOCK.t += 0.25
+        for tok in (tok0, tok1):
+            for _ in range(12):  # 96 requests a second in all
+                flooded[client.get(url).status_code] += 1
+            view = client.get(url, headers=bearer(tok))
+            seats[view.status_code] += 1
+            action = pick(view.get_json(), rng) if view.status_code == 200 else None
+            if action is not None:
+                r = act(client, gid, tok, action)
+                seats[r.status_code] += 1
+                acted += r.status_code == 201
+        game = services.games.load(gid)
+        due = services.games.due(game, CLOCK.t)
+        assert due is None or due[1] > CLOCK.t or due[0].rule != "T-4", (due, seats)
+        if game.state.over:
+            break
+    assert flooded[429] > flooded[200] > 0
+    assert set(seats) <= {200, 201} and acted > 60, seats
+    assert not services.games.load(gid).state.over
 
 
 # ---------------------------------------------------------------- streams

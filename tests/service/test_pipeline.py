@@ -13,8 +13,8 @@ import pytest
 from werkzeug.test import Client
 
 from service import games as games_module
-from service.http.app import Front, create_app
-from tests.support.api import app_settings, bearer, new_game, pick
+from service.http.app import Front, MetricsListener, create_app
+from tests.support.api import app_settings, bearer, new_game, pick, scrape
 
 NOW = 1_800_000_000.0
 
@@ -33,10 +33,16 @@ def app(monkeypatch):
     return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW)
 
 
+def _front(app) -> Front:
+    """The app's ``Front`` (under the metrics listener's middleware, when it has one)."""
+    wsgi = app.wsgi_app
+    return wsgi.app if isinstance(wsgi, MetricsListener) else wsgi
+
+
 @pytest.fixture
 def flask_calls(app):
     """The requests that reached Flask's own dispatch."""
-    front: Front = app.wsgi_app
+    front = _front(app)
     calls = []
     inner = front.app
 
@@ -51,8 +57,7 @@ def flask_calls(app):
 @pytest.fixture
 def flask_client(app):
     """Requests straight to Flask's dispatch, past the front."""
-    front: Front = app.wsgi_app
-    return Client(front.app, flask.Response)
+    return Client(_front(app).app, flask.Response)
 
 
 def same(a, b, ids=()):
@@ -160,6 +165,37 @@ def test_a_chunked_body_is_read_whole_both_ways(client, flask_client):
     assert slow.status_code == 422 and slow.get_json()["rule"] == "D-4"  # already ready
 
 
+@pytest.mark.parametrize("way", ["front", "flask"])
+def test_an_answer_to_a_body_not_read_whole_closes_the_connection(client, flask_client, way):
+    """The answer to a request whose body was not read to its end (refused before or
+    while it was read, or a body no stage reads) says ``Connection: close``: the server
+    cannot tell where the next request would start. Any other keeps the connection."""
+    c = client if way == "front" else flask_client
+    gid, tok0, _tok1 = new_game(client)
+    url, h = f"/v1/games/{gid}/actions", {**bearer(tok0), "Content-Type": "application/json"}
+    unread = [
+        c.post(url, data=b"x" * 20_000, headers=h),  # 413 on its Content-Length
+        c.post(url, data=b"x" * 20_000, headers={**h, "Transfer-Encoding": "chunked"}),  # 413
+        # a length that is none (400); a body that ends before its length (400)
+        c.post(url, data=b'{"type": "ready"}', headers=h,
+               environ_overrides={"CONTENT_LENGTH": "1" * 17}),
+        c.post(url, data=b'{"type": "re', headers=h, environ_overrides={"CONTENT_LENGTH": "30"}),
+        c.get(f"/v1/games/{gid}", data=b"{}", headers=h),  # a GET's body: never read
+    ]  # fmt: skip
+    assert [r.status_code for r in unread] == [413, 413, 400, 400, 200]
+    for r in unread:
+        assert r.headers.get("Connection") == "close", r.headers
+    whole = [
+        c.post(url, data=b'{"type": "ready"}', headers=h),  # 201
+        c.post(url, data=b'{"type": ', headers=h),  # read whole, not JSON: 400
+        c.post(url, data=b"{}", headers={**bearer(tok0), "Content-Type": "text/plain"}),  # 415
+        c.get(f"/v1/games/{gid}"),
+    ]
+    assert [r.status_code for r in whole] == [201, 400, 415, 200]
+    for r in whole:
+        assert "Connection" not in r.headers, r.headers
+
+
 def test_refusals_and_errors_are_answered_as_flask_answers_them(client, flask_client, flask_calls):
     gid, tok0, tok1 = new_game(client)
     other, other_tok, _ = new_game(client)
@@ -223,7 +259,7 @@ def test_both_ways_are_counted_in_the_metrics(client, flask_client):
     for c in (client, flask_client):
         c.post(f"/v1/games/{gid}/actions", json={"type": "play", "from": 4, "to": 1},
                headers=bearer(tok0))  # fmt: skip
-    text = client.get("/metrics").get_data(as_text=True)
+    text = scrape(client).get_data(as_text=True)
     line = 'spitlog_http_requests_total{method="POST",route="/v1/games/<gid:game_id>/actions"'
     assert f'{line},status="422"}} 2.0' in text
 

@@ -3,6 +3,7 @@ and join, shown in views, events and the lobby, their pages, games and the leade
 ratings applied once; client bots declared; the lobby's filters."""
 
 import json
+from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from service.archiving import Archiver
 from service.http.app import create_app
 from service.rating import Rater
 from service.store.redis import RedisStore
-from tests.support.api import app_settings, bearer, problem_of
+from tests.support.api import app_settings, bearer, new_game, problem_of
 from tests.support.keys import keys_naming
 
 
@@ -323,3 +324,98 @@ def test_the_end_of_a_rated_game_tells_the_scheduler_it_is_rated(redis_client):
     g = create(client, key).get_json()  # unrated: its end says nothing of a rating
     client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"}, headers=bearer(g["token"]))
     assert heard[-1] == (True, False)
+
+
+# ---------------------------------------------------------------- ids: one grammar
+
+
+@pytest.mark.parametrize("pid", ["..", ".", ".hidden", "a\\b", "a b", "x\n", "\x00x", "é"])
+def test_a_player_id_that_could_name_a_path_is_a_400_naming_the_field(client, key, r, pid):
+    """Ids are one grammar (``service.ids``), checked at the edge: a create's or a join's
+    ``player.id``, the lobby's ``player`` and a path's ``player_id``; ``.`` and ``..``
+    among them (once a 500, and ``.`` listed every player's games of the app)."""
+    alice = create(client, key, player={"id": "alice", "name": "Alice"}).get_json()["id"]
+    before = sorted(r.keys("*"))
+    got = problem_of(create(client, key, player={"id": pid, "name": "X"}), 400)
+    assert got["errors"].keys() == {"player.id"}
+    join = client.post(f"/v1/games/{alice}/seats", json={"player": {"id": pid, "name": "X"}},
+                       headers=key)  # fmt: skip
+    assert problem_of(join, 400)["errors"].keys() == {"player.id"}
+    assert sorted(r.keys("*")) == before  # nothing made
+    lobby = client.get("/v1/games", query_string={"player": pid}, headers=key)
+    assert problem_of(lobby, 400)["errors"].keys() == {"player"}
+    for path in (f"/v1/players/{quote(pid)}", f"/v1/players/{quote(pid)}/games"):  # as sent
+        got = client.get(path, headers=key)
+        assert problem_of(got, 400)["errors"].keys() == {"player_id"}, path
+
+
+def test_player_dot_dot_in_a_path_is_a_400_not_a_listing(client, key):
+    """As a client sends them, unnormalised: ``/v1/players/../games`` and
+    ``/v1/players/./games`` name no player."""
+    create(client, key, player={"id": "alice", "name": "Alice"})
+    for pid in ("..", "."):
+        got = client.get(f"/v1/players/{pid}/games", headers=key)
+        assert problem_of(got, 400)["errors"] == {"player_id": [
+            "1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>"]}  # fmt: skip
+    assert client.get("/v1/players/alice/games", headers=key).status_code == 200
+    dotted = create(client, key, player={"id": "a.b-c_9", "name": "D"})  # dots inside: fine
+    assert dotted.status_code == 201
+
+
+def test_a_game_of_older_code_seating_a_player_out_of_the_grammar_is_archived(r, key, tmp_path):
+    """A game stored before the grammar, whose player id is ``..``: archived and deleted
+    like any other (its record names the player; no player's list gets it, as no request
+    can name that player), never a job that fails every time."""
+    archive = DirectoryArchive(tmp_path / "archive")
+    app = create_app(app_settings(), redis_client=r, archive=archive)
+    client, svc = app.test_client(), app.extensions["spitlog"]
+    key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    g = create(client, key, player={"id": "alice", "name": "Alice"}, opponent="bot:easy",
+               options={"max_rounds": 1}).get_json()  # fmt: skip
+    gid = g["id"]
+    entry = json.loads(svc.store.meta(gid)["pl0"])  # as older code seated ".." (and listed it)
+    svc.store.annotate(gid, {"pl0": json.dumps({**entry, "id": ".."}, sort_keys=True)})
+    r.rename(f"spit:{{rt}}:pg:{entry['app']}:alice", f"spit:{{rt}}:pg:{entry['app']}:..")
+    svc.games.cache.clear()
+    client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(g["token"]))
+    archiver = Archiver(RedisStore(r), archive, 0, players=svc.profiles.players)
+    assert [archiver.step(gid)[0] for _ in range(2)] == ["archived", "deleted"]
+    assert keys_naming(r, gid) == []
+    keys = sorted(archive.keys(""))
+    assert len(keys) == 3 and not any(k.startswith("players/") for k in keys)
+    assert not (tmp_path / "players").exists()  # nothing written outside the archive
+    after = create_app(app_settings(), redis_client=r, archive=archive).test_client()
+    assert after.get(f"/v1/games/{gid}").get_json()["players"][0]["player"]["id"] == ".."
+
+
+def test_each_refusal_titles_what_it_refused(client, svc, key):
+    """403s and 404s say which: another app's player is not a token of another game."""
+    _rival, rival_key = svc.apps.create("rival")
+    create(client, {"X-Api-Key": rival_key}, player={"id": "bob", "name": "Bob"})
+    rival = svc.apps.authenticate(rival_key).id
+    gid, t0, t1 = new_game(client)
+    other, o0, _ = new_game(client)
+    rated = create(client, key, player={"id": "alice", "name": "A"}, rated=True).get_json()
+    seek = client.post("/v1/seeks", json={"game": "spit"}).get_json()
+    seek2 = client.post("/v1/seeks", json={"game": "speed"}).get_json()
+    cases = {
+        "Player of another app": client.get(f"/v1/players/{rival}:bob", headers=key),
+        "Token of another game": client.get(f"/v1/games/{gid}", headers=bearer(o0)),
+        "Not the creator's token": client.get(f"/v1/games/{gid}/webhooks", headers=bearer(t1)),
+        "A rated game seats only an app's player": client.post(
+            f"/v1/games/{rated['id']}/seats", json={}),
+        "Token of another seek": client.get(f"/v1/seeks/{seek['id']}",
+                                            headers=bearer(seek2["token"])),
+    }  # fmt: skip
+    for title, got in cases.items():
+        assert problem_of(got, 403)["title"] == title
+    assert problem_of(client.get("/v1/games", headers={"X-Api-Key": "spk_" + "x" * 43}),
+                      401)["title"] == "Unknown or revoked API key"  # fmt: skip
+    missing = {
+        "No such game": client.get("/v1/games/g_0123456789abcdef"),
+        "No such version": client.get(f"/v1/games/{gid}/states/999"),
+        "No such player": client.get("/v1/players/nobody", headers=key),
+        "No such seek": client.get("/v1/seeks/s_0123456789abcdef", headers=bearer(t0)),
+    }
+    for title, got in missing.items():
+        assert problem_of(got, 404)["title"] == title

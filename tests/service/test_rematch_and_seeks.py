@@ -1,6 +1,9 @@
 """Rematches and seeks on the API (issue 16, items 3 and 4), on fakeredis; the concurrent
 and crash tests run on a real redis-server (tests/integration/test_pairing_real.py)."""
 
+import threading
+import time
+
 import pytest
 
 from service.http.app import create_app
@@ -207,3 +210,105 @@ def test_what_changes_a_finished_games_view_without_a_new_version(meta, log, cha
     from service.games import Games
 
     assert Games.changed_after_end(Game("g_1", State(), meta, log)) is changed
+
+
+def test_seek_long_polls_count_against_the_address_cap_of_open_streams(redis_client):
+    """100 long-polls of seeks (each with its own token) from one address: the first 64
+    (``SPITLOG_STREAMS_PER_ADDRESS``) wait, each holding a stream slot; the 36 over the cap
+    are refused at once, 429 problem+json with Retry-After. The waiting ones end when their
+    seeks are cancelled (their long-polls wake on the change) and free every slot."""
+    s = app_settings(streams_per_address=64, streams_per_client=32, longpoll_max_s=60)
+    app = create_app(s, redis_client=redis_client)
+    client = app.test_client()
+    # [0, 1000] leaves out every other seek's 1500: none of them pairs
+    seeks = [client.post("/v1/seeks", json={"game": "spit", "rating_range": [0, 1000]})
+             .get_json() for _ in range(100)]  # fmt: skip
+    answers: dict[str, object] = {}
+
+    def poll(seek):
+        r = app.test_client().get(f"/v1/seeks/{seek['id']}?wait=60", headers=bearer(seek["token"]))
+        answers[seek["id"]] = r
+
+    threads = [threading.Thread(target=poll, args=(seek,), daemon=True) for seek in seeks]
+    for t in threads:
+        t.start()
+    end = time.monotonic() + 60
+    while len(answers) < 36 or redis_client.zcard("spit:rl:s:a:127.0.0.1") < 64:
+        assert time.monotonic() < end, f"{len(answers)} answered, none refused?"
+        time.sleep(0.01)
+    refused = list(answers.values())
+    assert len(refused) == 36 and redis_client.zcard("spit:rl:s:a:127.0.0.1") == 64
+    for r in refused:
+        body = problem_of(r, 429)
+        assert "at most 64 per address" in body["detail"] and r.headers["Retry-After"]
+    for seek in seeks:
+        if seek["id"] not in answers:
+            client.delete(f"/v1/seeks/{seek['id']}", headers=bearer(seek["token"]))
+    for t in threads:
+        t.join(30)
+    waited = [r for r in answers.values() if r.status_code == 200]
+    assert len(waited) == 64 and {r.get_json()["status"] for r in waited} == {"cancelled"}
+    assert redis_client.zcard("spit:rl:s:a:127.0.0.1") == 0
+
+
+class _Armed:
+    """A scheduler that arms seeks' jobs and never runs them (a late job)."""
+
+    def arm_seek(self, seek_id, due_ms):
+        pass
+
+
+class _Waiter:
+    """A long-poll's waits, none of which sees the seek move: each is recorded and moves
+    the clock on by its timeout instead of sleeping."""
+
+    def __init__(self, clock):
+        self.clock, self.timeouts, self.over = clock, [], False
+
+    def wait(self, seek_id, after, timeout_s):
+        self.timeouts.append(round(timeout_s, 3))
+        self.clock.t += timeout_s
+        return False
+
+
+def _seeks(redis_client, clock, scheduler=None):
+    from service.games import Games
+    from service.seeks import Seeks
+    from service.store.players import PlayerStore
+    from service.store.redis import RedisStore
+    from service.store.seeks import SeekStore
+
+    players = PlayerStore(redis_client)
+    games = Games(RedisStore(redis_client), players=players, clock=clock)
+    return Seeks(games, SeekStore(redis_client), players, scheduler, max_s=300)
+
+
+def test_a_waiting_read_does_a_late_jobs_fallback_a_grace_after_its_due_time(redis_client, clock):
+    """A seek whose scheduler's job does not come: the long-poll sleeps until the due time
+    and a grace (the job's change would wake it first), then falls back itself."""
+    from service.seeks import JOB_GRACE_S
+
+    seeks = _seeks(redis_client, clock, scheduler=_Armed())
+    s = seeks.post("spit", {}, bot_fallback_s=5)
+    waiter = _Waiter(clock)
+    got = seeks.read(s["id"], s["token"], 30, waiter)
+    assert waiter.timeouts == [5 + JOB_GRACE_S]
+    assert got["status"] == "paired" and got["opponent"].startswith("bot:")
+
+
+def test_a_waiting_read_finishes_a_pairing_its_maker_left_making(redis_client, clock):
+    """A pairing whose process died before its game was made: a long-poll gives the maker
+    ``MAKING_GRACE_S`` to finish it (its change would wake the read), then makes it."""
+    from service.seeks import MAKING_GRACE_S
+
+    seeks = _seeks(redis_client, clock)
+    a = seeks.post("spit", {})
+    real, seeks._settle = seeks._settle, lambda sid: (_ for _ in ()).throw(OSError("killed"))
+    with pytest.raises(OSError):
+        seeks.post("spit", {})  # paired, its game not made: the process dies
+    seeks._settle = real
+    assert seeks.store.get(a["id"])["status"] == "making"
+    waiter = _Waiter(clock)
+    got = seeks.read(a["id"], a["token"], 30, waiter)
+    assert waiter.timeouts == [MAKING_GRACE_S]
+    assert got["status"] == "paired" and got["seat"] == 0

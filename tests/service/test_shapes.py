@@ -104,6 +104,16 @@ def test_real_answers_of_both_games_hold_to_the_typed_schemas(app, client, monke
             later.setattr(games, "clock", lambda now=games.clock: now() + 100_000)
             assert games.submit(gid, None, domain.Timeout("T-4", 0)) is not None
         look(client, seen, gid, (tok0, tok1))
+    # aborted under T-6 (RULES T-6), by the operator and by the service (a hosted bot's
+    # decisions not run for idle_forfeit_s): who and why in the view and the log
+    gid, tok0, tok1 = new_game(client, "spit")
+    assert games.submit(gid, None, domain.Abort(why="a test of the schemas")) is not None
+    look(client, seen, gid, (tok0, tok1))
+    bot = client.post("/v1/games", json={"game": "speed", "opponent": "bot:easy"}).get_json()
+    with monkeypatch.context() as later:
+        later.setattr(games, "clock", lambda now=games.clock: now() + 100_000)
+        assert games.submit(bot["id"], None, domain.Timeout("T-6", 1)) is not None
+    look(client, seen, bot["id"], (bot["token"], bot["token"]))
     # resigned before anyone joined: aborted
     gid, tok0, _ = new_game(client, "speed", join=False)
     seen("Acted", act(client, gid, tok0, {"type": "resign"}).get_json())

@@ -15,9 +15,35 @@ TEST_SETTINGS = {
     "rate_actions": 0,
     "rate_requests": 0,
     "rate_games": 0,
+    "rate_seat": 0,
+    "rate_seat_reserve": 0,
+    "rate_auth_failures": 0,
     "streams_per_client": 0,
     "streams_per_address": 0,
+    "metrics_bind": "127.0.0.1:9464",  # ``scrape`` comes in on it
 }
+METRICS_PORT = 9464
+
+
+class _Listening:
+    """A connection's socket as a test client's request names it: its local end on
+    ``port``, as a server's accepted connection tells it (``app.local_port``)."""
+
+    def __init__(self, port: int):
+        self.port = port
+
+    def getsockname(self):
+        return ("127.0.0.1", self.port)
+
+
+def on_port(port: int) -> dict:
+    """The test client's keywords for a request that came in on the server's ``port``."""
+    return {"environ_overrides": {"werkzeug.socket": _Listening(port)}}
+
+
+def scrape(client, **kw):
+    """``GET /metrics`` on the metrics listener of the tests' apps (``TEST_SETTINGS``)."""
+    return client.get("/metrics", **on_port(METRICS_PORT), **kw)
 
 
 def app_settings(**overrides) -> config.Settings:

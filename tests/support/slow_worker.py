@@ -16,6 +16,9 @@ about to be written), ``arc.mark`` (every object written, the game not marked ar
 about to be applied), ``rate.annotate`` (applied, its outcome not yet on the game),
 ``bot.decide`` (a bot's decision about to be made), ``bot.hook`` (appended, the next
 decisions not yet armed). A chaos test counts the files to show the faults it forced.
+Forced stops: with ``TEST_STOP_AT`` (the same form) the worker SIGSTOPs itself at the
+point instead, in the job, its claim file ``stop-<point>.<n>`` holding its pid, for the
+test to let it go on (SIGCONT: ``stopped_at``).
 
 A forced pause: with ``TEST_HOLD_AT`` (one point) and ``TEST_HOLD_DIR`` set, the first
 worker of the run to reach the point writes ``<point>.held`` in that folder and waits
@@ -42,8 +45,8 @@ from workers import jobs, schedule
 SLEEP_S = (0.002, 0.012)
 
 
-def _kill_plan() -> dict[str, int]:
-    spec = os.environ.get("TEST_KILL_AT", "")
+def _kill_plan(variable: str = "TEST_KILL_AT") -> dict[str, int]:
+    spec = os.environ.get(variable, "")
     plan = {}
     for part in filter(None, spec.split(",")):
         point, _, count = part.partition("=")
@@ -52,18 +55,34 @@ def _kill_plan() -> dict[str, int]:
 
 
 KILL_AT = _kill_plan()
+STOP_AT = _kill_plan("TEST_STOP_AT")
 KILL_DIR = os.environ.get("TEST_KILL_DIR", "")
 
 
+def _claim(name: str) -> int | None:
+    """The claim file ``name`` in ``KILL_DIR``, made now (its descriptor), or None if
+    another worker of the run made it first."""
+    try:
+        return os.open(os.path.join(KILL_DIR, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return None
+
+
 def kill_point(point: str) -> None:
-    """SIGKILL this worker here if ``point`` has a forced kill left to claim."""
+    """SIGKILL this worker here if ``point`` has a forced kill left to claim; SIGSTOP it
+    if it has a forced stop left (until the test continues it)."""
     for n in range(KILL_AT.get(point, 0)):
-        try:
-            fd = os.open(os.path.join(KILL_DIR, f"{point}.{n}"), os.O_CREAT | os.O_EXCL)
-        except FileExistsError:
-            continue
-        os.close(fd)
-        os.kill(os.getpid(), signal.SIGKILL)
+        fd = _claim(f"{point}.{n}")
+        if fd is not None:
+            os.close(fd)
+            os.kill(os.getpid(), signal.SIGKILL)
+    for n in range(STOP_AT.get(point, 0)):
+        fd = _claim(f"stop-{point}.{n}")
+        if fd is not None:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            os.kill(os.getpid(), signal.SIGSTOP)
+            return
 
 
 HOLD_AT = os.environ.get("TEST_HOLD_AT", "")

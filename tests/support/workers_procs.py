@@ -159,6 +159,17 @@ def killed_at(kill_dir: str | Path, point: str) -> int:
     return len(list(Path(kill_dir).glob(f"{point}.*")))
 
 
+def stopped_at(kill_dir: str | Path, point: str) -> list[int]:
+    """The pids of the workers that stopped themselves at ``point`` (slow_worker.py's
+    ``TEST_STOP_AT``), as they claimed it: each is SIGSTOPped until continued."""
+    out = []
+    for path in sorted(Path(kill_dir).glob(f"stop-{point}.*")):
+        text = path.read_text()
+        if text:  # (written right after the claim is made)
+            out.append(int(text))
+    return out
+
+
 def wait_for_workers(url: str, n: int, timeout: float = 30) -> None:
     """Until ``n`` RQ workers have registered on the queue Redis."""
     from rq import Worker

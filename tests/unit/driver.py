@@ -1,5 +1,5 @@
 """A random-game driver for the property tests: random legal actions, random seats,
-and the deadlines of T-1..T-5 fired on a virtual clock.
+and the deadlines of T-1..T-6 fired on a virtual clock.
 
 Randomness here is the tests' own (``random.Random(seed)``); the domain gets only
 the server seed and the clock through ``Ctx``.
@@ -137,8 +137,9 @@ def play_game(
         seat = rng.randrange(2)
         if not choices[seat]:
             seat = 1 - seat
-        forfeits = [d for d in due if d.rule == "T-4"]
-        others = [d for d in due if d.rule != "T-4"]
+        idle = ("T-4", "T-6")  # each seat's idle clock (a hosted bot's is T-6's: an abort)
+        forfeits = [d for d in due if d.rule in idle]
+        others = [d for d in due if d.rule not in idle]
         if r < resign_p:
             action, seat = Resign(), rng.randrange(2)
         elif not choices[0] and not choices[1] or r < resign_p + forfeit_p and forfeits:

@@ -7,16 +7,37 @@ illegal event, is caught and named. SPITLOG_AUDIT_GAMES sets how many games per 
 """
 
 import dataclasses
+import json
 import os
 import random
 
 import pytest
 
-from domain import Abort, Ctx, MalformedAction, replay, run
+from domain import (
+    Abort,
+    Ctx,
+    MalformedAction,
+    Timeout,
+    deadlines,
+    replay,
+    run,
+    state_from_dict,
+    state_to_dict,
+    view,
+)
 from domain.audit import verify
 from domain.bots import POLICIES
 from domain.cards import Card
-from domain.events import CardPlayed, GameAborted, SpeedDealt, SpitDealt
+from domain.events import (
+    CardPlayed,
+    DeadlineExpired,
+    GameAborted,
+    GameEnded,
+    SpeedDealt,
+    SpitDealt,
+    event_from_dict,
+    event_to_dict,
+)
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.simulate import play_game
 
@@ -90,19 +111,125 @@ def test_a_wrong_seed_fails_the_commitment():
     assert not verdict.ok and "commitment" in verdict.reason
 
 
-def test_an_operators_abort_ends_the_game_with_no_winner_and_the_audit_accepts_it():
-    """docs/decisions/0012: ``Abort`` is the system's, like a timeout; the log says so
-    (reason "admin") and the audit re-judges it like any system action."""
+def test_T6_an_operators_abort_ends_the_game_with_no_winner_and_the_audit_accepts_it():
+    """RULES T-6: ``Abort`` is the operator's, like a timeout the system's: the game is
+    aborted under T-6, no one winning, and the log says that the operator did it and why;
+    the audit re-judges it like any system action."""
     log, seed = simulated("spit", 5)
     cut = len(log) // 2
     state = replay(log[:cut])
     assert not state.over
+    at = log[cut - 1].at + 1
     with pytest.raises(MalformedAction):
-        run(state, Abort(), Ctx(0, log[cut - 1].at, seed))  # no seat may send it
-    events, after = run(state, Abort(), Ctx(None, log[cut - 1].at + 1, seed))
-    assert [type(e) for e in events] == [GameAborted] and events[0].reason == "admin"
-    assert after.status == "aborted" and after.over and after.result == "admin"
+        run(state, Abort(why="stuck"), Ctx(0, at, seed))  # no seat may send it
+    for why in ("", "   ", "x" * 201, "two\nlines"):  # a reason is one line of words
+        with pytest.raises(MalformedAction) as info:
+            run(state, Abort(why=why), Ctx(None, at, seed))
+        assert "why" in info.value.errors
+    events, after = run(state, Abort(why="a reported abuse"), Ctx(None, at, seed))
+    assert events == [GameAborted(at=at, reason="T-6", by="operator", why="a reported abuse")]
+    assert after.status == "aborted" and after.over and after.winner is None
+    assert (after.result, after.aborted_by, after.aborted_why) == (
+        "T-6",
+        "operator",
+        "a reported abuse",
+    )
+    assert view(after, None)["aborted"] == {"by": "operator", "why": "a reported abuse"}
     verdict = verify(log[:cut] + events, seed)
     assert verdict.ok and verdict.checked == cut + 1, verdict.reason
-    forged = dataclasses.replace(events[0], reason="T-5")  # not what an abort produces here
-    assert not verify(log[:cut] + [forged], seed).ok
+    for forged in (
+        dataclasses.replace(events[0], reason="T-5"),  # not what an abort produces here
+        dataclasses.replace(events[0], by="service"),  # the service's has its deadline first
+        dataclasses.replace(events[0], why=None),  # an operator's says why
+    ):
+        assert not verify(log[:cut] + [forged], seed).ok, forged
+
+
+def test_T6_a_hosted_bots_stalled_seat_aborts_and_the_audit_checks_the_moment():
+    """T-4, T-6: the service's own abort follows from the bot seat's clock (a deadline in
+    the log), so the audit accepts it exactly when that clock ran out."""
+    log, seed = simulated("speed", 2)
+    cut = len(log) // 3
+    state = replay(log[:cut])
+    d = next(d for d in deadlines(state) if d.rule == "T-6")
+    events, after = run(state, Timeout("T-6", d.seat), Ctx(None, d.at, seed))
+    assert [type(e) for e in events] == [DeadlineExpired, GameAborted]
+    assert (after.result, after.aborted_by, after.winner) == ("T-6", "service", None)
+    assert verify(log[:cut] + events, seed).ok
+    early = [dataclasses.replace(e, at=d.at - 0.5) for e in events]
+    assert not verify(log[:cut] + early, seed).ok
+
+
+def test_T6_a_log_from_before_T6_still_replays_exports_and_audits():
+    """Logs stored before RULES T-6: an operator's abort was ``game_aborted`` with reason
+    ``admin`` (no by, no why), and a hosted bot's seat was forfeited by T-4 when its clock
+    ran out. Both still replay (the abort reads as T-6 by the operator), export byte for
+    byte as they were written (an archived copy is checked against the export Redis
+    makes), and audit; each only where today's rules allow the action it answered."""
+    log, seed = simulated("spit", 5)
+    cut = len(log) // 2
+    state = replay(log[:cut])
+    at = log[cut - 1].at + 1
+    old = {"type": "game_aborted", "at": at, "reason": "admin"}
+    legacy = event_from_dict(old)
+    assert event_to_dict(legacy) == old  # read and written back as it was
+    aborted = replay([legacy], state)
+    assert (aborted.status, aborted.result, aborted.aborted_by, aborted.aborted_why) == (
+        "aborted",
+        "T-6",
+        "operator",
+        None,
+    )
+    whole = log[:cut] + [legacy]
+    text = to_ndjson(whole, seed)
+    last = json.dumps({"version": cut + 1, **old}, separators=(",", ":"))
+    assert text.splitlines()[-1] == last
+    assert from_ndjson(text)[1] == whole and parse_notation(to_notation(whole, seed))[1] == whole
+    assert verify(whole, seed).ok
+    assert not verify(whole + [legacy], seed).ok  # over already: nothing may follow
+    # a bot seat's forfeit by T-4, as logged before T-6: accepted at its clock's end only
+    d = next(d for d in deadlines(state) if d.rule == "T-6")
+    forfeit = [
+        DeadlineExpired(at=d.at, rule="T-4", seat=d.seat),
+        GameEnded(at=d.at, winner=1 - d.seat, reason="T-4"),
+    ]
+    verdict = verify(log[:cut] + forfeit, seed)
+    assert verdict.ok, verdict.reason
+    early = [dataclasses.replace(e, at=d.at - 0.5) for e in forfeit]
+    assert not verify(log[:cut] + early, seed).ok
+    wrong = [forfeit[0], dataclasses.replace(forfeit[1], winner=d.seat)]
+    assert not verify(log[:cut] + wrong, seed).ok
+
+
+def test_T6_an_aborted_games_exports_say_how_it_ended():
+    """docs/export.md: the notation's ``Result`` of an aborted game is ``- <rule>`` (no
+    winner), ``- T-6`` for an abort under T-6; the ``game_aborted`` line says by whom and
+    why. The NDJSON of an abort without them (T-5, E-5) has no ``by`` or ``why`` keys."""
+    log, seed = simulated("spit", 5)
+    cut = len(log) // 2
+    state = replay(log[:cut])
+    events, _ = run(state, Abort(why="a stuck game"), Ctx(None, log[cut - 1].at + 1, seed))
+    text = to_notation(log[:cut] + events, seed)
+    assert '[Result "- T-6"]' in text
+    assert text.splitlines()[-1].endswith('game_aborted reason=T-6 by=operator why="a stuck game"')
+    assert parse_notation(text)[1] == log[:cut] + events
+    header = json.loads(to_ndjson(log[:cut] + events, seed).splitlines()[0])
+    assert (header["winner"], header["result"]) == (None, None)  # game_ended's: none
+    t5 = GameAborted(at=1.0, reason="T-5")
+    assert event_to_dict(t5) == {"type": "game_aborted", "at": 1.0, "reason": "T-5"}
+    assert '[Result "*"]' in to_notation(log[:cut], seed)
+    drawn = log[:cut] + [GameEnded(at=log[cut - 1].at, winner=None, reason="E-4")]
+    assert '[Result "- E-4"]' in to_notation(drawn, seed)  # no winner: "-", not "None"
+
+
+def test_T6_a_snapshot_from_before_T6_reads_as_T6():
+    """A snapshot (a cache of the state) taken at an operator's abort before T-6 holds
+    result ``admin`` and no ``aborted_by``: it reads as the log now does, T-6 by the
+    operator."""
+    log, _seed = simulated("spit", 5)
+    state = replay(log[: len(log) // 2] + [GameAborted(at=log[0].at, reason="admin")])
+    snap = state_to_dict(state)
+    snap["state"]["result"] = "admin"
+    del snap["state"]["aborted_by"], snap["state"]["aborted_why"]
+    back = state_from_dict(snap)
+    assert (back.result, back.aborted_by) == ("T-6", "operator") and back == state

@@ -2,7 +2,7 @@
 
 Each example is one whole game, played by ``driver.play_game`` from a seed: random
 legal actions for random seats, now and then a resignation, and the deadlines of
-T-1..T-5 fired on a virtual clock. The properties:
+T-1..T-6 fired on a virtual clock. The properties:
 
 - C-3: exactly 52 distinct cards at every version once dealt;
 - ``replay(log)`` equals the state built step by step (and from a snapshot, and from
@@ -62,6 +62,9 @@ PROFILE = settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # the same examples every run unless a profile is asked for (docs/testing.md): a
+    # run of the suite never passes or fails by the draw
+    derandomize="SPITLOG_PROPERTY_EXAMPLES" not in os.environ,
 )
 
 SMALL_ROUNDS = st.sampled_from([1, 2, 3, 60])

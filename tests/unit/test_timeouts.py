@@ -1,5 +1,7 @@
-"""The timeouts T-1..T-5: a deadline is part of the state (``deadlines``), and the
+"""The timeouts T-1..T-6: a deadline is part of the state (``deadlines``), and the
 system's ``Timeout`` action fires it once due, leaving its events in the log."""
+
+from dataclasses import replace
 
 from domain import Deadline, Play, Ready, Slap, Spit, Timeout, deadlines, view
 from domain.events import (
@@ -9,6 +11,7 @@ from domain.events import (
     GameEnded,
     PilesTaken,
     PlayerReady,
+    SeatTaken,
     SideCardsTurned,
     SpitCalled,
     SpitCardsTurned,
@@ -177,6 +180,53 @@ def test_T4_an_absent_player_is_forfeited_in_a_game_full_of_stalemates():
         state = after(state, Timeout(due.rule, due.seat), None, now=now)
     assert (state.result, state.winner, stalemates) == ("T-4", 1, 4)
     assert now == T0 + 3 * 3 + 1
+
+
+def hosted(given: list, kind: str = "bot:medium") -> list:
+    """``given`` with seat 1 taken by a hosted bot (whose decisions the service makes)."""
+    return [replace(e, kind=kind) if isinstance(e, SeatTaken) else e for e in given]
+
+
+def test_T6_a_hosted_bots_idle_clock_aborts_the_game_instead_of_forfeiting_it():
+    """T-4, T-6: a hosted bot's seat is never forfeited for time it had a legal action
+    (only the service can have failed to run its decisions): the same clock, run out,
+    aborts the game under T-6, by the service, with no winner. A person's seat beside it
+    keeps its T-4."""
+    state = state_of(hosted(playing()))
+    assert deadlines(state) == (Deadline("T-4", T0 + 120, 0), Deadline("T-6", T0 + 120, 1))
+    assert refused(state, Timeout("T-4", 1), None, now=T0 + 500).rule == "T-4"  # none runs
+    assert refused(state, Timeout("T-6", 1), None, now=T0 + 119.9).rule == "T-6"
+    assert refused(state, Timeout("T-6", 0), None, now=T0 + 500).rule == "T-6"  # a person's
+    why = "the service could not run seat 1's decisions for 120 s"
+    assert when(state, Timeout("T-6", 1), None, now=T0 + 120) == [
+        DeadlineExpired(rule="T-6", seat=1),
+        GameAborted(reason="T-6", by="service", why=why),
+    ]
+    aborted = after(state, Timeout("T-6", 1), None, now=T0 + 120)
+    assert (aborted.status, aborted.winner, aborted.result) == ("aborted", None, "T-6")
+    assert deadlines(aborted) == ()
+    v = view(aborted, 0)
+    assert v["aborted"] == {"by": "service", "why": why} and v["winner"] is None
+    # the person's own clock still forfeits the person, the bot winning
+    assert when(state, Timeout("T-4", 0), None, now=T0 + 120) == [
+        DeadlineExpired(rule="T-4", seat=0),
+        GameEnded(winner=1, reason="T-4"),
+    ]
+    # the bot's clock is T-4's (in total, since its own last action): its action restarts it
+    acted = after(state, Play(4, 0), 1, now=NOW)  # 9D on 8S
+    assert Deadline("T-6", NOW + 120, 1) in deadlines(acted)
+
+
+def test_T6_a_hosted_bot_at_seat_0_and_a_short_clock():
+    """T-6 is the clock of whichever seat a hosted bot holds, at the table's
+    ``idle_forfeit_s``; the why says which seat and how long."""
+    given = [replace(e, kind="bot:hard") if i == 0 else e
+             for i, e in enumerate(playing(idle_forfeit_s=2.5))]  # fmt: skip
+    state = state_of(given)
+    assert deadlines(state) == (Deadline("T-6", T0 + 2.5, 0), Deadline("T-4", T0 + 2.5, 1))
+    assert when(state, Timeout("T-6", 0), None, now=T0 + 2.5)[1] == GameAborted(
+        reason="T-6", by="service", why="the service could not run seat 0's decisions for 2.5 s"
+    )
 
 
 def test_T5_a_game_with_an_empty_seat_is_aborted():

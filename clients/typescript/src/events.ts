@@ -6,6 +6,7 @@
  * connection drops, so no event is missed or read twice.
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { ApiError, retryAfterSeconds } from "./errors.js";
 import type { components } from "./schema.js";
 
 export type Event = components["schemas"]["Event"];
@@ -19,12 +20,15 @@ export interface StreamOptions {
   /** how long to wait before reconnecting after a dropped connection (the server's
    * `retry:` replaces it) */
   retryMs?: number;
+  /** the fetch to use (globalThis.fetch) */
+  fetch?: typeof fetch;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Every event after `after`, live, until the game is over and all are read (the server
- * then answers 204). Throws on an answer other than 200 and 204 (a problem+json). */
+/** Every event after `after`, live, each typed by its `type` (`Event`), until the game is
+ * over and all are read (the server then answers 204). Throws `ApiError` on an answer
+ * other than 200 and 204. */
 export async function* streamEvents(
   baseUrl: string,
   gameId: string,
@@ -41,7 +45,7 @@ export async function* streamEvents(
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     let response: Response;
     try {
-      response = await fetch(url, { headers, signal: options.signal });
+      response = await (options.fetch ?? fetch)(url, { headers, signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       await sleep(retry);
@@ -49,7 +53,14 @@ export async function* streamEvents(
     }
     if (response.status === 204) return;
     if (response.status !== 200 || !response.body) {
-      throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      throw new ApiError(response.status, body, retryAfterSeconds(response.headers.get("Retry-After")));
     }
     const ready: EventSourceMessage[] = [];
     const parser = createParser({
@@ -64,6 +75,7 @@ export async function* streamEvents(
         if (done) break;
         parser.feed(decoder.decode(value, { stream: true }));
         for (let message = ready.shift(); message; message = ready.shift()) {
+          if (message.event && message.event !== "message") continue; // not an event of the log
           if (message.id) last = Number(message.id);
           yield JSON.parse(message.data) as Event;
         }

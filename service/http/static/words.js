@@ -150,7 +150,7 @@ export function endReason(v) {
       return `${cap(name(loser))} resigned.`;
     case "T-4": return `Forfeit: ${name(loser)} ${name(loser) === "you" ? "were" : "was"} idle for ${duration(opts.idle_forfeit_s || 120)}.`;
     case "T-5": return `Nobody joined within ${duration(opts.join_timeout_s || 600)}.`;
-    case "admin": return "The operator called the game off: no one wins.";
+    case "T-6": return calledOff(v.aborted, v.players);
     case "Q-7": return `${cap(name(winner))} played every card of ${name(winner) === "you" ? "your" : "their"} hand and draw pile.`;
     case "Q-8": return `${cap(name(winner))} reached the target score of ${opts.target_score}.`;
     case "Q-9":
@@ -158,6 +158,17 @@ export function endReason(v) {
       return `No card could be played any more, and ${name(winner)} had fewer cards left.`;
     default: return v.status === "aborted" ? "The game was cancelled." : "The game is over.";
   }
+}
+
+/** An abort under T-6 in words, from the view's `aborted` ({by, why}): the operator's
+ * with its reason when the log has one; the server's own, for a bot it could not run. */
+function calledOff(aborted, players) {
+  const a = aborted || {};
+  if (a.by === "service") {
+    const bots = (players || []).filter((p) => p.kind && p.kind.startsWith("bot:")).length;
+    return `The server could not play ${bots === 1 ? "the" : "a"} bot's moves in time, so it called the game off: no one wins.`;
+  }
+  return `The operator called the game off${a.why ? ` (${a.why})` : ""}: no one wins.`;
 }
 
 /** The end's headline: "You won!", "You lost", "A draw", "Seat 1 (bot (hard)) won". */
@@ -250,7 +261,7 @@ export function narrate(e, ctx) {
     }
     case "game_scored": return e.winner === null ? `Game over: a draw (${e.scores.join(" to ")}).` : `${W(e.winner)} ${w(e.winner) === "you" ? "score" : "scores"} ${e.points} (total ${e.scores.join(" to ")}).`;
     case "deadline_expired": {
-      const words = { "T-1": "time to call spit ran out", "T-2": "time to get ready ran out", "T-3": "nobody slapped in time: the piles are shared out", "T-4": `${w(e.seat)} ${w(e.seat) === "you" ? "were" : "was"} idle too long`, "T-5": "nobody joined in time" };
+      const words = { "T-1": "time to call spit ran out", "T-2": "time to get ready ran out", "T-3": "nobody slapped in time: the piles are shared out", "T-4": `${w(e.seat)} ${w(e.seat) === "you" ? "were" : "was"} idle too long`, "T-5": "nobody joined in time", "T-6": `the server could not play for ${w(e.seat)} in time` };
       return cap(words[e.rule] || "a timeout fired") + ".";
     }
     case "player_resigned": return `${W(e.seat)} resigned.`;
@@ -258,7 +269,10 @@ export function narrate(e, ctx) {
       if (e.winner === null) return "Game over: a draw.";
       return `Game over: ${w(e.winner)} ${w(e.winner) === "you" ? "win" : "wins"}.`;
     }
-    case "game_aborted": return { "E-5": "The game was cancelled.", "T-5": "The game was called off: nobody joined." }[e.reason] || "The game was called off by the operator.";
+    case "game_aborted": {
+      const gone = { "E-5": "The game was cancelled.", "T-5": "The game was called off: nobody joined." }[e.reason];
+      return gone || calledOff({ by: e.by, why: e.why }, ctx.players);
+    }
     default: return "";
   }
 }

@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .aborted import Aborted
+from .aborted_by import AbortedBy
 from .acted import Acted
 from .audit import Audit
 from .card_drawn_event import CardDrawnEvent
@@ -112,6 +114,8 @@ from .webhook_events import WebhookEvents
 from .webhook_info import WebhookInfo
 
 __all__ = (
+    "Aborted",
+    "AbortedBy",
     "Acted",
     "Audit",
     "CardDrawnEvent",

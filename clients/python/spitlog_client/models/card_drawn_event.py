@@ -15,17 +15,17 @@ class CardDrawnEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['card_drawn']):
+        type_ (Literal['card_drawn']):  Default: 'card_drawn'.
         seat (int):
         card (None | str):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["card_drawn"]
     seat: int
     card: None | str
     at: float
+    type_: Literal["card_drawn"] = "card_drawn"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ class CardMovedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['card_moved']):
+        type_ (Literal['card_moved']):  Default: 'card_moved'.
         seat (int):
         src (int):
         to (int):
@@ -24,12 +24,12 @@ class CardMovedEvent:
     """
 
     version: int
-    type_: Literal["card_moved"]
     seat: int
     src: int
     to: int
     card: str
     at: float
+    type_: Literal["card_moved"] = "card_moved"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

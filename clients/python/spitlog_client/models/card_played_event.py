@@ -15,7 +15,7 @@ class CardPlayedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['card_played']):
+        type_ (Literal['card_played']):  Default: 'card_played'.
         seat (int):
         card (str): a card: rank (A, 2-10, J, Q, K) and suit (C, D, H, S) (RULES C-1)
         to (int):
@@ -24,12 +24,12 @@ class CardPlayedEvent:
     """
 
     version: int
-    type_: Literal["card_played"]
     seat: int
     card: str
     to: int
     src: int | None
     at: float
+    type_: Literal["card_played"] = "card_played"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ class CardTurnedUpEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['card_turned_up']):
+        type_ (Literal['card_turned_up']):  Default: 'card_turned_up'.
         seat (int):
         stockpile (int):
         card (str): a card: rank (A, 2-10, J, Q, K) and suit (C, D, H, S) (RULES C-1)
@@ -23,11 +23,11 @@ class CardTurnedUpEvent:
     """
 
     version: int
-    type_: Literal["card_turned_up"]
     seat: int
     stockpile: int
     card: str
     at: float
+    type_: Literal["card_turned_up"] = "card_turned_up"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,15 +15,15 @@ class CentreStartedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['centre_started']):
+        type_ (Literal['centre_started']):  Default: 'centre_started'.
         cards (list[str]):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["centre_started"]
     cards: list[str]
     at: float
+    type_: Literal["centre_started"] = "centre_started"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ class Deadline:
     Attributes:
         rule (DeadlineRule): the timer's rule
         at (datetime.datetime): when it fires: RFC 3339, UTC, milliseconds
-        seat (int | None): T-4: whose idle clock; null: the game's
+        seat (int | None): T-4, T-6: whose idle clock; null: the game's
     """
 
     rule: DeadlineRule

@@ -11,21 +11,22 @@ T = TypeVar("T", bound="DeadlineExpiredEvent")
 
 @_attrs_define
 class DeadlineExpiredEvent:
-    """A timer of T-1..T-5 expired (`seat`: whose, for T-4).
+    """A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a legal action for `idle_forfeit_s`
+    in all since its last one (T-6, `seat`: the bot's).
 
-    Attributes:
-        version (int): the event's place in the log (1 = first)
-        type_ (Literal['deadline_expired']):
-        rule (str):
-        seat (int | None):
-        at (float): when, in seconds since the epoch
+        Attributes:
+            version (int): the event's place in the log (1 = first)
+            type_ (Literal['deadline_expired']):  Default: 'deadline_expired'.
+            rule (str):
+            seat (int | None):
+            at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["deadline_expired"]
     rule: str
     seat: int | None
     at: float
+    type_: Literal["deadline_expired"] = "deadline_expired"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ class DeadlineRule(StrEnum):
     T_3 = "T-3"
     T_4 = "T-4"
     T_5 = "T-5"
+    T_6 = "T-6"
 
     def __str__(self) -> str:
         return str(self.value)

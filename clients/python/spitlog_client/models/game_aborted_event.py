@@ -6,25 +6,33 @@ from typing import Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="GameAbortedEvent")
 
 
 @_attrs_define
 class GameAbortedEvent:
-    """The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), or the operator aborted it (reason
-    ``admin``, ``domain.Abort``).
+    """The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), or under T-6 by
+    the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says
+    which, `why` says why, in words. A log written before T-6 may hold an operator's abort as reason `admin`, with no
+    `by` or `why`: it counts as T-6 by the operator.
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['game_aborted']):
+            type_ (Literal['game_aborted']):  Default: 'game_aborted'.
             reason (str):
             at (float): when, in seconds since the epoch
+            by (None | str | Unset):
+            why (None | str | Unset):
     """
 
     version: int
-    type_: Literal["game_aborted"]
     reason: str
     at: float
+    type_: Literal["game_aborted"] = "game_aborted"
+    by: None | str | Unset = UNSET
+    why: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -36,6 +44,18 @@ class GameAbortedEvent:
 
         at = self.at
 
+        by: None | str | Unset
+        if isinstance(self.by, Unset):
+            by = UNSET
+        else:
+            by = self.by
+
+        why: None | str | Unset
+        if isinstance(self.why, Unset):
+            why = UNSET
+        else:
+            why = self.why
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -46,6 +66,10 @@ class GameAbortedEvent:
                 "at": at,
             }
         )
+        if by is not UNSET:
+            field_dict["by"] = by
+        if why is not UNSET:
+            field_dict["why"] = why
 
         return field_dict
 
@@ -62,11 +86,31 @@ class GameAbortedEvent:
 
         at = d.pop("at")
 
+        def _parse_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        by = _parse_by(d.pop("by", UNSET))
+
+        def _parse_why(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        why = _parse_why(d.pop("why", UNSET))
+
         game_aborted_event = cls(
             version=version,
             type_=type_,
             reason=reason,
             at=at,
+            by=by,
+            why=why,
         )
 
         game_aborted_event.additional_properties = d

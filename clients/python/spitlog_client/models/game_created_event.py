@@ -19,7 +19,7 @@ class GameCreatedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['game_created']):
+        type_ (Literal['game_created']):  Default: 'game_created'.
         game_id (str):
         game (str):
         options (GameCreatedEventOptions):
@@ -30,7 +30,6 @@ class GameCreatedEvent:
     """
 
     version: int
-    type_: Literal["game_created"]
     game_id: str
     game: str
     options: GameCreatedEventOptions
@@ -38,6 +37,7 @@ class GameCreatedEvent:
     client_seed: str
     commitment: str
     at: float
+    type_: Literal["game_created"] = "game_created"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,17 +15,17 @@ class GameEndedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['game_ended']):
+        type_ (Literal['game_ended']):  Default: 'game_ended'.
         winner (int | None):
         reason (str):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["game_ended"]
     winner: int | None
     reason: str
     at: float
+    type_: Literal["game_ended"] = "game_ended"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

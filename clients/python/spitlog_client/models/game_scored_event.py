@@ -15,7 +15,7 @@ class GameScoredEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['game_scored']):
+        type_ (Literal['game_scored']):  Default: 'game_scored'.
         winner (int | None):
         points (int):
         scores (list[int]):
@@ -24,12 +24,12 @@ class GameScoredEvent:
     """
 
     version: int
-    type_: Literal["game_scored"]
     winner: int | None
     points: int
     scores: list[int]
     reason: str
     at: float
+    type_: Literal["game_scored"] = "game_scored"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,17 +15,17 @@ class PileSlappedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['pile_slapped']):
+        type_ (Literal['pile_slapped']):  Default: 'pile_slapped'.
         seat (int):
         pile (int):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["pile_slapped"]
     seat: int
     pile: int
     at: float
+    type_: Literal["pile_slapped"] = "pile_slapped"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

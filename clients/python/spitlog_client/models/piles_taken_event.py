@@ -15,15 +15,15 @@ class PilesTakenEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['piles_taken']):
+        type_ (Literal['piles_taken']):  Default: 'piles_taken'.
         piles (list[int | None]):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["piles_taken"]
     piles: list[int | None]
     at: float
+    type_: Literal["piles_taken"] = "piles_taken"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,17 +15,17 @@ class PlayerReadyEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['player_ready']):
+        type_ (Literal['player_ready']):  Default: 'player_ready'.
         seat (int):
         by (None | str):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["player_ready"]
     seat: int
     by: None | str
     at: float
+    type_: Literal["player_ready"] = "player_ready"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

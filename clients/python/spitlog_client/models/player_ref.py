@@ -12,7 +12,8 @@ T = TypeVar("T", bound="PlayerRef")
 class PlayerRef:
     """
     Attributes:
-        id (str): 1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: <app id>:<id>, your app's)
+        id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app
+            id>:<id>, your app's)
         name (str): 1-64 printable characters, shown with the seat
     """
 

@@ -15,15 +15,15 @@ class PlayerResignedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['player_resigned']):
+        type_ (Literal['player_resigned']):  Default: 'player_resigned'.
         seat (int):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["player_resigned"]
     seat: int
     at: float
+    type_: Literal["player_resigned"] = "player_resigned"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ class RoundEndedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['round_ended']):
+        type_ (Literal['round_ended']):  Default: 'round_ended'.
         round_ (int):
         reason (str):
         cleared (int | None):
@@ -25,13 +25,13 @@ class RoundEndedEvent:
     """
 
     version: int
-    type_: Literal["round_ended"]
     round_: int
     reason: str
     cleared: int | None
     next_: str
     chooser: int | None
     at: float
+    type_: Literal["round_ended"] = "round_ended"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ class SeatTakenEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['seat_taken']):
+        type_ (Literal['seat_taken']):  Default: 'seat_taken'.
         seat (int):
         kind (str):
         client_seed (str):
@@ -23,11 +23,11 @@ class SeatTakenEvent:
     """
 
     version: int
-    type_: Literal["seat_taken"]
     seat: int
     kind: str
     client_seed: str
     at: float
+    type_: Literal["seat_taken"] = "seat_taken"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,15 +15,15 @@ class SideCardsTurnedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['side_cards_turned']):
+        type_ (Literal['side_cards_turned']):  Default: 'side_cards_turned'.
         cards (list[None | str]):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["side_cards_turned"]
     cards: list[None | str]
     at: float
+    type_: Literal["side_cards_turned"] = "side_cards_turned"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

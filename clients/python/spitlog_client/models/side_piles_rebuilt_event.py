@@ -16,17 +16,17 @@ class SidePilesRebuiltEvent:
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['side_piles_rebuilt']):
+            type_ (Literal['side_piles_rebuilt']):  Default: 'side_piles_rebuilt'.
             nonce (int):
             side_piles (list[int] | list[list[str]]):
             at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["side_piles_rebuilt"]
     nonce: int
     side_piles: list[int] | list[list[str]]
     at: float
+    type_: Literal["side_piles_rebuilt"] = "side_piles_rebuilt"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ class SpeedDealtEvent:
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['speed_dealt']):
+            type_ (Literal['speed_dealt']):  Default: 'speed_dealt'.
             game_no (int):
             nonce (int):
             side_piles (list[int] | list[list[str]]):
@@ -27,7 +27,6 @@ class SpeedDealtEvent:
     """
 
     version: int
-    type_: Literal["speed_dealt"]
     game_no: int
     nonce: int
     side_piles: list[int] | list[list[str]]
@@ -35,6 +34,7 @@ class SpeedDealtEvent:
     hands: list[int | list[str]] | list[list[str]]
     draw_piles: list[int] | list[list[str]]
     at: float
+    type_: Literal["speed_dealt"] = "speed_dealt"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,10 +13,10 @@ class SpeedDrawAction:
     """speed: draw
 
     Attributes:
-        type_ (Literal['draw']):
+        type_ (Literal['draw']):  Default: 'draw'.
     """
 
-    type_: Literal["draw"]
+    type_: Literal["draw"] = "draw"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

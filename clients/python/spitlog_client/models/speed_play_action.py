@@ -13,14 +13,14 @@ class SpeedPlayAction:
     """speed: play
 
     Attributes:
-        type_ (Literal['play']):
+        type_ (Literal['play']):  Default: 'play'.
         card (str): a card of your hand, such as 10H or QD (C-1)
         to (int): a spit or centre pile, 0 or 1
     """
 
-    type_: Literal["play"]
     card: str
     to: int
+    type_: Literal["play"] = "play"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

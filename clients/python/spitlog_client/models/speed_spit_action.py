@@ -13,10 +13,10 @@ class SpeedSpitAction:
     """speed: spit
 
     Attributes:
-        type_ (Literal['spit']):
+        type_ (Literal['spit']):  Default: 'spit'.
     """
 
-    type_: Literal["spit"]
+    type_: Literal["spit"] = "spit"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

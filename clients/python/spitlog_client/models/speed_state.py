@@ -10,6 +10,7 @@ from ..models.speed_state_status import SpeedStateStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.aborted import Aborted
     from ..models.deadline import Deadline
     from ..models.options import Options
     from ..models.speed_centre_pile import SpeedCentrePile
@@ -34,7 +35,7 @@ class SpeedState:
 
     Attributes:
         id (str):
-        game (Literal['speed']):
+        game (Literal['speed']):  Default: 'speed'.
         version (int): events in the log so far
         status (SpeedStateStatus):
         phase (str): where the game stands: waiting, ready, playing, stalemate, slap, choose, dealing, finished, aborted
@@ -49,6 +50,7 @@ class SpeedState:
         deadline (Deadline | None): null when no timer runs
         winner (int | None): the winner's seat, once there is one
         result (None | str): the rule that ended the game
+        aborted (Aborted | None): null unless aborted under T-6
         commitment (str): sha256 hex of the server seed
         rated (bool): rated (Glicko-2) when it ends
         rematch (None | SpeedStateRematchType0): a finished game's rematch; null before the end
@@ -60,7 +62,6 @@ class SpeedState:
     """
 
     id: str
-    game: Literal["speed"]
     version: int
     status: SpeedStateStatus
     phase: str
@@ -75,6 +76,7 @@ class SpeedState:
     deadline: Deadline | None
     winner: int | None
     result: None | str
+    aborted: Aborted | None
     commitment: str
     rated: bool
     rematch: None | SpeedStateRematchType0
@@ -82,10 +84,12 @@ class SpeedState:
     scores: list[int]
     side_piles: list[SpeedSidePile | SpeedSidePileCards]
     centre_piles: list[SpeedCentrePile | SpeedCentrePileCards]
+    game: Literal["speed"] = "speed"
     middle: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.aborted import Aborted  # noqa: PLC0415
         from ..models.deadline import Deadline  # noqa: PLC0415
         from ..models.speed_centre_pile import SpeedCentrePile  # noqa: PLC0415
         from ..models.speed_draw_action import SpeedDrawAction  # noqa: PLC0415
@@ -147,6 +151,12 @@ class SpeedState:
         result: None | str
         result = self.result
 
+        aborted: dict[str, Any] | None
+        if isinstance(self.aborted, Aborted):
+            aborted = self.aborted.to_dict()
+        else:
+            aborted = self.aborted
+
         commitment = self.commitment
 
         rated = self.rated
@@ -204,6 +214,7 @@ class SpeedState:
                 "deadline": deadline,
                 "winner": winner,
                 "result": result,
+                "aborted": aborted,
                 "commitment": commitment,
                 "rated": rated,
                 "rematch": rematch,
@@ -220,6 +231,7 @@ class SpeedState:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.aborted import Aborted  # noqa: PLC0415
         from ..models.deadline import Deadline  # noqa: PLC0415
         from ..models.options import Options  # noqa: PLC0415
         from ..models.speed_centre_pile import SpeedCentrePile  # noqa: PLC0415
@@ -351,6 +363,21 @@ class SpeedState:
 
         result = _parse_result(d.pop("result"))
 
+        def _parse_aborted(data: object) -> Aborted | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                aborted_type_0 = Aborted.from_dict(data)
+
+                return aborted_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Aborted | None, data)
+
+        aborted = _parse_aborted(d.pop("aborted"))
+
         commitment = d.pop("commitment")
 
         rated = d.pop("rated")
@@ -442,6 +469,7 @@ class SpeedState:
             deadline=deadline,
             winner=winner,
             result=result,
+            aborted=aborted,
             commitment=commitment,
             rated=rated,
             rematch=rematch,

@@ -15,17 +15,17 @@ class SpitCalledEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['spit_called']):
+        type_ (Literal['spit_called']):  Default: 'spit_called'.
         seat (int):
         by (None | str):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["spit_called"]
     seat: int
     by: None | str
     at: float
+    type_: Literal["spit_called"] = "spit_called"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,17 +15,17 @@ class SpitCardsTurnedEvent:
 
     Attributes:
         version (int): the event's place in the log (1 = first)
-        type_ (Literal['spit_cards_turned']):
+        type_ (Literal['spit_cards_turned']):  Default: 'spit_cards_turned'.
         cards (list[None | str]):
         piles (list[int | None]):
         at (float): when, in seconds since the epoch
     """
 
     version: int
-    type_: Literal["spit_cards_turned"]
     cards: list[None | str]
     piles: list[int | None]
     at: float
+    type_: Literal["spit_cards_turned"] = "spit_cards_turned"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

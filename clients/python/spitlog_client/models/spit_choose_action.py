@@ -13,12 +13,12 @@ class SpitChooseAction:
     """spit: choose
 
     Attributes:
-        type_ (Literal['choose']):
+        type_ (Literal['choose']):  Default: 'choose'.
         pile (int): a spit or centre pile, 0 or 1
     """
 
-    type_: Literal["choose"]
     pile: int
+    type_: Literal["choose"] = "choose"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

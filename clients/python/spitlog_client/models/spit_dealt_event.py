@@ -20,7 +20,7 @@ class SpitDealtEvent:
 
         Attributes:
             version (int): the event's place in the log (1 = first)
-            type_ (Literal['spit_dealt']):
+            type_ (Literal['spit_dealt']):  Default: 'spit_dealt'.
             round_ (int):
             nonces (list[int]):
             stockpiles (list[list[list[str]]] | list[list[SpitStockpile]]):
@@ -29,12 +29,12 @@ class SpitDealtEvent:
     """
 
     version: int
-    type_: Literal["spit_dealt"]
     round_: int
     nonces: list[int]
     stockpiles: list[list[list[str]]] | list[list[SpitStockpile]]
     spit_cards: list[int] | list[list[str]]
     at: float
+    type_: Literal["spit_dealt"] = "spit_dealt"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

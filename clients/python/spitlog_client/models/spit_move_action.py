@@ -13,14 +13,14 @@ class SpitMoveAction:
     """spit: move
 
     Attributes:
-        type_ (Literal['move']):
+        type_ (Literal['move']):  Default: 'move'.
         from_ (int): a stockpile, 0 to 4 (0 to 3 under V-1)
         to (int): a stockpile, 0 to 4 (0 to 3 under V-1)
     """
 
-    type_: Literal["move"]
     from_: int
     to: int
+    type_: Literal["move"] = "move"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

@@ -13,14 +13,14 @@ class SpitPlayAction:
     """spit: play
 
     Attributes:
-        type_ (Literal['play']):
+        type_ (Literal['play']):  Default: 'play'.
         from_ (int): a stockpile, 0 to 4 (0 to 3 under V-1)
         to (int): a spit or centre pile, 0 or 1
     """
 
-    type_: Literal["play"]
     from_: int
     to: int
+    type_: Literal["play"] = "play"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

@@ -13,10 +13,10 @@ class SpitReadyAction:
     """spit: ready
 
     Attributes:
-        type_ (Literal['ready']):
+        type_ (Literal['ready']):  Default: 'ready'.
     """
 
-    type_: Literal["ready"]
+    type_: Literal["ready"] = "ready"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

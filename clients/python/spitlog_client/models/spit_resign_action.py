@@ -13,10 +13,10 @@ class SpitResignAction:
     """spit: resign
 
     Attributes:
-        type_ (Literal['resign']):
+        type_ (Literal['resign']):  Default: 'resign'.
     """
 
-    type_: Literal["resign"]
+    type_: Literal["resign"] = "resign"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

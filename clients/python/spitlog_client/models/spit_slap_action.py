@@ -13,12 +13,12 @@ class SpitSlapAction:
     """spit: slap
 
     Attributes:
-        type_ (Literal['slap']):
+        type_ (Literal['slap']):  Default: 'slap'.
         pile (int): a spit or centre pile, 0 or 1
     """
 
-    type_: Literal["slap"]
     pile: int
+    type_: Literal["slap"] = "slap"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

@@ -15,11 +15,11 @@ class SpitSpitAction:
     """spit: spit
 
     Attributes:
-        type_ (Literal['spit']):
+        type_ (Literal['spit']):  Default: 'spit'.
         pile (int | None | Unset): a spit or centre pile, 0 or 1
     """
 
-    type_: Literal["spit"]
+    type_: Literal["spit"] = "spit"
     pile: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:

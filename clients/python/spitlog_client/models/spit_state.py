@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..models.spit_state_status import SpitStateStatus
 
 if TYPE_CHECKING:
+    from ..models.aborted import Aborted
     from ..models.deadline import Deadline
     from ..models.options import Options
     from ..models.spit_choose_action import SpitChooseAction
@@ -34,7 +35,7 @@ class SpitState:
 
     Attributes:
         id (str):
-        game (Literal['spit']):
+        game (Literal['spit']):  Default: 'spit'.
         version (int): events in the log so far
         status (SpitStateStatus):
         phase (str): where the game stands: waiting, ready, playing, stalemate, slap, choose, dealing, finished, aborted
@@ -50,6 +51,7 @@ class SpitState:
         deadline (Deadline | None): null when no timer runs
         winner (int | None): the winner's seat, once there is one
         result (None | str): the rule that ended the game
+        aborted (Aborted | None): null unless aborted under T-6
         commitment (str): sha256 hex of the server seed
         rated (bool): rated (Glicko-2) when it ends
         rematch (None | SpitStateRematchType0): a finished game's rematch; null before the end
@@ -59,7 +61,6 @@ class SpitState:
     """
 
     id: str
-    game: Literal["spit"]
     version: int
     status: SpitStateStatus
     phase: str
@@ -81,15 +82,18 @@ class SpitState:
     deadline: Deadline | None
     winner: int | None
     result: None | str
+    aborted: Aborted | None
     commitment: str
     rated: bool
     rematch: None | SpitStateRematchType0
     rematch_of: None | str
     solo_pile: int | None
     spit_piles: list[SpitPile | SpitPileCards]
+    game: Literal["spit"] = "spit"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.aborted import Aborted  # noqa: PLC0415
         from ..models.deadline import Deadline  # noqa: PLC0415
         from ..models.spit_choose_action import SpitChooseAction  # noqa: PLC0415
         from ..models.spit_move_action import SpitMoveAction  # noqa: PLC0415
@@ -159,6 +163,12 @@ class SpitState:
         result: None | str
         result = self.result
 
+        aborted: dict[str, Any] | None
+        if isinstance(self.aborted, Aborted):
+            aborted = self.aborted.to_dict()
+        else:
+            aborted = self.aborted
+
         commitment = self.commitment
 
         rated = self.rated
@@ -203,6 +213,7 @@ class SpitState:
                 "deadline": deadline,
                 "winner": winner,
                 "result": result,
+                "aborted": aborted,
                 "commitment": commitment,
                 "rated": rated,
                 "rematch": rematch,
@@ -216,6 +227,7 @@ class SpitState:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.aborted import Aborted  # noqa: PLC0415
         from ..models.deadline import Deadline  # noqa: PLC0415
         from ..models.options import Options  # noqa: PLC0415
         from ..models.spit_choose_action import SpitChooseAction  # noqa: PLC0415
@@ -375,6 +387,21 @@ class SpitState:
 
         result = _parse_result(d.pop("result"))
 
+        def _parse_aborted(data: object) -> Aborted | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                aborted_type_0 = Aborted.from_dict(data)
+
+                return aborted_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Aborted | None, data)
+
+        aborted = _parse_aborted(d.pop("aborted"))
+
         commitment = d.pop("commitment")
 
         rated = d.pop("rated")
@@ -446,6 +473,7 @@ class SpitState:
             deadline=deadline,
             winner=winner,
             result=result,
+            aborted=aborted,
             commitment=commitment,
             rated=rated,
             rematch=rematch,

@@ -13,12 +13,12 @@ class SpitTurnUpAction:
     """spit: turn_up
 
     Attributes:
-        type_ (Literal['turn_up']):
+        type_ (Literal['turn_up']):  Default: 'turn_up'.
         stockpile (int): a stockpile, 0 to 4 (0 to 3 under V-1)
     """
 
-    type_: Literal["turn_up"]
     stockpile: int
+    type_: Literal["turn_up"] = "turn_up"
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

@@ -105,7 +105,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Created | Problem]:
@@ -113,10 +113,12 @@ def sync_detailed(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
+    `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -144,7 +146,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Created | Problem | None:
@@ -152,10 +154,12 @@ def sync(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
+    `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -178,7 +182,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Created | Problem]:
@@ -186,10 +190,12 @@ async def asyncio_detailed(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
+    `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -215,7 +221,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: CreateGame,
     idempotency_key: str | Unset = UNSET,
 ) -> Created | Problem | None:
@@ -223,10 +229,12 @@ async def asyncio(
 
      Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex.
     Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and
-    `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a
-    retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body
-    is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats
-    your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+    `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the
+    header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
+    true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
+    your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends);
+    `kind: bot` and a `name` declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):

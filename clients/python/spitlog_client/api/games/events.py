@@ -102,7 +102,7 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
@@ -148,7 +148,7 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
@@ -189,7 +189,7 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
@@ -233,7 +233,7 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,

@@ -100,7 +100,7 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | Problem | SpeedState | SpitState]:
     """The state as you may see it
@@ -134,7 +134,7 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Any | Problem | SpeedState | SpitState | None:
     """The state as you may see it
@@ -163,7 +163,7 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | Problem | SpeedState | SpitState]:
     """The state as you may see it
@@ -195,7 +195,7 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Any | Problem | SpeedState | SpitState | None:
     """The state as you may see it

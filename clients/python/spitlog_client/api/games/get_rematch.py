@@ -78,7 +78,7 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> Response[Problem | Rematch]:
     """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
     in Redis)
@@ -108,7 +108,7 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> Problem | Rematch | None:
     """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
     in Redis)
@@ -133,7 +133,7 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> Response[Problem | Rematch]:
     """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
     in Redis)
@@ -161,7 +161,7 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> Problem | Rematch | None:
     """A finished game's rematch: the offer, or the new game (with your seat's token while the old game is
     in Redis)

@@ -116,15 +116,15 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | Seated]:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
@@ -155,15 +155,15 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | Seated | None:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
@@ -189,15 +189,15 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | Seated]:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):
@@ -226,15 +226,15 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Join | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | Seated | None:
     """Take the free seat (409 when there is none)
 
-     With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and
-    token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create;
-    a rated game takes only a player (403), another than seat 0's (409).
+     With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body
+    answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind`
+    and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
 
     Args:
         game_id (str):

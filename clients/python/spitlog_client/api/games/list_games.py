@@ -107,7 +107,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
     game: ListGamesGame | Unset = UNSET,
     kind: ListGamesKind | Unset = UNSET,
@@ -154,7 +154,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
     game: ListGamesGame | Unset = UNSET,
     kind: ListGamesKind | Unset = UNSET,
@@ -196,7 +196,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
     game: ListGamesGame | Unset = UNSET,
     kind: ListGamesKind | Unset = UNSET,
@@ -241,7 +241,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     status: ListGamesStatus | Unset = ListGamesStatus.OPEN,
     game: ListGamesGame | Unset = UNSET,
     kind: ListGamesKind | Unset = UNSET,

@@ -103,7 +103,7 @@ def sync_detailed(
     game_id: str,
     version: int,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | Problem | SpeedState | SpitState]:
     """The state after `version` events
@@ -141,7 +141,7 @@ def sync(
     game_id: str,
     version: int,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Any | Problem | SpeedState | SpitState | None:
     """The state after `version` events
@@ -174,7 +174,7 @@ async def asyncio_detailed(
     game_id: str,
     version: int,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | Problem | SpeedState | SpitState]:
     """The state after `version` events
@@ -210,7 +210,7 @@ async def asyncio(
     game_id: str,
     version: int,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     if_none_match: str | Unset = UNSET,
 ) -> Any | Problem | SpeedState | SpitState | None:
     """The state after `version` events

@@ -83,7 +83,8 @@ def sync_detailed(
     """Your app's player and its ratings per game kind
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -112,7 +113,8 @@ def sync(
     """Your app's player and its ratings per game kind
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,7 +138,8 @@ async def asyncio_detailed(
     """Your app's player and its ratings per game kind
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,7 +166,8 @@ async def asyncio(
     """Your app's player and its ratings per game kind
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -99,7 +99,8 @@ def sync_detailed(
      Those still live and those in the archive alike.
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -136,7 +137,8 @@ def sync(
      Those still live and those in the archive alike.
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -168,7 +170,8 @@ async def asyncio_detailed(
      Those still live and those in the archive alike.
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -203,7 +206,8 @@ async def asyncio(
      Those still live and those in the archive alike.
 
     Args:
-        player_id (str):
+        player_id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot; or <app id>:<that>,
+            your app's
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
 

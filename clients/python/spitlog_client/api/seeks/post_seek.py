@@ -92,7 +92,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Seek,
 ) -> Response[Problem | SeekState]:
     """Seek an opponent: paired with a compatible seek, or a hosted bot after `bot_fallback_s`
@@ -126,7 +126,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Seek,
 ) -> Problem | SeekState | None:
     """Seek an opponent: paired with a compatible seek, or a hosted bot after `bot_fallback_s`
@@ -155,7 +155,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Seek,
 ) -> Response[Problem | SeekState]:
     """Seek an opponent: paired with a compatible seek, or a hosted bot after `bot_fallback_s`
@@ -187,7 +187,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     body: Seek,
 ) -> Problem | SeekState | None:
     """Seek an opponent: paired with a compatible seek, or a hosted bot after `bot_fallback_s`

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game; you take seat 0
-         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (16-255 characters, random: it gives the token back), a retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
+         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends); `kind: bot` and a `name` declare a client's bot.
          */
         post: operations["create_game"];
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Take the free seat (409 when there is none)
-         * @description With `Idempotency-Key` (16-255 characters), a retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
+         * @description With `Idempotency-Key` (as a create's: the rule is the header's), your retry with the same body answers the same seat and token (`Idempotent-Replayed: true`). `player` (with `X-Api-Key`), `kind` and `name` as in a create; a rated game takes only a player (403), another than seat 0's (409).
          */
         post: operations["join"];
         delete?: never;
@@ -231,23 +231,6 @@ export interface paths {
         };
         /** Readiness: the game store answers (503 if not) */
         get: operations["ready"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Prometheus metrics of the API (every gunicorn process's, summed) */
-        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -463,7 +446,7 @@ export interface components {
             ready_grace_s?: number;
             /** @description T-3: seconds before the piles are taken without a slap (default 3.0; spit, speed) */
             slap_grace_s?: number;
-            /** @description T-4: seconds in all with a legal action, since your own last one, before you forfeit (default 120.0; spit, speed) */
+            /** @description T-4: seconds in all with a legal action, since your own last one, before you forfeit (a hosted bot's seat: before the game is aborted, T-6) (default 120.0; spit, speed) */
             idle_forfeit_s?: number;
             /** @description T-5: seconds before a game with an empty seat is aborted (default 600.0; spit, speed) */
             join_timeout_s?: number;
@@ -479,14 +462,24 @@ export interface components {
              * @description the timer's rule
              * @enum {string}
              */
-            rule: "T-1" | "T-2" | "T-3" | "T-4" | "T-5";
+            rule: "T-1" | "T-2" | "T-3" | "T-4" | "T-5" | "T-6";
             /**
              * Format: date-time
              * @description when it fires: RFC 3339, UTC, milliseconds
              */
             at: string;
-            /** @description T-4: whose idle clock; null: the game's */
+            /** @description T-4, T-6: whose idle clock; null: the game's */
             seat: number | null;
+        };
+        /** @description A game aborted under RULES T-6, no one winning: by whom and why. */
+        Aborted: {
+            /**
+             * @description the operator (`spitlog admin abort`), or the service (a hosted bot whose decisions it could not run)
+             * @enum {string}
+             */
+            by: "operator" | "service";
+            /** @description why, in words (null: an operator's abort logged before T-6) */
+            why: string | null;
         };
         /** @description a stockpile: its size, its top if face up */
         SpitStockpile: {
@@ -570,6 +563,8 @@ export interface components {
             winner: number | null;
             /** @description the rule that ended the game */
             result: string | null;
+            /** @description null unless aborted under T-6 */
+            aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
             /** @description rated (Glicko-2) when it ends */
@@ -667,6 +662,8 @@ export interface components {
             winner: number | null;
             /** @description the rule that ended the game */
             result: string | null;
+            /** @description null unless aborted under T-6 */
+            aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
             /** @description rated (Glicko-2) when it ends */
@@ -1105,7 +1102,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description A timer of T-1..T-5 expired (`seat`: whose, for T-4). */
+        /** @description A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a legal action for `idle_forfeit_s` in all since its last one (T-6, `seat`: the bot's). */
         DeadlineExpiredEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1146,7 +1143,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description The game was aborted: nobody joined (T-5), a seat resigned before it began (E-5), or the operator aborted it (reason ``admin``, ``domain.Abort``). */
+        /** @description The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), or under T-6 by the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says which, `why` says why, in words. A log written before T-6 may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator. */
         GameAbortedEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1156,6 +1153,8 @@ export interface components {
              */
             type: "game_aborted";
             reason: string;
+            by?: string | null;
+            why?: string | null;
             /** @description when, in seconds since the epoch */
             at: number;
         };
@@ -1192,7 +1191,7 @@ export interface components {
             [key: string]: unknown;
         };
         PlayerRef: {
-            /** @description 1-64 of A-Z a-z 0-9 _ . - in your app's namespace (or qualified: <app id>:<id>, your app's) */
+            /** @description 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app id>:<id>, your app's) */
             id: string;
             /** @description 1-64 printable characters, shown with the seat */
             name: string;
@@ -1663,7 +1662,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same game and token */
+                /** @description a retry answers the same game and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1740,7 +1739,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same seat and token */
+                /** @description a retry answers the same seat and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1781,7 +1780,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer and appends nothing */
+                /** @description retrying with the same key returns the first answer and appends nothing (a key is your seat's: unique among its actions) */
                 "Idempotency-Key"?: string;
                 /** @description act only if the game is at this version: "<version>" */
                 "If-Match"?: string;
@@ -2041,26 +2040,6 @@ export interface operations {
                 };
             };
             503: components["responses"]["SERVICE_UNAVAILABLE"];
-        };
-    };
-    metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text format */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
         };
     };
     openapi: {
