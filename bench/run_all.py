@@ -8,13 +8,14 @@ Every figure comes from the suite's own modules, imported, in one run on one mac
 against the floor, a bare Flask endpoint doing one EVALSHA; cost by game length; SSE
 delivery with 1,000 streams), ``bench_domain`` (replay and simulation speed),
 ``bench_workers`` (bot due-time precision, when that module is there), ``idle`` (the CPU
-of an idle serve + worker + scheduler against an idle redis-server), ``flood`` (a
-flood of one game against the others' latency), ``fault_durability`` (kill -9 of
-Redis while clients play), ``memory`` (Redis bytes per event of a game, the keys a
-finished game leaves after its retention) and ``capacity`` (how many games at human
-pace the box holds, humans only and half against a hosted bot). Everything runs on
-loopback with its own redis-server; every loop is bounded in time or count. Absolute
-figures are this machine's; the ratios and the targets are what carries over.
+of an idle serve + worker + scheduler against an idle redis-server), ``flood`` (a flood
+of one game against the others' latency), ``fault_durability`` (kill -9 of Redis while
+clients play; a primary killed and its replica promoted by Sentinel), ``memory`` (Redis
+bytes per event of a game, the keys a finished game leaves after its retention) and
+``capacity`` (how many games at human pace the box holds, humans only and half against a
+hosted bot). Everything runs on loopback with its own redis-server; every loop is
+bounded in time or count. Absolute figures are this machine's; the ratios and the
+targets are what carries over.
 """
 
 import argparse
@@ -244,6 +245,21 @@ def durability(kills: int) -> None:
             "0" if mode == "strict" else "")  # fmt: skip
 
 
+def failover(failovers: int, cuts: tuple[float, ...]) -> None:
+    """bench/fault_durability.py's failover rows: a primary with a replica under Sentinel,
+    SIGKILLed ``failovers`` times while clients play, default and strict side by side;
+    then (``cuts``) again with the replica cut off that long before each kill."""
+    for cut in cuts:
+        for mode in ("default", "strict"):
+            r = fault_durability.run_failover(mode, failovers, cut_s=cut)
+            how = f", replica cut off {cut} s before" if cut else ""
+            row(f"failover x{r['failovers']} (Sentinel{how}), {mode} mode: acknowledged lost",
+                f"{r['lost']} of {r['acknowledged']:,}",
+                f"{r['games']} games ({r['games_lost']} lost), {r['unconfirmed']} x 503 "
+                f"unconfirmed, promoted in {r['promoted_s']} s", "",
+                "0" if mode == "strict" else "")  # fmt: skip
+
+
 # ---------------------------------------------------------------- capacity
 
 
@@ -319,8 +335,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     ap.add_argument("--skip", default="", help="comma-separated parts to leave out: throughput,"
-                    "limits,latency,cost,sse,domain,workers,idle,flood,durability,memory,"
-                    "capacity")  # fmt: skip
+                    "limits,latency,cost,sse,domain,workers,idle,flood,durability,failover,"
+                    "memory,capacity")  # fmt: skip
     args = ap.parse_args()
     quick, skip = args.quick, set(filter(None, args.skip.split(",")))
     started, load0 = time.time(), os.getloadavg()[0]
@@ -354,6 +370,8 @@ def main() -> None:
         idle_cpu(quick)
     if "durability" not in skip:
         durability(kills=3 if quick else 6)
+    if "failover" not in skip:
+        failover(failovers=3 if quick else 5, cuts=(0.0,) if quick else (0.0, 0.5))
     if "memory" not in skip:
         memory_figures()
     if "capacity" not in skip:

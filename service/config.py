@@ -9,7 +9,9 @@ it); a ``SPITLOG_*`` variable that no setting reads is warned about.
 import os
 import re
 import sys
+from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import parse_qs, unquote
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -22,6 +24,65 @@ NOT_SETTINGS = frozenset({"FUZZ_LONG", "PROPERTY_EXAMPLES", "AUDIT_GAMES",
 
 class SettingsError(ValueError):
     """A setting with a value it cannot take; the message names the variable."""
+
+
+SENTINEL_SCHEME = "redis+sentinel://"
+SENTINEL_PORT = 26379
+
+
+@dataclass(frozen=True)
+class SentinelURL:
+    """A ``redis+sentinel://`` URL: ``[[user]:password@]host[:port][,host[:port]...]/
+    <master name>[/<db>][?sentinel_password=...]``. The Sentinels (port 26379 unless
+    given) name the current primary of ``service``; ``username``/``password`` are the
+    Redis nodes', ``sentinel_password`` the Sentinels' own (unset: none)."""
+
+    sentinels: tuple[tuple[str, int], ...]
+    service: str
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+    sentinel_password: str | None = None
+
+
+def sentinel_url(url: str) -> SentinelURL | None:
+    """``url`` read as a ``redis+sentinel://`` URL (``SentinelURL``); None for a URL of
+    another scheme. ValueError saying what is wrong with one that is not well formed."""
+    if not url.startswith(SENTINEL_SCHEME):
+        return None
+    rest, _q, query = url[len(SENTINEL_SCHEME) :].partition("?")
+    netloc, _slash, path = rest.partition("/")
+    userinfo, at, hosts = netloc.rpartition("@")
+    if not at:
+        userinfo, hosts = "", netloc
+    username = password = None
+    if userinfo:
+        user, colon, pw = userinfo.partition(":")
+        username, password = (unquote(user) or None), (unquote(pw) if colon else None)
+    sentinels = []
+    for part in hosts.split(","):
+        m = re.fullmatch(r"(\[[0-9A-Fa-f:.]+\]|[^\s:\[\]/]+)(?::(\d{1,5}))?", part)
+        if m is None or not 0 < int(m.group(2) or SENTINEL_PORT) < 65536:
+            raise ValueError(f"{part!r} is not a Sentinel's host[:port]")
+        sentinels.append((m.group(1).strip("[]"), int(m.group(2) or SENTINEL_PORT)))
+    parts = path.split("/") if path else []
+    if not 1 <= len(parts) <= 2 or not parts[0]:
+        raise ValueError(
+            "a redis+sentinel:// URL names its master after the hosts: "
+            "redis+sentinel://host:26379[,host:26379...]/<master name>[/<db>]"
+        )
+    db = 0
+    if len(parts) == 2 and parts[1] != "":
+        if not parts[1].isdigit():
+            raise ValueError(f"the database {parts[1]!r} is not a number")
+        db = int(parts[1])
+    params = parse_qs(query, keep_blank_values=True, strict_parsing=False)
+    unknown = sorted(set(params) - {"sentinel_password"})
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r} (only sentinel_password)")
+    sentinel_password = params.get("sentinel_password", [None])[-1]
+    return SentinelURL(tuple(sentinels), unquote(parts[0]), db, username, password,
+                       sentinel_password)  # fmt: skip
 
 
 def _f(default, text: str, **kw):
@@ -39,7 +100,9 @@ class Settings(BaseSettings):
     redis_url: str = _f(
         "redis://127.0.0.1:6379/0",
         "the game logs (Streams, snapshots, idempotency records); every key of a game "
-        "shares one Cluster hash tag",
+        "shares one Cluster hash tag. A primary with replicas under Redis Sentinel: "
+        "`redis+sentinel://host:26379[,host:26379...]/<master name>[/<db>]` (the "
+        "processes ask the Sentinels for the primary, and again after a failover)",
     )
     queue_url: str | None = _f(
         None, "the RQ job queue of the workers: a plain Redis (RQ does not support Cluster); "
@@ -47,11 +110,23 @@ class Settings(BaseSettings):
     )  # fmt: skip
     durability: Literal["default", "strict"] = _f(
         "default",
-        "`strict`: answer an action only once Redis has fsynced it to its AOF (`WAITAOF 1 0`, "
-        "Redis 7.2+; on older servers run Redis with `appendfsync always`, which strict then "
-        "relies on). `default`: `appendfsync everysec`, at most about a second of "
-        "acknowledged actions lost if the Redis host dies",
+        "`strict`: answer an action only once Redis has fsynced it to its AOF and "
+        "`SPITLOG_DURABILITY_REPLICAS` replicas hold it (`WAITAOF 1 <n>`, Redis 7.2+; "
+        "on older servers, or with AOF off, `WAIT <n>` and `appendfsync always`); not "
+        "confirmed in `SPITLOG_DURABILITY_WAIT_S`: a `503`. `default`: answer at once "
+        "(`appendfsync everysec`): a Redis host that dies can lose about a second of "
+        "acknowledged actions, a failover what the replica had not received (README, "
+        "*Durability and failover*)",
     )
+    durability_replicas: int | None = _f(
+        None, "`strict`: the replicas that must hold an append before it is answered; "
+        "unset: 1 with a `redis+sentinel://` URL, else 0", ge=0,
+    )  # fmt: skip
+    durability_wait_s: float = _f(
+        1.0, "`strict`: how long an append waits for its replicas; past it the action "
+        "answers `503` (`Retry-After: 1`), and a retry with the same `Idempotency-Key` "
+        "answers it once they hold it", gt=0, le=5,
+    )  # fmt: skip
     redis_pool: int = _f(
         64, "Redis connections per process for requests (a burst waits for one); the live "
         "hub's one Pub/Sub connection (subscribed to the games that have SSE or long-poll "
@@ -273,6 +348,13 @@ class Settings(BaseSettings):
                 raise ValueError(f"{origin!r} is not an origin: scheme://host[:port], no path")
         return v
 
+    @field_validator("redis_url", "queue_url")
+    @classmethod
+    def _redis_url(cls, v: str | None) -> str | None:
+        if v is not None:
+            sentinel_url(v)  # a ValueError says what is wrong with it
+        return v
+
     @field_validator("metrics_bind")
     @classmethod
     def _metrics_bind(cls, v: str | None) -> str | None:
@@ -303,6 +385,13 @@ class Settings(BaseSettings):
     def origins(self) -> frozenset[str]:
         """``cors_origins`` as a set, lower case."""
         return frozenset(o.strip().lower() for o in self.cors_origins.split(",") if o.strip())
+
+    @property
+    def replicas(self) -> int:
+        """The replicas strict durability waits for (``durability_replicas`` resolved)."""
+        if self.durability_replicas is not None:
+            return self.durability_replicas
+        return 1 if sentinel_url(self.redis_url) else 0
 
     @property
     def queue(self) -> str:
@@ -351,7 +440,8 @@ def load(warn=sys.stderr, **overrides) -> Settings:
 # ---------------------------------------------------------------- README's tables
 
 SERVICE = (
-    "redis_url", "queue_url", "durability", "redis_pool", "bind", "metrics_bind", "workers",
+    "redis_url", "queue_url", "durability", "durability_replicas", "durability_wait_s",
+    "redis_pool", "bind", "metrics_bind", "workers",
     "worker_connections", "gc_every_s", "access_log", "log_format", "log_level", "snapshot_every",
     "state_cache",
     "append_retries", "idempotency_ttl_s", "archive_url", "s3_endpoint_url", "retain_s",

@@ -152,3 +152,18 @@ class ArchiveUnavailable(Busy):
     def __init__(self, detail: str = "", **kw):
         super().__init__(detail, **kw)
         self.headers.setdefault("Retry-After", "5")
+
+
+class Unconfirmed(Busy):
+    """Strict durability: the write is in the primary's log, but its replicas (or its AOF)
+    did not confirm it in time, so it is not answered as done. A retry with the same
+    ``Idempotency-Key`` answers it once they hold it, or makes it anew if a failover lost
+    it."""
+
+    def __init__(self, detail: str = "", **kw):
+        detail = detail or (
+            "written, but the game store's replicas did not confirm it in time: retry "
+            "with the same Idempotency-Key"
+        )
+        super().__init__(detail, **kw)
+        self.headers.setdefault("Retry-After", "1")

@@ -44,6 +44,7 @@ from .errors import (
     RatedPairCapped,
     SeatTaken,
     Unauthorized,
+    Unconfirmed,
 )
 from .metrics import Metrics
 from .players import (
@@ -480,10 +481,13 @@ class Games:
         if seat1 is not None:
             meta.update(kind1=seat1.kind, tok1=hashes[1], **self._seat_meta(1, seat1, game))
         empty = Game(game_id, State(), meta)
-        if not isinstance(self._append(empty, events, state, meta=meta, made=made), Appended):
+        result = self._append(empty, events, state, meta=meta, made=made)
+        if not isinstance(result, Appended):
             raise Busy("could not create the game: retry")  # a 64-bit id collided
         self.metrics.games_created.labels(game).inc()
         self._index_players(game_id, meta)
+        if not result.confirmed:
+            raise Unconfirmed(version=state.version)
         return self._created(Game(game_id, state, meta), token)
 
     def make(
@@ -505,7 +509,9 @@ class Games:
                 who=ANONYMOUS if hosted[0] else seats[0], rated=rated, extra_meta=extra_meta,
                 hashes=hashes, seat1=None if hosted[1] else seats[1], over_cap="unrated",
             )  # fmt: skip
-        return self.load(game_id)
+        game = self.load(game_id)
+        self._confirm(game.version)  # (made here unconfirmed, or by another process)
+        return game
 
     def take_pair(self, ids: tuple, game_id: str, refuse: bool = True, take: bool = True) -> str:
         """Count the rated game ``game_id`` among those its pair of seats ``ids`` (pkeys or
@@ -583,6 +589,7 @@ class Games:
                 headers={"Retry-After": "1"},
             ) from None
         made = int(game.meta.get("cv", "1"))
+        self._confirm(game.version)
         token = None
         if game.meta.get("kind0", "human") == "human":
             token = _derived(self._secret(game), 0, idem_key)
@@ -665,6 +672,8 @@ class Games:
                 taken.clear()  # the game is the pair's now
                 joined = Game(game_id, state, {**game.meta, **meta})
                 self._index_players(game_id, joined.meta)
+                if not result.confirmed:
+                    raise Unconfirmed(version=state.version)
                 return Acted({"seat": 1, "token": new_token, "state": self.view(joined, 1)})
             if isinstance(result, Replayed):
                 return self._joined_again(self.load(game_id), result.record, fp, idem_key)
@@ -676,6 +685,7 @@ class Games:
         _first, last = record["v"]
         if last > game.version:
             game = self.load(game.id)
+        self._confirm(game.version)
         state = self._state_at(game, last)
         token = _derived(self._secret(game), 1, idem_key)
         return Acted({"seat": 1, "token": token, "state": self.view(game, 1, state)}, replayed=True)
@@ -751,6 +761,8 @@ class Games:
                 bill=bill,
             )  # fmt: skip
             if isinstance(result, Appended):
+                if not result.confirmed:
+                    raise Unconfirmed(version=state.version)
                 self.metrics.action(game.state.game, "appended")
                 return Acted(self._answer(game, game.version, events, state, seat, wire))
             if isinstance(result, Replayed):
@@ -787,6 +799,7 @@ class Games:
         idempotency.check(record, fp)
         if "body" in record:  # a record of older code, which kept the whole answer
             if record["status"] == 201:
+                self._confirm(game.version)
                 return Acted(record["body"], replayed=True)
             b = record["body"]
             record = {"s": record["status"], "v": b.get("version"), "r": b.get("rule"),
@@ -796,6 +809,7 @@ class Games:
         first, last = record["v"]
         if last > game.version:  # appended by another process since this one looked
             game = self.load(game.id)
+        self._confirm(game.version)
         state = self._state_at(game, last)
         entries = self.entries(game, first - 1, upto=last)
         events = [domain.event_from_dict(d) for _v, d in entries]
@@ -822,7 +836,8 @@ class Games:
             if made is not None:  # in the log: whatever fails next, it exists
                 made[0] = True
             new = Game(game.id, state, {**game.meta, **meta} if meta else game.meta)
-            self.cache.put(new)
+            if result.confirmed:
+                self.cache.put(new)
             tokens = {s: meta[f] for s, f in _TOKEN_FIELDS if f in meta} if meta else {}
             before = lobby_status(game.state.status) if game.version else None
             if tokens or lobby_status(state.status) != before:
@@ -839,7 +854,16 @@ class Games:
                     self.scheduler.arm_webhooks(game.id)
             except Exception:  # the action is in the log: answer it; the sweeper re-arms
                 log.exception("the scheduler failed after an append to %s", game.id)
+            if not result.confirmed:  # in the primary's log and followed up: not answered
+                self.metrics.action(state.game, "unconfirmed")
         return result
+
+    def _confirm(self, version: int | None = None) -> None:
+        """Before an answer made again from the store (an ``Idempotency-Key``'s record),
+        strict durability's confirmation that the store's replicas hold what it answers
+        (``Unconfirmed`` if not)."""
+        if not self.store.confirm():
+            raise Unconfirmed(version=version)
 
     def submit(self, game_id: str, seat: int | None, action, expected: int | None = None,
                *, known: Game | None = None):  # fmt: skip
@@ -857,7 +881,7 @@ class Games:
             except (domain.IllegalAction, domain.GameOver):
                 return None
             if isinstance(self._append(game, events, state), Appended):
-                return state
+                return state  # (confirmed or not: no one to answer)
             if expected is not None:
                 return None
             self.metrics.append_retries.inc()

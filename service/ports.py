@@ -40,7 +40,12 @@ class Loaded:
 
 @dataclass(frozen=True, slots=True)
 class Appended:
+    """The events are in the log, up to ``version``. ``confirmed`` False: strict durability
+    asked for replicas (or an fsync) to hold them and they did not say so in time: the
+    append may still be lost in a failover, so it is not to be answered as done."""
+
     version: int
+    confirmed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,12 @@ class GameStore(Protocol):
     def load(
         self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
     ) -> "Loaded | None": ...
+
+    def confirm(self) -> bool:
+        """Strict durability: whether everything read so far from the store is held as an
+        append must be before its answer (a replayed answer's record, say); True when
+        there is nothing to wait for."""
+        ...
 
     def read_after(self, game_id: str, after: int, limit: int | None = None,
                    upto: int | None = None) -> list[tuple[int, dict]]: ...  # fmt: skip

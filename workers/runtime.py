@@ -3,8 +3,6 @@
 the game store and the archive, with the scheduler hook plugged in, and the schedule on
 the queue Redis."""
 
-import redis
-
 from service import webhooks
 from service.archive import open_archive
 from service.archiving import Archiver
@@ -15,6 +13,7 @@ from service.outbound.webhooks import UrllibSender
 from service.rating import Rater
 from service.rematch import Rematches
 from service.seeks import Seeks
+from service.store import connect
 from service.store.players import PlayerStore
 from service.store.redis import RedisStore
 from service.store.seeks import SeekStore
@@ -25,12 +24,13 @@ from .schedule import Schedule, Scheduler
 class Runtime:
     def __init__(self, s: Settings):
         self.settings = s
-        client = redis.Redis.from_url(
+        client = connect.client(
             s.redis_url, socket_connect_timeout=2, socket_timeout=10, health_check_interval=30
         )
         self.store = RedisStore(
-            client, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
-        )
+            client, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s,
+            replicas=s.replicas, wait_s=s.durability_wait_s,
+        )  # fmt: skip
         self.archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
         hooks = webhooks.Settings.from_settings(s)
         self.players = PlayerStore(client)

@@ -53,6 +53,7 @@ from rq import Queue
 
 from service import telemetry
 from service.config import Settings
+from service.store.connect import client
 
 from . import process, sweeper
 from .metrics import CLAIMED, ENQUEUE_LAG
@@ -178,7 +179,7 @@ class Ticker:
 def run(s: Settings) -> int:
     """The scheduler process: the ticker, its wake-up listener, and the sweeper in a child
     process."""
-    schedule = Schedule(redis.Redis.from_url(s.queue, socket_timeout=5))
+    schedule = Schedule(client(s.queue, socket_timeout=5))
     ticker = Ticker(schedule, make_queue(s, schedule.r), tick_s=s.tick_s, lead_ms=s.lead_ms)
     stop, woken = threading.Event(), threading.Event()
     process.stop_on_signals(stop, woken)

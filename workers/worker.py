@@ -17,12 +17,14 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
 from service.config import Settings
+from service.store.connect import client
 
 from . import jobs
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY_S = 1.0
+RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0  # waits for the queue Redis after it went away
 
 
 class BotWorker(SimpleWorker):
@@ -52,20 +54,41 @@ class BotWorker(SimpleWorker):
 
 
 def make_queue(s: Settings, connection: redis.Redis | None = None) -> Queue:
-    conn = connection or redis.Redis.from_url(s.queue)
+    conn = connection or client(s.queue)
     return Queue(s.queue_name, connection=conn, serializer=JSONSerializer)
 
 
 def run(s: Settings, *, burst: bool = False, name: str | None = None) -> int:
-    """Work the queue until stopped (SIGTERM: after the job at hand)."""
+    """Work the queue until stopped (SIGTERM: after the job at hand).
+
+    RQ's worker waits for a queue Redis that is down while it waits for a job, but quits
+    when Redis goes away in the middle of one (it cannot record the job's end). Then this
+    works again, under the same name, once Redis answers: the same one back, or the
+    primary the Sentinels promoted (``redis+sentinel://``). The job's decision is the
+    sweeper's to arm again, as when a worker dies."""
     jobs.setup(s)  # the game store, the schedule, a warm cache: before the first job
     queue = make_queue(s)
-    worker = BotWorker(
-        [queue],
-        connection=queue.connection,
-        serializer=JSONSerializer,
-        name=name,
-        log_job_description=False,
-    )
-    worker.work(burst=burst, logging_level=s.worker_log_level, with_scheduler=False)
-    return 0
+    backoff = RETRY_FIRST_S
+    while True:
+        worker = BotWorker(
+            [queue],
+            connection=queue.connection,
+            serializer=JSONSerializer,
+            name=name,
+            log_job_description=False,
+        )
+        try:
+            worker.work(burst=burst, logging_level=s.worker_log_level, with_scheduler=False)
+            return 0
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            log.warning("the queue Redis went away during a job (%s): working again", e)
+        name = worker.name
+        while True:  # its registration says it died, so that the name is free again
+            time.sleep(backoff)
+            backoff = min(backoff * 2, RETRY_MAX_S)
+            try:
+                worker.register_death()
+                break
+            except (redis.ConnectionError, redis.TimeoutError):
+                continue
+        backoff = RETRY_FIRST_S

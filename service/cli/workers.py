@@ -48,9 +48,11 @@ def health(what: str, max_age: float) -> int:
     if it ticked lately (a container's health check)."""
     import redis
 
+    from service.store.connect import client
+
     s = settings()
     host = socket.gethostname()
-    r = redis.Redis.from_url(s.queue, socket_connect_timeout=2, socket_timeout=5)
+    r = client(s.queue, socket_connect_timeout=2, socket_timeout=5)
     try:
         if what == "scheduler":
             from workers.schedule import Schedule

@@ -226,8 +226,9 @@ def create_app(
     else:
         client, live = clients(s.redis_url, s.redis_pool)
     store = RedisStore(
-        client, live=live, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s
-    )
+        client, live=live, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s,
+        replicas=s.replicas, wait_s=s.durability_wait_s,
+    )  # fmt: skip
     metrics = Metrics()
     player_store = PlayerStore(client)
     games = Games(

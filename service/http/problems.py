@@ -66,7 +66,9 @@ PROBLEM_TYPES = {
                            "truncated: `detail` names the game"),
     "not-implemented": (501, "a transfer coding the server does not know (`Transfer-Encoding`; "
                         "the server's own answer)"),
-    "busy": (503, "the game moved too fast to act on, or the store is unreachable: retry"),
+    "busy": (503, "the game moved too fast to act on, the store is unreachable, or (strict "
+             "durability) its replicas did not confirm a write in time: retry after "
+             "`Retry-After`, with the same `Idempotency-Key`"),
 }  # fmt: skip
 
 _HTTP_SLUGS = {404: "not-found", 405: "method-not-allowed", 413: "too-large",

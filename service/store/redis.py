@@ -55,6 +55,8 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
   ``<created ms, 13 digits>:<id>`` so that lexicographic order is creation order);
 - ``spit:token:<sha256>`` -> ``<id>:<seat>``, to tell a token of another game (403)
   from an unknown one (401);
+- ``spit:confirms`` a counter, the write strict durability's ``RedisStore.confirm`` waits
+  for (its value means nothing);
 - ``spit:new:<128 bits of the SHA-256 of a create's Idempotency-Key, its caller's>``
   (``idempotency.scoped``) -> ``<id>:<fingerprint of the body>:<ms>``, the game a create
   with that key made (or is making), for
@@ -68,6 +70,7 @@ import json
 import logging
 import re
 import secrets
+import threading
 
 import orjson
 import redis
@@ -405,12 +408,18 @@ class RedisStore:
         live: redis.Redis | None = None,
         durability: str = "default",
         idempotency_ttl_s: float = 86_400,
+        replicas: int = 0,
+        wait_s: float = 1.0,
     ):
         self.r = client
         self.idem_ttl_ms = max(1, int(idempotency_ttl_s * 1000))
         self.live = live or client  # for blocking reads (wait_after)
         self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.durability = durability
+        if self.cluster and durability == "strict" and replicas:
+            raise ValueError("strict durability waits for replicas on a single primary (with "
+                             "Sentinel); a Cluster's nodes are not waited for")  # fmt: skip
+        self.replicas, self.wait_ms = replicas, max(1, int(wait_s * 1000))
         self._append = client.register_script(_plain(_APPEND))
         self._load = client.register_script(_plain(_LOAD))
         # the same charging a request's rate buckets first (a single Redis)
@@ -422,7 +431,10 @@ class RedisStore:
         self._mark = client.register_script(_MARK)
         self._annotate = client.register_script(_ANNOTATE)
         self._rematch = client.register_script(_REMATCH)
-        self._waitaof: bool | None = None  # unknown until the first strict append
+        # strict: the command that waits after a write (``_wait_command``), found out by
+        # the first strict append: () when there is none to send
+        self._wait: tuple | None = None
+        self._probing = threading.Lock()
 
     def _script(self, script, keys: list, args: list):
         """Run a registered script by its SHA, straight through ``execute_command`` (not
@@ -437,19 +449,104 @@ class RedisStore:
         """The key of a game's meta (the rate limits read its seats' token hashes there)."""
         return _key(game_id, "meta")
 
-    def _game_script(self, plain, charging, keys: list, args: list, bill):
-        """Run a game's script; with a ``bill`` (a request's rate buckets, not charged yet:
+    def _waited(self, script, keys: list, args: list) -> tuple:
+        """(reply, confirmed): run a registered script as ``_script`` does and, in the
+        same round trip on the same connection, strict durability's wait (``WAIT`` and
+        ``WAITAOF`` wait for what their own connection wrote), then whether it confirmed
+        the script's writes."""
+        wait = self._wait_command()
+        if not wait:
+            return self._script(script, keys, args), True
+        for _attempt in range(2):
+            pipe = self.r.pipeline(transaction=False)
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            pipe.execute_command(*wait, self.wait_ms)
+            reply, waited = pipe.execute(raise_on_error=False)
+            if isinstance(reply, redis.exceptions.NoScriptError):  # a new or flushed primary
+                self.r.script_load(script.script)
+                continue
+            if isinstance(reply, Exception):
+                raise reply
+            return reply, self._confirmed(wait, waited)
+        raise StoreError("the store lost its scripts twice in a row")
+
+    def _wait_command(self) -> tuple:
+        """Strict durability's wait after a write, less its timeout: ``WAITAOF 1 <n>`` (the
+        local AOF fsynced and ``n`` replicas' too: Redis >= 7.2, AOF on), else ``WAIT <n>``
+        (``n`` replicas hold it; the local AOF is then ``appendfsync always``'s to keep),
+        else none (() : no replicas to wait for, no WAITAOF). Found out once, by asking
+        ``WAITAOF`` (for a millisecond at most)."""
+        if self.durability != "strict" or self.cluster:
+            return ()
+        if self._wait is not None:
+            return self._wait
+        with self._probing:  # one look, however many requests ask at once
+            if self._wait is None:
+                self._wait = self._probe()
+            return self._wait
+
+    def _probe(self) -> tuple:
+        """Which wait ``_wait_command`` sends, asked of the primary."""
+        try:
+            self.r.execute_command("WAITAOF", 1, 0, 1)
+            found = ("WAITAOF", 1, self.replicas)
+        except redis.ResponseError as e:
+            text = str(e).lower()
+            if "unknown command" not in text and "appendonly" not in text:
+                raise
+            found = ("WAIT", self.replicas) if self.replicas else ()
+            why = "has no WAITAOF" if "unknown" in text else "runs with AOF off"
+            waits = f"waits for {self.replicas} replicas (WAIT) and " if self.replicas else ""
+            log.warning("Redis %s: strict durability %srelies on appendfsync always for the "
+                        "local AOF", why, waits)  # fmt: skip
+        return found
+
+    def _confirmed(self, wait: tuple, waited) -> bool:
+        """Whether the reply of ``wait`` confirms the write before it. An error (the wait
+        refused by a new primary that runs otherwise) confirms nothing, and the wait is
+        found out again."""
+        if isinstance(waited, Exception):
+            log.warning("strict durability's %s was refused: %s", wait[0], waited)
+            self._wait = None
+            return False
+        if wait[0] == "WAIT":
+            return int(waited) >= self.replicas
+        local, replicas = waited
+        return int(local) >= 1 and int(replicas) >= self.replicas
+
+    def confirm(self) -> bool:
+        """Strict durability: whether the replicas (and AOF) hold every write the primary
+        had taken when this is called, as ``_wait_command`` asks of an append; so also an
+        idempotency record just read, about to be answered again. ``WAIT`` waits for its
+        own connection's writes, so a small write goes first (the counter
+        ``spit:confirms``), in the same round trip: it comes after every write read so
+        far, and replicas take writes in order. True when there is nothing to wait for."""
+        wait = self._wait_command()
+        if not wait:
+            return True
+        pipe = self.r.pipeline(transaction=False)
+        pipe.incr("spit:confirms")
+        pipe.execute_command(*wait, self.wait_ms)
+        counted, waited = pipe.execute(raise_on_error=False)
+        if isinstance(counted, Exception):
+            raise counted
+        return self._confirmed(wait, waited)
+
+    def _game_script(self, plain, charging, keys: list, args: list, bill, wait: bool = False):
+        """Run a game's script: (its reply, confirmed: with ``wait``, ``_waited``'s).
+        With a ``bill`` (a request's rate buckets, not charged yet:
         ``limits.rates.Bill``) on a single Redis, its charging form, which charges the
         buckets first and, when they refuse, does nothing else (``bill.settled`` raises
         the 429). On a Cluster the bill is left to its own call (the pipeline's)."""
+        run = self._waited if wait else lambda *a: (self._script(*a), True)
         if bill is None or bill.charged is not None or self.cluster:
-            return self._script(plain, keys, args)
+            return run(plain, keys, args)
         bill_keys = bill.keys
-        reply = self._script(charging, [*bill_keys, *keys], [len(bill_keys), *bill.args, *args])
+        reply, confirmed = run(charging, [*bill_keys, *keys], [len(bill_keys), *bill.args, *args])
         if reply[0] is None:  # answered before its charge point: the bill is still open
-            return reply[1]
+            return reply[1], confirmed
         bill.settled(reply[0])  # raises when refused
-        return reply[1]
+        return reply[1], confirmed
 
     # ---------------------------------------------------------------- the log
 
@@ -470,7 +567,9 @@ class RedisStore:
         and that record comes back (``Replayed``); else the record is stored with the
         events. ``snapshot`` = (version, state dict) is stored beside the log; ``meta``
         fields are set. Expected 0 creates a game. ``bill``: the request's rate buckets,
-        charged first in the same call (``_game_script``).
+        charged first in the same call (``_game_script``). Strict durability waits in the
+        same round trip (``_waited``): an append it did not confirm is ``Appended`` with
+        ``confirmed`` False.
         """
         args: list = [expected, len(events), *(_dumps(e) for e in events)]
         tag = _key(game_id, "")
@@ -485,12 +584,12 @@ class RedisStore:
         for k, v in (meta or {}).items():
             args += [k, v]
         keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
-        reply = self._game_script(self._append, self._append_charging, keys, args, bill)
+        reply, confirmed = self._game_script(
+            self._append, self._append_charging, keys, args, bill, wait=True
+        )
         kind, value = _s(reply[0]), reply[1]
         if kind == "ok":
-            if self.durability == "strict":
-                self._fsync()
-            return Appended(int(value))
+            return Appended(int(value), confirmed)
         if kind == "clash":
             if len(reply) == 4:
                 return Clash(int(value), _flat(reply[2]), _entries(reply[3]))
@@ -498,24 +597,6 @@ class RedisStore:
         if kind == "replay":
             return Replayed(_record_loads(value))
         raise StoreError(f"unexpected append reply {kind!r}")
-
-    def _fsync(self) -> None:
-        """Strict durability: wait until the local AOF has fsynced the write (WAITAOF,
-        Redis >= 7.2). Older servers lack it: there strict relies on the server running
-        with ``appendfsync always`` (README.md, *Deploying*)."""
-        if self._waitaof is False:
-            return
-        try:
-            local, _replicas = self.r.execute_command("WAITAOF", 1, 0, 2000)
-        except redis.ResponseError as e:
-            if "unknown command" not in str(e).lower():
-                raise
-            self._waitaof = False
-            log.warning("Redis has no WAITAOF: strict durability relies on appendfsync always")
-            return
-        self._waitaof = True
-        if int(local) < 1:
-            raise StoreError("the append was not fsynced in time")
 
     def load(
         self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
@@ -529,7 +610,7 @@ class RedisStore:
             bucket = places[0][0]  # the key's, whatever the seat
             args = [known, places[0][1], places[1][1], *raws]
         keys = [_key(game_id, p) for p in ("meta", "log", "snap", bucket, "idem:r", "idem")]
-        raw = self._game_script(self._load, self._load_charging, keys, args, bill)
+        raw, _confirmed = self._game_script(self._load, self._load_charging, keys, args, bill)
         if raw is None:
             return None
         m, v, base, snap, tail, i0, i1 = raw

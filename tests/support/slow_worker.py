@@ -20,6 +20,11 @@ Forced stops: with ``TEST_STOP_AT`` (the same form) the worker SIGSTOPs itself a
 point instead, in the job, its claim file ``stop-<point>.<n>`` holding its pid, for the
 test to let it go on (SIGCONT: ``stopped_at``).
 
+A forced pause: with ``TEST_HOLD_AT`` (one point) and ``TEST_HOLD_DIR`` set, the first
+worker of the run to reach the point writes ``<point>.held`` in that folder and waits
+there until the test writes ``<point>.go`` (a fault the test makes meanwhile, e.g. a
+Redis killed, then lands in the middle of that job).
+
     python tests/support/slow_worker.py [--name NAME]
 """
 
@@ -80,11 +85,34 @@ def kill_point(point: str) -> None:
             return
 
 
+HOLD_AT = os.environ.get("TEST_HOLD_AT", "")
+HOLD_DIR = os.environ.get("TEST_HOLD_DIR", "")
+HOLD_MAX_S = 120.0
+
+
+def hold_point(point: str) -> None:
+    """Wait here for the test's go (``TEST_HOLD_AT``), the first time any worker of the
+    run comes by ``point``."""
+    if point != HOLD_AT or not HOLD_DIR:
+        return
+    try:
+        fd = os.open(os.path.join(HOLD_DIR, f"{point}.held"), os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return
+    os.close(fd)
+    end = time.monotonic() + HOLD_MAX_S
+    while not os.path.exists(os.path.join(HOLD_DIR, f"{point}.go")):
+        if time.monotonic() > end:
+            raise RuntimeError(f"no go for {point} in {HOLD_MAX_S:.0f} s")
+        time.sleep(0.01)
+
+
 def slowly(f, pause=SLEEP_S, point: str = ""):
     def wrapper(*args, **kwargs):
         time.sleep(random.uniform(*pause))
         if point:
             kill_point(point)
+            hold_point(point)
         return f(*args, **kwargs)
 
     return wrapper
