@@ -75,12 +75,13 @@ def background_processes() -> dict[int, str]:
 @pytest.fixture(scope="module", autouse=True)
 def no_background_process_left(request):
     """Fails the module (at its last test's teardown) if a worker, scheduler or
-    ``spitlog dev`` it started still runs 5 s after it ended, and kills them: such a
-    process would go on taking jobs from the session's Redis with this module's settings,
-    and the next modules would fail for it."""
+    ``spitlog dev`` it started still runs 60 s after it ended (a stopped process on a busy
+    machine may take seconds to go: none left ends the wait at once), and kills them: such
+    a process would go on taking jobs from the session's Redis with this module's
+    settings, and the next modules would fail for it."""
     before = set(background_processes())
     yield
-    end = time.monotonic() + 5
+    end = time.monotonic() + 60
     while True:
         left = {p: c for p, c in background_processes().items() if p not in before}
         if not left or time.monotonic() > end:
