@@ -106,10 +106,11 @@ from ..games import token_hash
 # two bursts of now, so that a client that stops is within it again after one), then 'a'
 # (always), 's' (when the token holds a seat of the game) or 'n' (when it does not).
 # K[k .. k+n-1] are the buckets, K[k+n] the game's meta when there is a token (its tok0
-# and tok1 say whose seats they are). Returns {admitted (1 or 0), now (ms), 1 if the token holds a seat, then
-# for each bucket: the ms until it would admit the request (0: now; -1: the bucket is not
-# this request's), its theoretical arrival time (ms) after this request (when admitted:
-# every bucket charged) or as it stands (when refused, or peeked: nothing charged)}.
+# and tok1 say whose seats they are). Returns {admitted (1 or 0), now (ms), 1 if the
+# token holds a seat, then for each bucket: the ms until it would admit the request (0:
+# now; -1: the bucket is not this request's), its theoretical arrival time (ms) after
+# this request (when admitted: every bucket charged, an observed one whatever comes of
+# it) or as it stands (when refused, or peeked: nothing charged)}.
 # The limits' own script (``_GCRA``) and, on a single Redis, the game scripts that charge
 # a request's buckets in the same call (``Bill``, ``store.redis``) run it.
 GCRA_LUA = """
