@@ -11,7 +11,8 @@ they differ from today's (``_legacy_abort``, ``_legacy_forfeit``): an operator's
 was ``game_aborted`` with reason ``admin``, and a hosted bot's seat was forfeited by T-4
 when its idle clock ran out, where today the game is aborted under T-6. Each is accepted
 exactly where today's rules accept the action it answered (the same clock, the same
-moment).
+moment), and only in a log whose ``game_created`` names no ruling (``ruling``, which
+every game created since carries: ``game.RULING``): in a newer log either is forged.
 """
 
 from dataclasses import dataclass, field
@@ -72,7 +73,7 @@ def _candidates(e, state: State):
         if legacy is not None:
             return [(Timeout("T-6", e.seat), None, legacy)]
         return [(Timeout(e.rule, e.seat), None, None)]
-    if isinstance(e, GameAborted) and e.reason == LEGACY_ADMIN:
+    if isinstance(e, GameAborted) and e.reason == LEGACY_ADMIN and state.ruling is None:
         return [(Abort(why="logged before T-6"), None, _legacy_abort)]
     if isinstance(e, GameAborted) and e.by == "operator":  # T-6: the operator's reasons
         return [(Abort(why=e.why), None, None)]  # are theirs; the moment is the rules'
@@ -89,10 +90,13 @@ def _legacy_abort(out: list) -> list:
 
 
 def _legacy_forfeit(e: DeadlineExpired, state: State):
-    """For a T-4 expiry of a hosted bot's seat (a log from before T-6): the map from the
-    T-6 abort today's rules make of that clock to the forfeit the log holds; else None."""
+    """For a T-4 expiry of a hosted bot's seat in a log from before T-6 (its game names no
+    ruling): the map from the T-6 abort today's rules make of that clock to the forfeit
+    the log holds; else None."""
     seat = e.seat
     if e.rule != "T-4" or seat not in (0, 1) or state.players[seat].kind not in HOSTED:
+        return None
+    if state.ruling is not None:
         return None
 
     def forfeit(out: list) -> list:
@@ -118,6 +122,7 @@ def _creation(events: list, seed: bytes) -> list:
         client_seed=first.client_seed,
         kind=first.kind,
         rated=first.rated,
+        ruling=first.ruling,
     )
 
 

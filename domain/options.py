@@ -96,16 +96,25 @@ SPEC: dict[str, OptionSpec] = {
                    **_S),
         OptionSpec("idle_forfeit_s", "T-4", "seconds in all with a legal action, since your own "
                    "last one, before you forfeit (a hosted bot's seat: before the game is "
-                   "aborted, T-6)", **_S),
+                   "aborted, T-6); at least 30 at a rated table", **_S),
         OptionSpec("join_timeout_s", "T-5", "seconds before a game with an empty seat is "
                    "aborted", **_S),
     )
 }  # fmt: skip
 
 
-def parse_options(game: str, raw: dict | None, games: dict[str, tuple[str, ...]]) -> Options:
+# The shortest idle_forfeit_s (T-4, T-6) of a rated table: a clock shorter than a hosted
+# level's reaction plus the service's usual delays would end rated games by the clock
+# rather than by play (docs/decisions/0029)
+RATED_IDLE_MIN_S = 30.0
+
+
+def parse_options(
+    game: str, raw: dict | None, games: dict[str, tuple[str, ...]], *, rated: bool = False
+) -> Options:
     """Validate the table options ``raw`` of ``game``, whose options and those of every
-    other game are ``games`` (name -> option names); raise InvalidOptions naming each."""
+    other game are ``games`` (name -> option names); raise InvalidOptions naming each.
+    ``rated``: of a rated table, whose ``idle_forfeit_s`` is ``RATED_IDLE_MIN_S`` or more."""
     if game not in games:
         raise InvalidOptions({"game": [f"must be one of {', '.join(games)}"]})
     raw = dict(raw or {})
@@ -121,6 +130,9 @@ def parse_options(game: str, raw: dict | None, games: dict[str, tuple[str, ...]]
             errors[key] = [f"is a {owner} option, not a {game} one"]
         else:
             errors[key] = ["unknown option"]
+    idle = raw.get("idle_forfeit_s", _DEFAULTS["idle_forfeit_s"])
+    if rated and "idle_forfeit_s" not in errors and idle < RATED_IDLE_MIN_S:
+        errors["idle_forfeit_s"] = [f"must be at least {RATED_IDLE_MIN_S:g} s in a rated game"]
     if errors:
         raise InvalidOptions(errors)
     return Options(**{k: float(v) if SPEC[k].kind is float else v for k, v in raw.items()})

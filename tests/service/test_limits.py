@@ -209,7 +209,8 @@ def test_a_game_request_pays_its_buckets_in_its_games_script(redis_client):
     assert_429(act(client, gid, tok0, {"type": "resign"}))  # legal: up to its append
     assert sent == ["EVALSHA"] and version(redis_client, gid) == v
     keys = sorted(k.decode()[:10] for k in redis_client.keys("spit:rl:*"))
-    assert keys == ["spit:rl:a:"] * 2 + ["spit:rl:t:"] * 2  # two addresses, two tokens
+    # two addresses, two tokens (each seat's actions, and its share of its address)
+    assert keys == ["spit:rl:a:"] * 2 + ["spit:rl:o:"] * 2 + ["spit:rl:t:"] * 2
 
 
 def test_a_request_its_handler_refuses_before_any_script_is_charged_after(redis_client):
@@ -338,7 +339,7 @@ def test_limit_keys_expire_once_their_bucket_is_full_again(redis_client):
     gid, tok0, _ = new_game(client)
     act(client, gid, tok0)
     keys = redis_client.keys("spit:rl:*")
-    assert len(keys) == 2
+    assert len(keys) == 3  # the address's, the seat's actions, the seat's share
     assert all(0 < redis_client.pttl(k) <= 2000 for k in keys)
 
 

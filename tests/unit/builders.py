@@ -26,6 +26,7 @@ from domain.events import (
     SpitCardsTurned,
     SpitDealt,
 )
+from domain.game import RULING
 from domain.state import State
 from tests.support.cards import cards_in  # noqa: F401 - the rule tests' card finder
 
@@ -55,6 +56,7 @@ def created(game: str = "spit", **options) -> list[Event]:
             kind="human",
             client_seed=CLIENT_SEEDS[0],
             commitment=commitment(SEED),
+            ruling=RULING,
         ),
         SeatTaken(at=T0, seat=1, kind="human", client_seed=CLIENT_SEEDS[1]),
     ]
