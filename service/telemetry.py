@@ -14,6 +14,7 @@ import contextlib
 import math
 import os
 
+from . import extras
 from .config import SettingsError
 
 _tracer = None  # set by ``setup`` when tracing is on
@@ -44,6 +45,9 @@ def check() -> str:
         raise SettingsError(f"OTEL_TRACES_EXPORTER={name!r}: one of {', '.join(EXPORTERS)}")
     _one_of("OTEL_TRACES_SAMPLER", SAMPLERS, strip=False)  # the SDK does not strip it
     _one_of("OTEL_SDK_DISABLED", ("true", "false"))
+    if name != "none" and not _disabled() and extras.missing("otel"):
+        raise SettingsError(f"OTEL_TRACES_EXPORTER={name!r}: tracing needs OpenTelemetry: "
+                            f"{extras.hint('otel')}")  # fmt: skip
     _check_propagators()
     ratio = _value("OTEL_TRACES_SAMPLER_ARG")
     if ratio is not None:
@@ -62,6 +66,11 @@ def check() -> str:
         _pairs(_signal("HEADERS"), headers=True)
         _number(_signal("TIMEOUT"), positive=True)  # seconds, as the Python exporter reads it
     return name
+
+
+def _disabled() -> bool:
+    """``OTEL_SDK_DISABLED=true``: the SDK does nothing, whatever the exporter."""
+    return os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true"
 
 
 def _value(var: str) -> str | None:
@@ -87,8 +96,8 @@ def _check_propagators() -> None:
     """Each name of ``OTEL_PROPAGATORS`` an installed propagator's, exactly as
     opentelemetry-api looks it up (by its entry point; "none" in any case)."""
     value = _value("OTEL_PROPAGATORS")
-    if value is None:
-        return
+    if value is None or extras.missing("otel"):
+        return  # (without OpenTelemetry nothing reads it; tracing on needs it, above)
     from importlib.metadata import entry_points
 
     known = {e.name for e in entry_points(group="opentelemetry_propagator")}
@@ -182,9 +191,7 @@ def setup(service: str, exporter=None) -> bool:
     if _tracer is not None:
         return True
     name = check() if exporter is None else "given"
-    if os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true" or (
-        exporter is None and name == "none"
-    ):
+    if _disabled() or (exporter is None and name == "none"):
         return False
     from opentelemetry import trace
     from opentelemetry.instrumentation.redis import RedisInstrumentor
