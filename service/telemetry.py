@@ -13,6 +13,7 @@ job's span continues it, and a webhook delivery sends it on to its target.
 import contextlib
 import math
 import os
+import re
 
 from . import extras
 from .config import SettingsError
@@ -140,25 +141,30 @@ def _number(var: str, integer: bool = False, positive: bool = False) -> float | 
     return n
 
 
+# The OTLP exporter's reading of a headers variable: comma-separated (spaces and tabs
+# around a comma are part of it), each ``key=value`` with optional spaces and tabs around
+# both, the key an HTTP token (RFC 9110), the value printable US-ASCII but ``",;\``
+# (W3C Baggage's value, spaces allowed). tests/service/test_contracts.py holds it to the
+# exporter's own parser: what this refuses, it drops with a warning.
+_OWS = "[ \t]*"
+_TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+_VALUE = r'(?:(?![",;\\])[\x20-\x7e])*'
+_HEADER = re.compile(f"{_OWS}{_TOKEN}{_OWS}={_OWS}{_VALUE}{_OWS}")
+_COMMA = re.compile(r"[ \t]*,[ \t]*")
+
+
 def _pairs(var: str, headers: bool = False) -> None:
     """``var``, if set, is a comma-separated list of ``key=value`` (W3C Baggage's form);
-    for ``headers``, each one as the OTLP exporter takes it (its own patterns: a header
-    it would drop with a warning, e.g. a quoted value or a space in the name, is
-    refused)."""
+    for ``headers``, each one as the OTLP exporter takes it (``_HEADER``: a header it
+    would drop with a warning, e.g. a quoted value or a space in the name, is refused)."""
     value = _value(var)
     if value is None:
         return
-    from opentelemetry.util.re import (
-        _DELIMITER_PATTERN,
-        _HEADER_PATTERN,
-        _LIBERAL_HEADER_PATTERN,
-    )
-
-    for part in _DELIMITER_PATTERN.split(value):
-        if not part.strip():
+    for part in _COMMA.split(value):
+        if headers:  # (an empty part is skipped, one of spaces is not)
+            ok = not part or _HEADER.fullmatch(part.strip()) is not None
+        elif not part.strip():
             continue  # skipped by the SDK
-        if headers:
-            ok = any(p.fullmatch(part.strip()) for p in (_HEADER_PATTERN, _LIBERAL_HEADER_PATTERN))
         else:
             key, eq, _v = part.partition("=")
             ok = bool(eq and key.strip())
