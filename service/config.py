@@ -19,9 +19,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from . import extras
 
 PREFIX = "SPITLOG_"
-# read by the test suite and the benchmarks, never by a process of the service
-NOT_SETTINGS = frozenset({"FUZZ_LONG", "PROPERTY_EXAMPLES", "AUDIT_GAMES",
-                          "SCHEMATHESIS_EXAMPLES"})  # fmt: skip
 
 
 class SettingsError(ValueError):
@@ -431,7 +428,6 @@ def load(warn=sys.stderr, **overrides) -> Settings:
     every ``SPITLOG_*`` variable that no setting reads."""
     if warn is not None:
         known = {env_name(f) for f in Settings.model_fields}
-        known |= {PREFIX + n for n in NOT_SETTINGS}
         for name in sorted(n for n in os.environ if n.startswith(PREFIX) and n not in known):
             warn.write(f"spitlog: {name} is not a setting of spitlog: ignored\n")
     try:

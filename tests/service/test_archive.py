@@ -346,6 +346,7 @@ def _snapshot(client, gid, tokens, other_token) -> dict:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, archive, game):
     client = make_app(r, archive, snapshot_every=7).test_client()

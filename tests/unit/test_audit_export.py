@@ -8,7 +8,6 @@ illegal event, is caught and named. SPITLOG_AUDIT_GAMES sets how many games per 
 
 import dataclasses
 import json
-import os
 import random
 
 import pytest
@@ -45,8 +44,9 @@ from domain.events import (
 )
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.simulate import play_game
+from tests.support import profiles
 
-GAMES = int(os.environ.get("SPITLOG_AUDIT_GAMES", "150"))
+GAMES = profiles.AUDIT_GAMES
 
 
 def simulated(game: str, i: int, options=None):

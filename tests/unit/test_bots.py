@@ -26,6 +26,7 @@ TABLES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), TABLES)
 def test_every_level_chooses_a_legal_action_or_waits_and_sees_no_hidden_card(game, options):
     """H-1, H-2: over random positions each level answers with one of its seat's
@@ -116,6 +117,7 @@ def test_the_module_examples_hold():
     assert doctest.testmod(bots).failed == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "games", "least"), [("spit", 20, 19), ("speed", 40, 34)])
 def test_hard_beats_random_in_a_small_ladder(game, games, least):
     """A fast ladder (the full one is bench/ladder.py: 99.8% in Spit, 97.0% in single
