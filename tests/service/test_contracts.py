@@ -1,4 +1,5 @@
-"""Contracts with the frameworks where spitlog overrides what they do (issue 13).
+"""Contracts with the frameworks where spitlog overrides what they do, or relies on what
+they do.
 
 ``workers.worker.BotWorker`` overrides three methods of RQ's ``Worker`` (pyproject.toml
 pins RQ below the next minor version): each test here fails when RQ changes what the
@@ -8,6 +9,9 @@ override relies on, so that a new RQ is taken only once they pass on it.
 overrides redis-py's ``Connection.can_read`` (pyproject.toml pins redis-py below its
 next major version): the tests at the end fail when redis-py stops asking it at
 checkout, or when the override's answer differs from redis-py's own.
+``service.telemetry`` checks the OTLP exporter's headers variable with patterns of its
+own (no private name of the SDK imported): the tests at the very end fail when the
+exporter starts dropping what the check takes, or taking what it refuses.
 """
 
 import inspect
