@@ -1,4 +1,4 @@
-"""The bot API's reference client for real (issue 16, item 5): two `spitlog bot` processes
+"""The bot API's reference client for real: two `spitlog bot` processes
 play a game to its end against `spitlog serve` (gunicorn, gevent) on the real
 redis-server. The server ends every SSE stream after a second, so each bot follows the
 game across many streams, reconnecting with Last-Event-ID; neither misses a move."""

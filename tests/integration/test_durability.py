@@ -1,6 +1,6 @@
 """Durability: what Redis keeps of the actions the service acknowledged.
 
-On one node (issue 6): bench/fault_durability.py's scenario, 20 SIGKILLs of a real
+On one node: bench/fault_durability.py's scenario, 20 SIGKILLs of a real
 redis-server with AOF while four clients play through the service's append path; each
 restart recovers from the AOF. The figures print with ``-s``.
 

@@ -1,4 +1,4 @@
-"""Ratings for real (issue 16, item 2): rated games finish while slow RQ workers
+"""Ratings for real: rated games finish while slow RQ workers
 (tests/support/slow_worker.py: a pause before a rating is applied and before its outcome
 is written to the game) are SIGKILLed again and again, most often while they run a
 finished game's job (rate, then archive); the scheduler's sweeper re-arms what the kills

@@ -1,4 +1,4 @@
-"""schemathesis, stateful (issue 6): sequences of calls over every operation, chained by
+"""schemathesis, stateful: sequences of calls over every operation, chained by
 the OpenAPI links of ``openapi.yaml`` (service/links.py: create a game -> read, join,
 act in, watch, audit that game; join and act -> the same again), in-process against
 an app on fakeredis. Each scenario's requests carry the token the scenario was given

@@ -1,4 +1,4 @@
-"""The export over HTTP, the archive and the retention (issue 14), on fakeredis and a
+"""The export over HTTP, the archive and the retention, on fakeredis and a
 directory archive: an archived game answers every endpoint with the bytes it answered
 before; nothing leaves Redis before its archived copy is checked; a corrupt object is a
 502 naming the game."""

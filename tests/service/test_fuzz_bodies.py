@@ -1,4 +1,4 @@
-"""Hypothesis fuzzing of every request body (issue 6): POST /v1/games, /seats and
+"""Hypothesis fuzzing of every request body: POST /v1/games, /seats and
 /actions with arbitrary JSON values, and with objects mixing the schema's keys (valid
 values and garbage) with unknown keys, under random Authorization, Idempotency-Key and
 If-Match headers, and raw bytes that are not JSON at all.

@@ -1,4 +1,4 @@
-"""Limits (issue 6, OWASP API4): rate limits per token and per address (429 with
+"""Limits (OWASP API4): rate limits per token and per address (429 with
 Retry-After), the caps on open streams per token and per address, the body size limit
 (413), the game's gate and the page caps. The limits run on the Redis the app is given
 (fakeredis here), on a clock the tests move, which fakeredis keeps too (``clock``: a

@@ -1,9 +1,9 @@
-"""Issue 5: export formats and the offline audit (domain/export.py, domain/audit.py).
+"""Export formats and the offline audit (domain/export.py, domain/audit.py).
 
 Simulated games of both modes are exported (NDJSON and notation), read back and
 audited offline: all verify. Tampering with one card of one deal, or inserting one
 illegal event, is caught and named. SPITLOG_AUDIT_GAMES sets how many games per mode
-(default 150 here; 1000 for the issue's check: SPITLOG_AUDIT_GAMES=1000).
+(default 150 here; docs/testing.md's long profile: SPITLOG_AUDIT_GAMES=1000).
 """
 
 import dataclasses

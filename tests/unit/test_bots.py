@@ -1,4 +1,4 @@
-"""Hosted bots (issue 4): legal, blind to what their seat may not see (H-1, H-2), and
+"""Hosted bots: legal, blind to what their seat may not see (H-1, H-2), and
 stronger with each level through play."""
 
 import doctest
@@ -144,7 +144,7 @@ def test_T4_a_bot_that_misses_plays_never_idles_into_a_forfeit(game):
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_P1_Q3_the_greedy_baseline_plays_any_fitting_card_before_anything_else(game):
-    """Issue 16's yardstick: a play at once (P-1, Q-3), whatever else it could do."""
+    """The ladder's yardstick: a play at once (P-1, Q-3), whatever else it could do."""
     if game == "spit":
         other = ["QC", "QD", "JC", "QS", "KD"]
         given, kinds = (
