@@ -1,4 +1,4 @@
-"""Flood isolation (issue 6): does a flood of one game slow the other games down?
+"""Flood isolation: does a flood of one game slow the other games down?
 
     python bench/flood.py            # about a minute
     python bench/flood.py --quick    # about 30 s, rougher

@@ -1,4 +1,4 @@
-"""Seeks and rematches against the real redis-server (issue 16, items 3 and 4): the
+"""Seeks and rematches against the real redis-server: the
 pairing and the rematch scripts under real concurrency (threads on the use cases, each
 with its own connections, as API processes are), and a crash between a pairing and its
 game."""

@@ -12,8 +12,7 @@ import sys
 
 from service.cli import main
 
-serve = importlib.import_module("service.cli.serve")  # the module (``serve`` is its command)
-serve.GRACEFUL_TIMEOUT_S = int(os.environ["TEST_GRACEFUL_TIMEOUT_S"])  # gunicorn: an int
-
 if __name__ == "__main__":
+    serve = importlib.import_module("service.cli.serve")  # the module (``serve``: its command)
+    serve.GRACEFUL_TIMEOUT_S = int(os.environ["TEST_GRACEFUL_TIMEOUT_S"])  # gunicorn: an int
     sys.exit(main(sys.argv[1:]))

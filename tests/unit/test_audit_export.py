@@ -1,14 +1,13 @@
-"""Issue 5: export formats and the offline audit (domain/export.py, domain/audit.py).
+"""Export formats and the offline audit (domain/export.py, domain/audit.py).
 
 Simulated games of both modes are exported (NDJSON and notation), read back and
 audited offline: all verify. Tampering with one card of one deal, or inserting one
 illegal event, is caught and named. SPITLOG_AUDIT_GAMES sets how many games per mode
-(default 150 here; 1000 for the issue's check: SPITLOG_AUDIT_GAMES=1000).
+(default 150 here; docs/testing.md's long profile: SPITLOG_AUDIT_GAMES=1000).
 """
 
 import dataclasses
 import json
-import os
 import random
 
 import pytest
@@ -46,8 +45,9 @@ from domain.events import (
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.game import RULING
 from domain.simulate import play_game
+from tests.support import profiles
 
-GAMES = int(os.environ.get("SPITLOG_AUDIT_GAMES", "150"))
+GAMES = profiles.AUDIT_GAMES
 
 
 def simulated(game: str, i: int, options=None):

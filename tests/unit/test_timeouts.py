@@ -138,7 +138,7 @@ PAUSED1 = ["JC", "QD", "3D", "3H", "2H"]
 
 
 def test_T4_the_clock_accumulates_in_total_and_pauses_without_restarting():
-    """The issue's scenario: both stalemated at the start, T-1 calls for both at T0+3,
+    """Both stalemated at the start, T-1 calls for both at T0+3,
     seat 1 plays at T0+60 and T0+130, and only then does seat 0 get a legal play. Seat 0
     had a legal action for 3 s in all (the stalemate's call): it is not forfeited at
     T0+130; its clock resumes there with 117 s left."""
