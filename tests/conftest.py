@@ -22,10 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-# scripts the tests start as processes, which patch the service when imported: never
-# imported by the collection of doctests (--doctest-modules) into the tests' own process
-collect_ignore = ["support/slow_worker.py", "support/patient_serve.py"]
-
 import fakeredis
 import pytest
 
@@ -33,6 +29,10 @@ from service.http.app import create_app
 from tests.support import profiles  # noqa: F401 - takes its variables out of the environment
 from tests.support.api import app_settings
 from tests.support.redis_server import start_redis, stop_redis
+
+# scripts the tests start as processes, which patch the service when imported: never
+# imported by the collection of doctests (--doctest-modules) into the tests' own process
+collect_ignore = ["support/slow_worker.py", "support/patient_serve.py"]
 
 _MADE: list[str] = []  # the session's own archive directory, removed at its end
 
