@@ -1,22 +1,37 @@
-"""A faster ``dataclasses.replace`` for the domain's frozen, slotted values.
+"""Copies of the domain's frozen, slotted values: ``replace`` and ``Draft``.
 
-Each class gets a copier generated from its own field names (docs/decisions/0009).
-Same contract as ``dataclasses.replace``: a new instance with some fields changed, the
-original untouched.
+``replace`` is a faster ``dataclasses.replace``: each class gets a copier generated from
+its own field names (docs/decisions/0009). Same contract: a new instance with some
+fields changed, the original untouched.
 
-The copier writes through each slot's own descriptor (``cls.field.__set__``), which is
-what a frozen dataclass's ``__init__`` does too (``object.__setattr__``), minus the
-lookup of the slot by name.
+``Draft`` is a builder: a copy that its maker may still change (``update``) until it
+hands it over (``done``), for a value whose last fields depend on the others
+(``game.evolve`` builds each state so: the event's changes, then the bookkeeping read
+from them).
+
+Both write through each slot's own descriptor (``cls.field.__set__``), which is what a
+frozen dataclass's ``__init__`` does too (``object.__setattr__``), minus the lookup of
+the slot by name, and only ever on the new object they made themselves.
 """
 
 import dataclasses
 
 _COPIERS: dict[type, object] = {}
+_SETTERS: dict[type, dict] = {}
+
+
+def _setters(cls) -> dict:
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = {
+            f.name: getattr(cls, f.name).__set__ for f in dataclasses.fields(cls)
+        }
+    return setters
 
 
 def _copier(cls):
     names = [f.name for f in dataclasses.fields(cls)]
-    setters = {n: getattr(cls, n).__set__ for n in names}
+    setters = _setters(cls)
     lines = ["def copy(o, kw):", "    n = new(cls)"]
     lines += [f"    set_{n}(n, o.{n})" for n in names]
     lines += ["    for k, v in kw.items():", "        setters[k](n, v)", "    return n"]
@@ -35,6 +50,43 @@ def replace(obj, **changes):
     try:
         return copier(obj, changes)
     except KeyError:
-        raise TypeError(
-            f"{cls.__name__} has no field {set(changes) - set(cls.__dataclass_fields__)}"
-        ) from None
+        raise _unknown(cls, changes) from None
+
+
+def _unknown(cls, changes) -> TypeError:
+    return TypeError(f"{cls.__name__} has no field {set(changes) - set(cls.__dataclass_fields__)}")
+
+
+class Draft:
+    """A copy of ``obj`` with ``changes`` (``value``), which its maker alone holds:
+    ``update`` changes its fields until ``done`` hands it over, after which the draft is
+    spent (a value once handed over is never changed)."""
+
+    __slots__ = ("value", "_set")
+
+    def __init__(self, obj, changes: dict | None = None):
+        cls = type(obj)
+        copier = _COPIERS.get(cls)
+        if copier is None:
+            copier = _COPIERS[cls] = _copier(cls)
+        try:
+            self.value = copier(obj, changes or {})
+        except KeyError:
+            raise _unknown(cls, changes) from None
+        self._set = _SETTERS[cls]  # made with its copier
+
+    def update(self, changes: dict) -> None:
+        """Change the fields ``changes`` names (TypeError for a name the value has not)."""
+        value = self.value
+        if value is None:
+            raise RuntimeError("a draft handed over is spent")
+        try:
+            for k, v in changes.items():
+                self._set[k](value, v)
+        except KeyError:
+            raise _unknown(type(value), changes) from None
+
+    def done(self):
+        """The value, handed over: the draft changes it no more."""
+        value, self.value = self.value, None
+        return value

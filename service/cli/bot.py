@@ -23,8 +23,9 @@ import click
 import httpx
 from httpx_sse import connect_sse
 
-from domain import GAMES
 from domain.bots import POLICIES
+
+from .common import GameChoice
 
 GAME_URL = re.compile(r"^(https?://[^/]+)/v1/games/(g_[0-9a-f]{16})/?$")
 OVER = ("finished", "aborted")
@@ -162,7 +163,7 @@ def _options(pairs: tuple[str, ...]) -> dict:
 @click.option(
     "--create",
     "create",
-    type=click.Choice(GAMES),
+    type=GameChoice(),
     default=None,
     help="create a game of this kind on the server at URL (prints its URL first)",
 )
