@@ -26,7 +26,7 @@ from .events import (
 from .options import Options, parse_options
 from .rules import Rules
 from .state import State, set_player
-from .values import Draft, replace
+from .values import build, replace
 
 # Who sits at a seat: a person ("human") or a client's bot ("bot"), both playing through
 # the API with the seat's token, or a hosted bot level ("bot:<level>"), played by the
@@ -194,17 +194,19 @@ def _game(name: str) -> tuple[dict, Rules]:
 
 def evolve(state: State, event: Event) -> State:
     """The state after ``event``: the event's own changes (its handler's: the fields it
-    changes), then the bookkeeping derived from them (stalemate S-1/Q-5, the phase and its
-    start, who can act, T-4's clocks, the version). The new state is built once, as a
-    ``values.Draft`` that ``evolve`` alone holds until it returns it; ``state`` is not
-    changed."""
+    changes), then the bookkeeping derived from them (``_book``). The new state is built
+    once (``values.build``); ``state`` is not changed."""
     if state.status == "new":
-        draft = Draft(_NEW[type(event)](state, event))
+        new = _NEW[type(event)](state, event)
         table, rules = _GAMES.get(event.game) or _game(event.game)
-    else:
-        table, rules = _GAMES.get(state.game) or _game(state.game)
-        draft = Draft(state, table[type(event)](state, event))
-    s = draft.value
+        return build(new, {}, _book, state, event, rules)
+    table, rules = _GAMES.get(state.game) or _game(state.game)
+    return build(state, table[type(event)](state, event), _book, state, event, rules)
+
+
+def _book(s: State, state: State, event: Event, rules: Rules) -> dict:
+    """The bookkeeping of ``s``, the state ``event`` makes of ``state``: stalemate (S-1,
+    Q-5), the phase and its start, who can act, T-4's clocks, the version."""
     at = event.at
     stalemate = False
     phase = s.phase
@@ -217,7 +219,7 @@ def evolve(state: State, event: Event) -> State:
         if stalemate:
             phase = "stalemate"
             if s.phase != phase:  # who can act in a stalemate is the phase's question
-                draft.update({"phase": phase})
+                s = replace(s, phase=phase)
             can = (rules.can_act(s, 0), rules.can_act(s, 1))
         else:
             phase = "playing"
@@ -242,8 +244,7 @@ def evolve(state: State, event: Event) -> State:
             book["acted_at"] = (at, state.acted_at[1]) if actor == 0 else (state.acted_at[0], at)
     if actor is not None and not state.moved[actor] and type(event) not in NOT_MOVES:
         book["moved"] = (True, state.moved[1]) if actor == 0 else (state.moved[0], True)
-    draft.update(book)
-    return draft.done()
+    return book
 
 
 def _counted(state: State, can: tuple[bool, bool], at: float, actor) -> tuple[float, float]:

@@ -1,13 +1,12 @@
-"""Copies of the domain's frozen, slotted values: ``replace`` and ``Draft``.
+"""Copies of the domain's frozen, slotted values: ``replace`` and ``build``.
 
 ``replace`` is a faster ``dataclasses.replace``: each class gets a copier generated from
 its own field names (docs/decisions/0009). Same contract: a new instance with some
 fields changed, the original untouched.
 
-``Draft`` is a builder: a copy that its maker may still change (``update``) until it
-hands it over (``done``), for a value whose last fields depend on the others
-(``game.evolve`` builds each state so: the event's changes, then the bookkeeping read
-from them).
+``build`` is a builder: a copy completed with fields derived from the copy itself before
+anyone else sees it (``game.evolve`` builds each state so: the event's changes, then the
+bookkeeping read from them), one copy where ``replace`` would need two.
 
 Both write through each slot's own descriptor (``cls.field.__set__``), which is what a
 frozen dataclass's ``__init__`` does too (``object.__setattr__``), minus the lookup of
@@ -57,36 +56,23 @@ def _unknown(cls, changes) -> TypeError:
     return TypeError(f"{cls.__name__} has no field {set(changes) - set(cls.__dataclass_fields__)}")
 
 
-class Draft:
-    """A copy of ``obj`` with ``changes`` (``value``), which its maker alone holds:
-    ``update`` changes its fields until ``done`` hands it over, after which the draft is
-    spent (a value once handed over is never changed)."""
-
-    __slots__ = ("value", "_set")
-
-    def __init__(self, obj, changes: dict | None = None):
-        cls = type(obj)
-        copier = _COPIERS.get(cls)
-        if copier is None:
-            copier = _COPIERS[cls] = _copier(cls)
-        try:
-            self.value = copier(obj, changes or {})
-        except KeyError:
-            raise _unknown(cls, changes) from None
-        self._set = _SETTERS[cls]  # made with its copier
-
-    def update(self, changes: dict) -> None:
-        """Change the fields ``changes`` names (TypeError for a name the value has not)."""
-        value = self.value
-        if value is None:
-            raise RuntimeError("a draft handed over is spent")
-        try:
-            for k, v in changes.items():
-                self._set[k](value, v)
-        except KeyError:
-            raise _unknown(type(value), changes) from None
-
-    def done(self):
-        """The value, handed over: the draft changes it no more."""
-        value, self.value = self.value, None
-        return value
+def build(obj, changes: dict, finish, *args):
+    """A copy of ``obj`` with ``changes``, completed with the fields ``finish(copy, *args)``
+    answers (derived from the others) before it is returned: ``finish`` reads the copy
+    while it is built; nothing else ever sees it unfinished."""
+    cls = type(obj)
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    try:
+        new = copier(obj, changes)
+    except KeyError:
+        raise _unknown(cls, changes) from None
+    setters = _SETTERS[cls]
+    derived = finish(new, *args)
+    try:
+        for k, v in derived.items():
+            setters[k](new, v)
+    except KeyError:
+        raise _unknown(cls, derived) from None
+    return new

@@ -1,5 +1,5 @@
-"""Frozen values, honestly: ``replace`` copies, ``Draft`` builds a copy its maker alone holds
-until it hands it over, and ``evolve`` changes no state it is given."""
+"""Frozen values, honestly: ``replace`` copies, ``build`` completes a copy from itself before
+handing it over, and ``evolve`` changes no state it is given."""
 
 import dataclasses
 
@@ -7,7 +7,7 @@ import pytest
 
 from domain import replay
 from domain.state import Player, State
-from domain.values import Draft, replace
+from domain.values import build, replace
 
 from .driver import play_game
 
@@ -20,18 +20,19 @@ def test_replace_copies_and_refuses_an_unknown_field():
         replace(p, colour="red")
 
 
-def test_a_draft_changes_its_own_copy_until_it_is_handed_over():
-    s = State(version=3)
-    draft = Draft(s, {"version": 4})
-    draft.update({"phase": "playing"})
-    assert (s.version, s.phase) == (3, "new")  # the original is never touched
-    done = draft.done()
-    assert (done.version, done.phase) == (4, "playing")
-    with pytest.raises(RuntimeError, match="spent"):
-        draft.update({"version": 5})
-    assert done.version == 4 and draft.done() is None
+def test_build_completes_its_own_copy_from_the_copy_and_hands_it_over_frozen():
+    s = State(version=3, phase="ready")
+    seen = []
+
+    def finish(new, step):
+        seen.append((new.version, new.phase))  # the copy, with the changes, not yet finished
+        return {"version": new.version + step}
+
+    done = build(s, {"phase": "playing"}, finish, 1)
+    assert seen == [(3, "playing")] and (done.version, done.phase) == (4, "playing")
+    assert (s.version, s.phase) == (3, "ready")  # the original is never touched
     with pytest.raises(TypeError, match="no field"):
-        Draft(s).update({"colour": "red"})
+        build(s, {}, lambda new: {"colour": "red"})
     with pytest.raises(dataclasses.FrozenInstanceError):
         done.version = 5  # a value handed over stays frozen
 
