@@ -1,4 +1,4 @@
-"""The hosted bot levels' Glicko-2 ratings, calibrated from simulated games (issue 16).
+"""The hosted bot levels' Glicko-2 ratings, calibrated from simulated games.
 
 Every level plays every other level ``--games`` games per rating period in each game
 kind (seats alternate), at each level's own reaction times (``domain.simulate``, virtual

@@ -7,11 +7,14 @@ revealed seed, so every deal is re-derived), and requires the log to hold exactl
 those events. The first event that does not follow is named, with its version.
 
 The log is judged as its events mean today (``codec.current``: an event type whose
-format changed is upcast). A log written before RULES T-6 is judged by the ruling it was
-written under where it differs from today's (``_legacy_forfeit``): a hosted bot's seat
-was forfeited by T-4 when its idle clock ran out, where today the game is aborted under
-T-6; it is accepted exactly where today's rules accept the action it answered (the same
-clock, the same moment).
+format changed is upcast). A log written before RULES T-6 is judged by the rulings it
+was written under, where they differ from today's: an operator's abort was
+``game_aborted`` version 1 (reason ``admin``, no ``why``: ``_unsaid``), and a hosted
+bot's seat was forfeited by T-4 when its idle clock ran out (``_legacy_forfeit``), where
+today the game is aborted under T-6. Each is accepted exactly where today's rules accept
+the action it answered (the same clock, the same moment), and only in a log whose
+``game_created`` names no ruling (``ruling``, which every game created since carries:
+``game.RULING``): in a newer log either is forged.
 """
 
 from dataclasses import dataclass, field
@@ -71,8 +74,8 @@ def _candidates(e, state: State, stored):
             return [(Timeout("T-6", e.seat), None, legacy)]
         return [(Timeout(e.rule, e.seat), None, None)]
     if isinstance(e, GameAborted) and e.by == "operator":  # T-6: the operator's reasons
-        if stored is not e:  # upcast: its version recorded no reason (``GameAborted``)
-            return [(Abort(why="-"), None, _unsaid)]
+        if stored is not e:  # version 1 (reason admin, no why): a log from before T-6's
+            return [(Abort(why="-"), None, _unsaid)] if state.ruling is None else []
         return [(Abort(why=e.why), None, None)]  # are theirs; the moment is the rules'
     return [(a, seat, None) for a, seat in registry.get(state.game).candidates(e)]
 
@@ -87,10 +90,13 @@ def _unsaid(out: list) -> list:
 
 
 def _legacy_forfeit(e: DeadlineExpired, state: State):
-    """For a T-4 expiry of a hosted bot's seat (a log from before T-6): the map from the
-    T-6 abort today's rules make of that clock to the forfeit the log holds; else None."""
+    """For a T-4 expiry of a hosted bot's seat in a log from before T-6 (its game names no
+    ruling): the map from the T-6 abort today's rules make of that clock to the forfeit
+    the log holds; else None."""
     seat = e.seat
     if e.rule != "T-4" or seat not in (0, 1) or state.players[seat].kind not in HOSTED:
+        return None
+    if state.ruling is not None:
         return None
 
     def forfeit(out: list) -> list:
@@ -116,6 +122,7 @@ def _creation(events: list, seed: bytes) -> list:
         client_seed=first.client_seed,
         kind=first.kind,
         rated=first.rated,
+        ruling=first.ruling,
     )
 
 

@@ -65,6 +65,13 @@ class GameCreated(Event):
     # move a resignation or a T-4 forfeit aborts it (``game.UNPLAYED``, docs/decisions/0027);
     # None (left out of the wire form): unrated
     rated: bool | None = added()
+    # the rulings of the service the game is played under (``game.RULING``, written by every
+    # game created since docs/decisions/0029): with it, a hosted bot's idle clock runs out
+    # only as T-6 and an operator's abort is only T-6 (no form of a log from before T-6 is
+    # accepted), a T-6 due no later than a person's T-4 comes first, and a rated table's
+    # idle_forfeit_s is at least ``options.RATED_IDLE_MIN_S``; None (left out of the wire
+    # form, a log written before it): judged by the rulings of its time
+    ruling: int | None = added()
 
 
 @event
@@ -86,8 +93,10 @@ class PlayerReady(Event):  # D-4, N-4, Q-2
 
 @event
 class DeadlineExpired(Event):  # T-1..T-6
-    """A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a
-    legal action for `idle_forfeit_s` in all since its last one (T-6, `seat`: the bot's)."""
+    """A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a seat's idle clock ran out
+    where the service, not the seat, kept it from acting (T-6, `seat`: a hosted bot whose
+    decisions the service failed to run, or a seat whose requests it refused for
+    `idle_forfeit_s`)."""
 
     rule: str
     seat: int | None = None
@@ -112,11 +121,12 @@ class GameEnded(Event):  # E-2, E-4, E-5, Q-7, Q-8, T-4
 class GameAborted(Event):  # T-5, E-5, T-6; "unplayed"
     """The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it
     began (E-5), under T-6 by the operator (`spitlog admin abort`) or the service (a
-    hosted bot whose decisions it could not run): `by` says which, `why` says why, in
-    words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit
-    before both seats had made a move (no result, as on Lichess; docs/decisions/0027),
-    `why` saying which. A log written before T-6 may hold an operator's abort as reason
-    `admin`, with no `by` or `why`: it counts as T-6 by the operator."""
+    hosted bot whose decisions it could not run, a seat whose requests it refused for
+    `idle_forfeit_s`): `by` says which, `why` says why, in words; or, reason `unplayed`,
+    a rated game ended by a resignation or a T-4 forfeit before both seats had made a
+    move (no result, as on Lichess; docs/decisions/0027), `why` saying which. A log
+    written before T-6 may hold an operator's abort as reason `admin`, with no `by` or
+    `why`: it counts as T-6 by the operator."""
 
     VERSION: ClassVar[int] = 2
 

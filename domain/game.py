@@ -44,6 +44,13 @@ UNPLAYED = "unplayed"
 # no ``by``: the game's own) is an action of the game's play, a move; what a timeout does
 # for a seat (``by``, DeadlineExpired) is not the seat's.
 NOT_MOVES = (SeatTaken, PlayerReady, PlayerResigned)
+# The service's rulings a new game is played under (``GameCreated.ruling``; a log without
+# one was written before them and is judged by the rulings of its time), docs/decisions/0029:
+# 1: a hosted bot's idle clock ends only as T-6 and an operator's abort only as T-6 (the
+# forms of a log from before T-6 are not accepted); a T-6 due no later than a person's
+# T-4 comes first (the service's failure is not the person's fault); a rated table's
+# idle_forfeit_s is at least ``RATED_IDLE_MIN_S``.
+RULING = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +77,15 @@ def rules_for(game: str) -> Rules:
         raise MalformedAction({"game": [f"must be one of {', '.join(registry.games())}"]}) from None
 
 
-def options_for(game: str, raw: dict | None) -> Options:
+def options_for(game: str, raw: dict | None, *, rated: bool = False) -> Options:
     """Validate the table options ``raw`` of ``game`` (InvalidOptions names each field, and
-    ``game`` if there is no such game)."""
+    ``game`` if there is no such game); ``rated``: of a rated table
+    (``options.RATED_IDLE_MIN_S``)."""
     if game not in registry.games():
         raise InvalidOptions({"game": [f"must be one of {', '.join(registry.games())}"]})
     rules = registry.get(game)
     others = {name: r.OPTIONS for name, r in registry.games().items()}
-    return parse_options(game, rules.OPTIONS, rules.OPTIONS_CLASS, raw, others)
+    return parse_options(game, rules.OPTIONS, rules.OPTIONS_CLASS, raw, others, rated=rated)
 
 
 def parse_action(game: str, body):
@@ -141,6 +149,7 @@ def _created(s: State, e: GameCreated) -> State:
         created_at=e.at,
         players=(replace(empty, kind=e.kind, client_seed=e.client_seed), empty),
         rated=bool(e.rated),
+        ruling=e.ruling,
     )
 
 
@@ -280,11 +289,14 @@ def create_game(
     client_seed: str = "",
     kind: str = "human",
     rated: bool = False,
+    ruling: int | None = RULING,
 ) -> list[Event]:
     """The first events of a game: its creation (options validated, seed committed) and,
     against a bot, the bot's seat and the first deal. ``rated``: rated when it ends (the
-    service's ratings), which the log keeps for ``UNPLAYED``."""
-    opts = options_for(game, options)
+    service's ratings), which the log keeps for ``UNPLAYED``. ``ruling``: the rulings it
+    is played under (``RULING``; None: a game of a log written before them, as the audit
+    re-creates one)."""
+    opts = options_for(game, options, rated=rated and ruling is not None)
     if opponent != "human" and opponent not in HOSTED:
         raise MalformedAction({"opponent": [f"must be one of human, {', '.join(HOSTED)}"]})
     if kind not in KINDS:
@@ -299,6 +311,7 @@ def create_game(
             client_seed=client_seed,
             commitment=commitment,
             rated=True if rated else None,
+            ruling=ruling,
         )
     ]
     if opponent != "human":
@@ -410,10 +423,11 @@ def _join(state: State, action: Join, ctx: Ctx) -> list[Event]:
 
 
 def deadlines(state: State) -> tuple[Deadline, ...]:
-    """Every deadline running in ``state``, soonest first: the game-wide one of its phase
-    (T-1..T-3, while someone has to act) or T-5, and each seat's idle clock: T-4 for a
-    person or a client's bot, T-6 for a hosted bot, whose decisions the service makes (it
-    does not forfeit for the time the service failed to run them: the game is aborted)."""
+    """Every deadline running in ``state``, soonest first (``first``: a T-6 before
+    another at the same time): the game-wide one of its phase (T-1..T-3, while someone
+    has to act) or T-5, and each seat's idle clock: T-4 for a person or a client's bot,
+    T-6 for a hosted bot, whose decisions the service makes (it does not forfeit for the
+    time the service failed to run them: the game is aborted)."""
     o = state.options
     if state.status == "waiting":
         return (Deadline("T-5", state.created_at + o.join_timeout_s),)
@@ -429,31 +443,48 @@ def deadlines(state: State) -> tuple[Deadline, ...]:
             left = o.idle_forfeit_s - state.idle_used[seat]
             rule = "T-6" if state.players[seat].kind in HOSTED else "T-4"
             out.append(Deadline(rule, state.idle_since[seat] + left, seat))
-    return tuple(sorted(out, key=_at))
+    return tuple(sorted(out, key=first))
 
 
-def _at(d: Deadline) -> float:
-    return d.at
+def first(d: Deadline) -> tuple[float, int]:
+    """The order deadlines fall due in: by time; at the same time a T-6 first (the service
+    failing a seat is no fault of the other seat's person, whose T-4 it would forfeit)."""
+    return (d.at, 0 if d.rule == "T-6" else 1)
 
 
 def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:
+    running = deadlines(state)
     due = next(
         (
             d
-            for d in deadlines(state)
+            for d in running
             if d.rule == action.rule and (action.seat is None or d.seat == action.seat)
         ),
         None,
     )
+    refused = False  # T-6 of a seat the service refused (RULES T-4), on its T-4's clock
+    if due is None and action.rule == "T-6" and action.seat is not None:
+        due = next((d for d in running if d.rule == "T-4" and d.seat == action.seat), None)
+        refused = due is not None
     if due is None:
         raise IllegalAction(action.rule, "no such deadline is running")
     if ctx.now < due.at:
         raise IllegalAction(action.rule, f"not due for another {due.at - ctx.now:.3f} s")
-    events: list[Event] = [DeadlineExpired(rule=due.rule, seat=due.seat)]
+    if action.rule == "T-4" and state.ruling is not None:
+        # a T-6 due no later comes first: the service's failure, not the person's fault
+        ahead = next((d for d in running if d.rule == "T-6" and d.at <= due.at), None)
+        if ahead is not None:
+            raise IllegalAction("T-6", f"seat {ahead.seat}'s T-6 falls due first")
+    events: list[Event] = [DeadlineExpired(rule=action.rule, seat=due.seat)]
     rules = registry.get(state.game)
     if due.rule == "T-2":  # made ready (N-4, Q-2)
         events += [PlayerReady(seat=s, by="T-2") for s in (0, 1) if not state.players[s].ready]
         events.append(rules.start(state))
+    elif refused:  # the service refused the seat's requests for its whole clock
+        why = (f"the service refused seat {due.seat}'s requests (a 503, or a 429 of a limit "
+               f"the seat did not exceed) for {state.options.idle_forfeit_s:g} s since its "
+               "last action")  # fmt: skip
+        events.append(GameAborted(reason="T-6", by="service", why=why))
     elif due.rule == "T-4":
         if unplayed(state):
             idle = f"seat {due.seat} was idle for {state.options.idle_forfeit_s:g} s (T-4)"

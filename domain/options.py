@@ -54,12 +54,16 @@ READY_GRACE = OptionSpec("ready_grace_s", "T-2", "seconds before a player is mad
                          default=10.0, **SECONDS)  # fmt: skip
 IDLE_FORFEIT = OptionSpec(
     "idle_forfeit_s", "T-4", "seconds in all with a legal action, since your own last one, "
-    "before you forfeit (a hosted bot's seat: before the game is aborted, T-6)",
-    default=120.0, **SECONDS,
+    "before you forfeit (a hosted bot's seat: before the game is aborted, T-6); at least 30 "
+    "at a rated table", default=120.0, **SECONDS,
 )  # fmt: skip
 JOIN_TIMEOUT = OptionSpec("join_timeout_s", "T-5", "seconds before a game with an empty seat "
                           "is aborted", default=600.0, **SECONDS)  # fmt: skip
 ENGINE = (READY_GRACE, IDLE_FORFEIT, JOIN_TIMEOUT)  # every game takes these
+# The shortest idle_forfeit_s (T-4, T-6) of a rated table: a clock shorter than a hosted
+# level's reaction plus the service's usual delays would end rated games by the clock
+# rather than by play (docs/decisions/0029)
+RATED_IDLE_MIN_S = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +103,13 @@ def parse_options(
     cls: type[Options],
     raw: dict | None,
     others: dict[str, tuple[OptionSpec, ...]],
+    *,
+    rated: bool = False,
 ) -> Options:
     """Validate the table options ``raw`` of ``game``, which takes ``specs`` (``cls``
     holds them), every game's being ``others`` (name -> specs); raise InvalidOptions
-    naming each."""
+    naming each. ``rated``: of a rated table, whose ``idle_forfeit_s`` is
+    ``RATED_IDLE_MIN_S`` or more."""
     raw = dict(raw or {})
     errors: dict[str, list[str]] = {}
     mine = {s.name: s for s in specs}
@@ -115,6 +122,9 @@ def parse_options(
             owner = next((g for g, theirs in others.items() if any(s.name == key for s in theirs)),
                          None)  # fmt: skip
             errors[key] = [f"is a {owner} option, not a {game} one" if owner else "unknown option"]
+    idle = raw.get(IDLE_FORFEIT.name, IDLE_FORFEIT.default)
+    if rated and IDLE_FORFEIT.name not in errors and idle < RATED_IDLE_MIN_S:
+        errors[IDLE_FORFEIT.name] = [f"must be at least {RATED_IDLE_MIN_S:g} s in a rated game"]
     if errors:
         raise InvalidOptions(errors)
     return cls(**{k: float(v) if mine[k].kind is float else v for k, v in raw.items()})

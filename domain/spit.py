@@ -907,7 +907,7 @@ _NONE = frozenset()  # what fits on no pile (N-5)
 
 
 def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
-    """hard (issue 16): determinized rollouts over what the seat may see (H-1). Its
+    """hard: determinized rollouts over what the seat may see (H-1). Its
     candidates are each play, a turn-up (P-2) and a dig (P-3): turning up or digging
     before a play can be worth more (the play waits; a card turned up may follow it).
     ``bot.search`` times, the cards it cannot see (face-down stockpile cards, spit cards:

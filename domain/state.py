@@ -55,6 +55,7 @@ class State:
     acted_at: tuple[float, float] = (0.0, 0.0)
     stalemate: bool = False  # no seat can move (S-1, Q-5)
     rated: bool = False  # rated when it ends (``GameCreated.rated``)
+    ruling: int | None = None  # the service's rulings it is played under (``GameCreated``)
     # per seat: it has made a move, an action of the game's play of its own (not a join,
     # a ready, a resignation, nor a timeout acting for it; ``game.NOT_MOVES``)
     moved: tuple[bool, bool] = (False, False)

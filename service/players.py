@@ -146,14 +146,29 @@ def seat_players(meta: dict[str, str]) -> list[dict]:
 
 
 def decorate(view: dict, meta: dict[str, str], rematch: dict | None = None) -> dict:
-    """Add the players (``seat_players``), ``rated``, and the rematch links to a view of
-    the game whose meta is ``meta`` (in place; returned)."""
+    """Add the players (``seat_players``), ``rated`` (the table is: its game is rated if it
+    ends with a result), ``unrated`` (``unrated``) and the rematch links to a view of the
+    game whose meta is ``meta`` (in place; returned)."""
     for p, extra in zip(view["players"], seat_players(meta), strict=True):
         p.update(extra)
     view["rated"] = meta.get("rated") == "1"
+    view["unrated"] = unrated(meta, view["status"], view["result"])
     view["rematch_of"] = meta.get("rmo")
     view["rematch"] = rematch
     return view
+
+
+def unrated(meta: dict[str, str], status: str, result: str | None) -> str | None:
+    """Why the game of a rated table was not rated: it ended with no result (aborted: the
+    rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won against
+    a seat that never moved (the rater's outcome: ``unplayed``); None for an unrated
+    table, and for a rated game running, to be rated or rated."""
+    if meta.get("rated") != "1":
+        return None
+    if status == "aborted":
+        return result
+    outcome = json.loads(meta["rating"]) if meta.get("rating") else None
+    return outcome.get("unrated") if outcome is not None else None
 
 
 def summary(game_id: str, meta: dict[str, str], version: int) -> dict:

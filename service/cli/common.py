@@ -1,4 +1,5 @@
-"""What every command shares: the process's settings, or exit 2 naming the bad one."""
+"""What every command shares: the process's settings, or exit 2 naming the bad one; an
+optional part the command needs, or exit 2 naming the extra that installs it."""
 
 import sys
 
@@ -6,7 +7,7 @@ import click
 
 import domain
 
-from .. import config, telemetry
+from .. import config, extras, telemetry
 
 
 class GameChoice(click.Choice):
@@ -36,4 +37,12 @@ def settings(**overrides) -> config.Settings:
         return s
     except config.SettingsError as e:
         click.echo(f"spitlog: {e}", err=True)
+        sys.exit(2)
+
+
+def need(extra: str, what: str) -> None:
+    """Go on only if the optional part ``extra`` is installed; else end the command
+    (exit 2) with one line: ``what`` and the command that installs it."""
+    if extras.missing(extra):
+        click.echo(f"{what}: {extras.hint(extra)}", err=True)
         sys.exit(2)

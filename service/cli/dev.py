@@ -1,6 +1,6 @@
 """``spitlog dev``: the API, a worker and the scheduler, on an embedded Redis unless
 ``SPITLOG_REDIS_URL`` is set. For trying the service: its Redis lives in memory and dies
-with it."""
+with it. The embedded Redis is fakeredis's, the ``[dev]`` extra."""
 
 import os
 import signal
@@ -11,7 +11,7 @@ import threading
 
 import click
 
-from .common import settings
+from .common import need, settings
 
 
 def _free_port(host: str = "127.0.0.1") -> int:
@@ -30,15 +30,10 @@ def _split_bind(bind: str) -> tuple[str, int]:
 def dev(bind: str | None) -> int:
     """Try it: the API, a worker and the scheduler on an embedded in-memory Redis (unless
     SPITLOG_REDIS_URL is set). Not for keeping games."""
-    from werkzeug.serving import make_server, run_simple
-
-    from workers.schedule import Scheduler
-
-    from ..http.app import create_app
-
     s = settings()
     embedded = None
     if not os.environ.get("SPITLOG_REDIS_URL"):
+        need("dev", "spitlog dev needs the embedded Redis (or SPITLOG_REDIS_URL)")
         from fakeredis import TcpFakeServer
 
         port = _free_port()
@@ -48,6 +43,12 @@ def dev(bind: str | None) -> int:
         embedded.daemon_threads = True
         threading.Thread(target=embedded.serve_forever, name="fakeredis", daemon=True).start()
         s = settings(redis_url=f"redis://127.0.0.1:{port}/0", warn=None)
+    from werkzeug.serving import make_server, run_simple
+
+    from workers.schedule import Scheduler
+
+    from ..http.app import create_app
+
     host, port = _split_bind(bind or s.bind)
     # The worker and the scheduler (workers/): two processes beside the API, on the same
     # Redis (the embedded one works with RQ workers in other processes).

@@ -1,4 +1,4 @@
-"""The routes of seeks (quick pairing) and rematches (issue 16)."""
+"""The routes of seeks (quick pairing) and rematches."""
 
 from marshmallow import Schema, fields, validate
 

@@ -1,4 +1,4 @@
-"""The routes of players and ratings (issue 16): an app's player, its games, the
+"""The routes of players and ratings: an app's player, its games, the
 leaderboards. A player is named by its id in the key's app (or qualified,
 ``<app id>:<id>``: another app's is a 403)."""
 

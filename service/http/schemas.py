@@ -171,7 +171,8 @@ class CreateGameSchema(Schema.from_dict(_seat_fields())):
     rated = Bool(**_doc("rated (Glicko-2) when it ends: your player against another "
                         "player or a hosted bot, once both seats have made a move (a "
                         "resignation or a T-4 forfeit before that aborts the game, reason "
-                        "`unplayed`)"))  # fmt: skip
+                        "`unplayed`); a rated table's `idle_forfeit_s` is at least 30 "
+                        "(400 `options.idle_forfeit_s`)"))  # fmt: skip
     client_seed = fields.String(
         validate=validate.Length(max=128),
         **_doc("your contribution to every shuffle of the game (RULES H-6)"),

@@ -233,7 +233,12 @@ def _common(game: str) -> tuple[dict, dict]:
         "result": {"type": ["string", "null"], "description": "the rule that ended the game"},
         "aborted": {**nullable(ref("Aborted")), "description": "null unless aborted under T-6"},
         "commitment": {"type": "string", "description": "sha256 hex of the server seed"},
-        "rated": {"type": "boolean", "description": "rated (Glicko-2) when it ends"},
+        "rated": {"type": "boolean", "description": "the table is rated: its game is rated "
+                  "(Glicko-2) if it ends with a result"},
+        "unrated": {"type": ["string", "null"], "description": "a rated table's game that "
+                    "was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: "
+                    "the rule or ruling it was aborted under) or was won against a seat that "
+                    "never moved (`unplayed`); null otherwise"},
         "rematch": nullable(obj({
             "game": {"type": ["string", "null"], "description": "the rematch, once made"},
             "asked": array({"type": "boolean"}, "per seat: has asked for one"),

@@ -1,4 +1,4 @@
-"""The archive for real (issue 14): real RQ workers and the scheduler as subprocesses on
+"""The archive for real: real RQ workers and the scheduler as subprocesses on
 the session's redis-server, archiving to a real S3 server (SeaweedFS); the API in
 process. Finished games go to S3 and, after a short retention, leave Redis entirely;
 an unreachable archive keeps them in Redis and is retried; workers SIGKILLed again and

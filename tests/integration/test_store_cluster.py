@@ -1,4 +1,4 @@
-"""The event store's contract again, on a 3-master Redis Cluster on loopback (issue 6).
+"""The event store's contract again, on a 3-master Redis Cluster on loopback.
 
 The session starts three ``redis-server --cluster-enabled yes`` nodes on free ports
 and joins them with ``redis-cli --cluster create`` (a few seconds). Every script of
@@ -126,7 +126,7 @@ def test_the_cluster_has_three_masters_sharing_the_slots(redis_client):
 
 def test_the_limits_run_on_the_cluster(redis_client):
     """service/limits.py: one key per script call, so its buckets and stream slots work
-    on a Cluster too, spread over the masters (issue 6)."""
+    on a Cluster too, spread over the masters."""
     from service.http.app import create_app
     from tests.support.api import app_settings, bearer
 
@@ -174,7 +174,7 @@ def test_the_limits_run_on_the_cluster(redis_client):
 
 def test_a_stream_gets_each_append_live_on_the_cluster(redis_client):
     """The live hub on a Cluster: a game's channel is served by the node of its slot, and
-    an SSE stream gets each append from its message (issue 17's shard Pub/Sub)."""
+    an SSE stream gets each append from its message (shard Pub/Sub)."""
     import threading
     import time
 

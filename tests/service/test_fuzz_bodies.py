@@ -1,4 +1,4 @@
-"""Hypothesis fuzzing of every request body (issue 6): POST /v1/games, /seats and
+"""Hypothesis fuzzing of every request body: POST /v1/games, /seats and
 /actions with arbitrary JSON values, and with objects mixing the schema's keys (valid
 values and garbage) with unknown keys, under random Authorization, Idempotency-Key and
 If-Match headers, and raw bytes that are not JSON at all.
@@ -11,7 +11,6 @@ the number of games stay as they were. A bounded number of examples per test in 
 """
 
 import json
-import os
 
 import fakeredis
 import pytest
@@ -20,9 +19,10 @@ from hypothesis import strategies as st
 
 from domain import KINDS, RULES
 from service.http.app import create_app
+from tests.support import profiles
 from tests.support.api import app_settings, bearer, new_game
 
-LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"
+LONG = profiles.FUZZ_LONG
 FUZZ = settings(
     max_examples=3000 if LONG else 120,
     deadline=None,

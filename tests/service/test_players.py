@@ -1,4 +1,4 @@
-"""Players for integrators (issue 16): apps' API keys (X-Api-Key), players named in create
+"""Players for integrators: apps' API keys (X-Api-Key), players named in create
 and join, shown in views, events and the lobby, their pages, games and the leaderboard;
 ratings applied once; client bots declared; the lobby's filters."""
 

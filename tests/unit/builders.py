@@ -17,6 +17,7 @@ import pytest
 from domain import Ctx, IllegalAction, commitment, decide, options_for, replay, run
 from domain.cards import Card
 from domain.events import Event, GameCreated, PlayerReady, SeatTaken
+from domain.game import RULING
 from domain.speed import CentreStarted, SpeedDealt
 from domain.spit import SpitCardsTurned, SpitDealt
 from domain.state import State
@@ -48,6 +49,7 @@ def created(game: str = "spit", **options) -> list[Event]:
             kind="human",
             client_seed=CLIENT_SEEDS[0],
             commitment=commitment(SEED),
+            ruling=RULING,
         ),
         SeatTaken(at=T0, seat=1, kind="human", client_seed=CLIENT_SEEDS[1]),
     ]

@@ -21,7 +21,6 @@ The number of games per property is ``SPITLOG_PROPERTY_EXAMPLES`` (default 100, 
 """
 
 import json
-import os
 from collections import Counter
 from dataclasses import replace
 
@@ -50,11 +49,12 @@ from domain import (
 from domain.speed import SidePilesRebuilt, SpeedDealt
 from domain.spit import SpitDealt, deal_layout
 from domain.state import State
+from tests.support import profiles
 
 from .builders import cards_in
 from .driver import WELL_FORMED, play_game, server_seed_for
 
-EXAMPLES = int(os.environ.get("SPITLOG_PROPERTY_EXAMPLES", "100"))
+EXAMPLES = profiles.PROPERTY_EXAMPLES
 MAX_STEPS = 30_000
 # pyproject's 300 s per test is too short for the large profile: scale it.
 pytestmark = pytest.mark.timeout(300 + EXAMPLES)
@@ -64,7 +64,7 @@ PROFILE = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     # the same examples every run unless a profile is asked for (docs/testing.md): a
     # run of the suite never passes or fails by the draw
-    derandomize="SPITLOG_PROPERTY_EXAMPLES" not in os.environ,
+    derandomize=not profiles.PROPERTY_EXPLORE,
 )
 
 SMALL_ROUNDS = st.sampled_from([1, 2, 3, 60])

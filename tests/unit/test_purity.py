@@ -2,7 +2,7 @@
 time or draws randomness (time, the seed and the seat come in through ``Ctx``). One
 exception, in one module: the registry reads which games installed packages declare
 (``importlib.metadata``'s entry points), as importing a module reads what is installed;
-no rule depends on it (docs/decisions/0029)."""
+no rule depends on it (docs/decisions/0031)."""
 
 import ast
 import pathlib

@@ -3,10 +3,11 @@ their exports (NDJSON and notation), the audit's verdict and snapshots of their 
 
     python tests/unit/golden/make.py
 
-The files were written by the code before the games became modules of their own (the
-snapshots are of format 3, each game's state in one flat class); the test holds today's
-code to them, byte for byte. Run again, this script must write the same exports and
-verdicts (the snapshots it writes are then of today's format: keep the old ones).
+The files were written by the code before the games became modules of their own and
+before ``game_created`` named its ruling (the snapshots are of format 3, each game's
+state in one flat class): logs of that time, which the test holds today's code to, byte
+for byte. Run today, the script writes today's forms (a ``ruling``, snapshots of format
+4): keep the files as they are.
 """
 
 import json
