@@ -43,8 +43,8 @@ once, the smaller pile) and ``planner``, hard's plans without the search.
 import math
 from dataclasses import dataclass
 
+from . import registry
 from .actions import Resign
-from .rules import RULES
 
 
 def _legal(view: dict) -> list[dict]:
@@ -92,7 +92,7 @@ class Bot:
             return None
         if legal[0]["type"] == "ready":  # D-4, N-4, Q-2
             return legal[0]
-        return RULES[view["game"]].bot_choose(self, view, legal, rng)
+        return registry.get(view["game"]).bot_choose(self, view, legal, rng)
 
 
 class RandomBot:

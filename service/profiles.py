@@ -3,7 +3,7 @@ in Redis and in the archive alike) and the leaderboards."""
 
 import json
 
-from domain import GAMES
+import domain
 from domain.views import iso
 
 from . import archiving
@@ -34,7 +34,7 @@ class Profiles:
         found = self.players.player(pkey)
         if found is None:
             raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
-        ratings = {g: shown(json.loads(found[g]) if g in found else None) for g in GAMES}
+        ratings = {g: shown(json.loads(found[g]) if g in found else None) for g in domain.RULES}
         return {**_split(pkey), "name": found.get("name"),
                 "created_at": iso(int(found["created"]) / 1000), "ratings": ratings}  # fmt: skip
 

@@ -154,7 +154,7 @@ class Rematches:
             seats.append(kind if kind.startswith("bot:") else _occupant(meta, s))
             hashes.append(None if kind.startswith("bot:")
                           else token_hash(new_token(meta["ik"], new_id, s)))  # fmt: skip
-        options = state.options.public(domain.RULES[state.game].OPTIONS)
+        options = state.options.public()
         return self.games.make(
             new_id,
             state.game,

@@ -18,10 +18,9 @@ import sys
 
 import click
 
-from domain import GAMES
 from domain.bots import POLICIES
 
-from .common import need
+from .common import GameChoice, need
 
 GAME_URL = re.compile(r"^(https?://[^/]+)/v1/games/(g_[0-9a-f]{16})/?$")
 
@@ -44,7 +43,7 @@ def _options(pairs: tuple[str, ...]) -> dict:
 @click.option(
     "--create",
     "create",
-    type=click.Choice(GAMES),
+    type=GameChoice(),
     default=None,
     help="create a game of this kind on the server at URL (prints its URL first)",
 )

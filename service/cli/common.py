@@ -5,7 +5,27 @@ import sys
 
 import click
 
+import domain
+
 from .. import config, extras, telemetry
+
+
+class GameChoice(click.Choice):
+    """A registered game's name (``domain.RULES``, read when the command line is read: a
+    game an installed package adds is a choice), or one of ``extra``."""
+
+    def __init__(self, *extra: str):
+        self.extra = extra
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return (*domain.RULES, *self.extra)
+
+
+def first_game() -> str:
+    """The first registered game: a default of ``--game``."""
+    return next(iter(domain.RULES))
 
 
 def settings(**overrides) -> config.Settings:

@@ -21,7 +21,7 @@ class PageQuery(Schema):
 
 
 class LeaderboardQuery(PageQuery):
-    game = fields.String(required=True, validate=validate.OneOf(schemas.GAMES))
+    game = fields.String(required=True, validate=schemas.Game())
 
 
 class RatingSchema(schemas.Open):

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from domain import KINDS, RULES
-from domain.options import SPEC
 from service.http.app import create_app
 from tests.support import profiles
 from tests.support.api import app_settings, bearer, new_game
@@ -80,7 +79,7 @@ OPTION_VALUES = {
     "target_score": st.integers(-5, 20_000),
     "max_rounds": st.integers(-5, 20_000),
 }
-for _name in SPEC:
+for _name in {s.name for rules in RULES.values() for s in rules.OPTIONS}:
     OPTION_VALUES.setdefault(_name, st.floats(-1, 100_000) | st.integers(-1, 100_000))
 options = st.fixed_dictionaries({}, optional={k: maybe(v) for k, v in OPTION_VALUES.items()})
 seeds = st.text(max_size=140)

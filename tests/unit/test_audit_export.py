@@ -22,29 +22,23 @@ from domain import (
     Timeout,
     commitment,
     create_game,
+    current,
     deadlines,
     replay,
     run,
-    state_from_dict,
-    state_to_dict,
     view,
 )
 from domain.audit import verify
 from domain.bots import POLICIES
 from domain.cards import Card
-from domain.events import (
-    CardPlayed,
-    DeadlineExpired,
-    GameAborted,
-    GameEnded,
-    SpeedDealt,
-    SpitDealt,
-    event_from_dict,
-    event_to_dict,
-)
+from domain.codec import event_from_dict, event_to_dict
+from domain.events import DeadlineExpired, GameAborted, GameEnded
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.game import RULING
+from domain.piles import CardPlayed
 from domain.simulate import play_game
+from domain.speed import SpeedDealt
+from domain.spit import SpitDealt
 from tests.support import profiles
 
 GAMES = profiles.AUDIT_GAMES
@@ -275,14 +269,18 @@ def test_T6_an_aborted_games_exports_say_how_it_ended():
     assert '[Result "- E-4"]' in to_notation(drawn, seed)  # no winner: "-", not "None"
 
 
-def test_T6_a_snapshot_from_before_T6_reads_as_T6():
-    """A snapshot (a cache of the state) taken at an operator's abort before T-6 holds
-    result ``admin`` and no ``aborted_by``: it reads as the log now does, T-6 by the
-    operator."""
-    log, _seed = simulated("spit", 5)
-    state = replay(log[: len(log) // 2] + [GameAborted(at=log[0].at, reason="admin")])
-    snap = state_to_dict(state)
-    snap["state"]["result"] = "admin"
-    del snap["state"]["aborted_by"], snap["state"]["aborted_why"]
-    back = state_from_dict(snap)
-    assert (back.result, back.aborted_by) == ("T-6", "operator") and back == state
+def test_T6_game_aborted_v1_is_upcast_to_an_abort_under_T6_by_the_operator():
+    """GameAborted is at version 2: version 1 (before RULES T-6) wrote an operator's abort as
+    reason ``admin``; ``current`` reads it as T-6 by the operator, and leaves every form of
+    version 2 as it is (a stored form carries no version)."""
+    assert GameAborted.VERSION == 2
+    old = GameAborted(at=1.0, reason="admin")
+    assert current(old) == GameAborted(at=1.0, reason="T-6", by="operator")
+    for e in (
+        GameAborted(at=1.0, reason="T-6", by="operator", why="abuse"),
+        GameAborted(at=1.0, reason="T-6", by="service", why="stalled"),
+        GameAborted(at=1.0, reason="T-5"),
+        GameAborted(at=1.0, reason="unplayed", why="a rated game: ..."),
+    ):
+        assert current(e) is e
+    assert current(GameEnded(at=1.0, winner=0, reason="E-2")).reason == "E-2"  # version 1

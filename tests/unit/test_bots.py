@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from domain import Ctx, bots, decide, events, parse_action, view
+from domain import Ctx, bots, decide, event_types, parse_action, view
 from domain.bots import BASELINES, POLICIES
 from domain.simulate import play_game as simulate
 from tests.support.cards import visible_cards
@@ -225,6 +225,6 @@ def test_the_simulator_asks_a_policy_only_when_its_plan_falls_due(game):
     assert asked == acted and min(acted) > 10
 
 
-ACTS = {c for c in vars(events).values() if isinstance(c, type) and c.__name__ in (
+ACTS = {c for c in event_types().values() if c.__name__ in (
     "CardPlayed", "CardTurnedUp", "CardMoved", "CardDrawn", "SpitCalled", "PileSlapped",
     "PileChosen", "PlayerReady")}  # fmt: skip

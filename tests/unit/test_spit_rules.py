@@ -5,18 +5,12 @@ import pytest
 
 from domain import (
     DECK,
-    Choose,
     Ctx,
     GameOver,
     Join,
     MalformedAction,
-    Move,
-    Play,
     Ready,
     Resign,
-    Slap,
-    Spit,
-    TurnUp,
     decide,
     legal_actions,
     parse_action,
@@ -24,23 +18,24 @@ from domain import (
     shuffle,
     view,
 )
-from domain.events import (
+from domain.events import GameAborted, GameEnded, PlayerReady, PlayerResigned
+from domain.piles import CardPlayed, Spit, SpitCalled
+from domain.spit import (
     CardMoved,
-    CardPlayed,
     CardTurnedUp,
-    GameAborted,
-    GameEnded,
+    Choose,
+    Move,
     PileChosen,
     PileSlapped,
     PilesTaken,
-    PlayerReady,
-    PlayerResigned,
+    Play,
     RoundEnded,
-    SpitCalled,
+    Slap,
     SpitCardsTurned,
     SpitDealt,
+    TurnUp,
+    deal_layout,
 )
-from domain.spit import deal_layout
 
 from .builders import (
     CLIENT_SEEDS,

@@ -3,19 +3,11 @@ system's ``Timeout`` action fires it once due, leaving its events in the log."""
 
 from dataclasses import replace
 
-from domain import Deadline, Play, Ready, Slap, Spit, Timeout, deadlines, view
-from domain.events import (
-    CentreStarted,
-    DeadlineExpired,
-    GameAborted,
-    GameEnded,
-    PilesTaken,
-    PlayerReady,
-    SeatTaken,
-    SideCardsTurned,
-    SpitCalled,
-    SpitCardsTurned,
-)
+from domain import Deadline, Ready, Timeout, deadlines, view
+from domain.events import DeadlineExpired, GameAborted, GameEnded, PlayerReady, SeatTaken
+from domain.piles import Spit, SpitCalled
+from domain.speed import CentreStarted, SideCardsTurned
+from domain.spit import PilesTaken, Play, Slap, SpitCardsTurned
 
 from .builders import NOW, T0, after, cards, created, refused, speed_game, spit_game, state_of, when
 from .positions import STUCK0, STUCK1, about_to_clear, speed_stuck
