@@ -1,8 +1,8 @@
 """WebSocket server libraries under gunicorn + gevent, side by side in one run, against
 the bare-HTTP floor; prints its figures (docs/decisions/0031-websocket-library.md).
 
-    python bench/bench_ws.py              # ~8 minutes: 2 rounds of every server
-    python bench/bench_ws.py --quick      # ~4 minutes, rougher
+    python bench/bench_ws.py              # ~10 minutes: 2 rounds of every server
+    python bench/bench_ws.py --quick      # ~6 minutes, rougher
     python bench/bench_ws.py --checks     # the correctness probes alone (~1 minute)
     python bench/bench_ws.py --clients    # the client libraries alone (~1 minute)
 
