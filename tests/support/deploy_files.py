@@ -86,19 +86,21 @@ def dockerfile(text: str | None = None) -> list[Stage]:
     return stages
 
 
+def copy_of(args: str) -> tuple[str | None, list[str], str]:
+    """A ``COPY``'s arguments read: (the stage copied from, None for the build context;
+    the sources; the destination)."""
+    words = args.split()
+    source_stage = None
+    while words[0].startswith("--"):
+        flag = words.pop(0)
+        if flag.startswith("--from="):
+            source_stage = flag.split("=", 1)[1]
+    return source_stage, words[:-1], words[-1]
+
+
 def copies(stage: Stage) -> list[tuple[str | None, list[str], str]]:
-    """The stage's ``COPY``s: (the stage copied from or None for the build context, the
-    sources, the destination)."""
-    out = []
-    for args in stage.all("COPY"):
-        words = args.split()
-        source_stage = None
-        while words[0].startswith("--"):
-            flag = words.pop(0)
-            if flag.startswith("--from="):
-                source_stage = flag.split("=", 1)[1]
-        out.append((source_stage, words[:-1], words[-1]))
-    return out
+    """The stage's ``COPY``s (``copy_of``)."""
+    return [copy_of(args) for args in stage.all("COPY")]
 
 
 _VAR = re.compile(
