@@ -158,9 +158,16 @@ def build_image(stages: list[Stage], tmp: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory) -> Path:
-    """The image's bin directory (``spitlog`` in it), installed as the Dockerfile says."""
-    return build_image(dockerfile(), tmp_path_factory.mktemp("image"))
+def image() -> Path:
+    """The image's bin directory (``spitlog`` in it), installed as the Dockerfile says,
+    where the image's user may run it (not under pytest's own temporary directory,
+    which only its owner may enter)."""
+    where = Path(tempfile.mkdtemp(prefix="spitlog-image-"))
+    os.chmod(where, 0o755)
+    try:
+        yield build_image(dockerfile(), where)
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def _as_image_user(uid: int, gid: int, bin_dir: Path) -> dict:
