@@ -1,6 +1,8 @@
 """Fixtures every layer shares.
 
 - ``SPITLOG_ARCHIVE_URL``: a temporary directory of the session, for every process;
+- ``XDG_RUNTIME_DIR``: another, where a ``spitlog dev`` the tests start says where it runs
+  (``service.cli.devfile``), never the user's own;
 - ``redis_url``: a real redis-server for the session (started on first use, by
   ``tests.support.redis_server``, as the benchmarks start theirs);
 - ``s3_server``: a real S3 server for the session (SeaweedFS), started on first use;
@@ -34,7 +36,7 @@ from tests.support.redis_server import start_redis, stop_redis
 # imported by the collection of doctests (--doctest-modules) into the tests' own process
 collect_ignore = ["support/slow_worker.py", "support/patient_serve.py"]
 
-_MADE: list[str] = []  # the session's own archive directory, removed at its end
+_MADE: list[str] = []  # the session's own directories (archive, runtime), removed at its end
 
 
 def pytest_configure(config):
@@ -42,7 +44,9 @@ def pytest_configure(config):
     # directory's default; every process the tests start inherits it.
     if not os.environ.get("SPITLOG_ARCHIVE_URL"):
         _MADE.append(tempfile.mkdtemp(prefix="spitlog-archive-"))
-        os.environ["SPITLOG_ARCHIVE_URL"] = _MADE[0]
+        os.environ["SPITLOG_ARCHIVE_URL"] = _MADE[-1]
+    _MADE.append(tempfile.mkdtemp(prefix="spitlog-runtime-"))
+    os.environ["XDG_RUNTIME_DIR"] = _MADE[-1]
     # every process the tests start carries this (to find those left running)
     os.environ[SESSION_MARK] = str(os.getpid())
 
