@@ -4,6 +4,7 @@ apispec. ``openapi.yaml`` at the project root is this document (``spitlog openap
 it; a test fails while they differ); the clients under ``clients/`` are generated from it.
 Its version is the package's (``pyproject.toml``)."""
 
+import copy
 import http
 import importlib.metadata
 import re
@@ -21,7 +22,8 @@ VERSION = importlib.metadata.version("spitlog")
 DESCRIPTION = """\
 A game-state service for the two-player real-time card games **Spit** and **Speed**.
 Each game is an append-only log of events; the state is rebuilt from it by a pure
-rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
+rules engine. The rules, an entry per ID, are at `/docs/rules` (docs/rules.md): a 422's
+`rule_url` and a view's `result_url` link to their entries.
 
 - JSON in and out; cards on the wire as `AS`, `10H`, `QD`.
 - A seat is controlled by its token, returned once when the seat is taken, sent as
@@ -51,6 +53,8 @@ _CONVERTERS = {
     "int": {"type": "integer", "minimum": 0},
 }
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
+# the request bodies that say who takes a seat (``schemas._seat_fields``)
+SEAT_BODIES = ("CreateGame", "Join", "Seek")
 
 
 def _path(rule: str) -> tuple[str, list[dict]]:
@@ -122,8 +126,11 @@ def build(routes: tuple[Route, ...]) -> dict:
     for path, entry in by_path.items():
         spec.path(path=path, operations=entry["operations"], parameters=entry["parameters"] or None)
     out = spec.to_dict()
-    create = out["components"]["schemas"]["CreateGame"]["properties"]
+    components = out["components"]["schemas"]
+    create = components["CreateGame"]["properties"]
     create["options"] = {"$ref": "#/components/schemas/Options"}  # the domain's definition
+    for name in SEAT_BODIES:  # who takes the seat: what the server takes of it
+        components[name].update(copy.deepcopy(schemas.SEAT_RULES))
     return out
 
 

@@ -15,6 +15,7 @@ import re
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 import domain
+from domain.wire import integer
 
 from .. import ids
 from ..errors import BadRequest
@@ -52,13 +53,15 @@ def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
 
 
 class Int(fields.Integer):
-    """A JSON integer: no strings, no floats, no booleans."""
+    """A JSON integer as JSON Schema has it (``domain.wire.integer``): ``2`` or ``2.0``; no
+    strings, no fractions, no booleans."""
 
     def __init__(self, **kw):
         super().__init__(strict=True, **kw)
 
     def _deserialize(self, value, attr, data, **kw):
-        if isinstance(value, bool):
+        value = integer(value)
+        if value is None:
             raise ValidationError("Not a valid integer.")
         return super()._deserialize(value, attr, data, **kw)
 
@@ -156,6 +159,18 @@ def _seat_fields() -> dict:
             "your app's player (needs X-Api-Key): shown with the seat, its games listed, "
             "rated in rated games")),
     }  # fmt: skip
+
+
+# What ``players.who`` takes of ``_seat_fields``, in JSON Schema (the document adds it to
+# each body that has them): ``name`` never beside ``player`` (a player's name is
+# ``player.name``), a client's bot (``kind: bot``) with a name or a player, and a name
+# for nothing but such a bot.
+SEAT_RULES = {
+    "not": {"required": ["player", "name"]},
+    "if": {"properties": {"kind": {"const": "bot"}}, "required": ["kind"]},
+    "then": {"anyOf": [{"required": ["name"]}, {"required": ["player"]}]},
+    "else": {"not": {"required": ["name"]}},
+}
 
 
 class CreateGameSchema(Schema.from_dict(_seat_fields())):
@@ -374,7 +389,9 @@ class ProblemSchema(Open):
     title = fields.String(required=True)
     status = Int(required=True)
     detail = fields.String(required=True)
-    rule = fields.String(**_doc("the RULES.md ID an illegal action breaks"))
+    rule = fields.String(**_doc("the ID of the rule an illegal action breaks"))
+    rule_url = fields.String(**_doc("with `rule`: its entry of the rules reference, "
+                                    "`/docs/rules#<ID>`"))
     errors = fields.Dict(
         keys=fields.String(), values=fields.List(fields.String()), **_doc("field -> messages")
     )
