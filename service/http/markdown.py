@@ -75,9 +75,11 @@ def _prose(text: str, link_words) -> str:
     s = _marks(html.escape(text, quote=False))
     if link_words:
         s = _WORD.sub(
-            lambda m: f'<a href="#{m.group(0)}">{m.group(0)}</a>'
-            if m.group(0) in link_words
-            else m.group(0),
+            lambda m: (
+                f'<a href="#{m.group(0)}">{m.group(0)}</a>'
+                if m.group(0) in link_words
+                else m.group(0)
+            ),
             s,
         )
     return re.sub("\0(\\d+)\0", lambda m: links[int(m.group(1))], s)
@@ -113,8 +115,7 @@ def to_html(source: str, link_words: frozenset | set = frozenset()) -> str:
             flush()
             level, text = len(heading.group(1)), heading.group(2).strip()
             out.append(
-                f'<h{level} id="{html.escape(anchor(level, text))}">'
-                f"{inline(text)}</h{level}>"
+                f'<h{level} id="{html.escape(anchor(level, text))}">{inline(text)}</h{level}>'
             )
         elif item:
             if para:

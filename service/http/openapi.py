@@ -52,9 +52,11 @@ _CONVERTERS = {
     },
     "int": {"type": "integer", "minimum": 0},
 }
+_TOO_LONG = {"$ref": "#/components/responses/REQUEST_URI_TOO_LONG"}
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
 # the request bodies that say who takes a seat (``schemas._seat_fields``)
 SEAT_BODIES = ("CreateGame", "Join", "Seek")
+RATED_BODIES = ("CreateGame", "Seek")  # the bodies of a table: its options, rated or not
 
 
 def _path(rule: str) -> tuple[str, list[dict]]:
@@ -105,8 +107,8 @@ def build(routes: tuple[Route, ...]) -> dict:
     spec.components.schema("Options", schemas.options_schema())
     for name, s in shapes.all_schemas().items():
         spec.components.schema(name, s)
-    codes = sorted({int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
-                    if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip
+    codes = sorted({414} | {int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
+                            if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip
     for code in codes:
         status = http.HTTPStatus(code)
         spec.components.response(status.name, {
@@ -121,16 +123,24 @@ def build(routes: tuple[Route, ...]) -> dict:
         op = {"operationId": r.name, **_made(r.doc)}
         if r.query is not None:
             op["parameters"] = [{"in": "query", "schema": r.query}, *op.get("parameters", [])]
+        if r.query is not None or params:  # a request line the server may find too long
+            op.setdefault("responses", {}).setdefault("414", _TOO_LONG)
         entry = by_path.setdefault(path, {"operations": {}, "parameters": params})
         entry["operations"][r.method.lower()] = op
     for path, entry in by_path.items():
         spec.path(path=path, operations=entry["operations"], parameters=entry["parameters"] or None)
     out = spec.to_dict()
     components = out["components"]["schemas"]
-    create = components["CreateGame"]["properties"]
-    create["options"] = {"$ref": "#/components/schemas/Options"}  # the domain's definition
     for name in SEAT_BODIES:  # who takes the seat: what the server takes of it
         components[name].update(copy.deepcopy(schemas.SEAT_RULES))
+    for name in RATED_BODIES:  # the create's and the seek's: a table's options, rated or not
+        components[name]["properties"]["options"] = {
+            "$ref": "#/components/schemas/Options",
+            "description": components[name]["properties"]["options"].get("description", ""),
+        }
+        components[name]["allOf"] = [copy.deepcopy(schemas.RATED_RULES),
+                                     *schemas.game_options_rules()]  # fmt: skip
+    components["CreateGame"]["allOf"].append(copy.deepcopy(schemas.WATCHED_RULES))
     return out
 
 

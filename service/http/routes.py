@@ -623,9 +623,14 @@ ROUTES: tuple[Route, ...] = (
             "neither, nor `text/*`, `application/*` or `*/*`, other than with `q=0`. "
             "The bytes never change: a strong ETag, cacheable for a day. An archived game "
             "answers the same bytes.",
-            parameters=[_header("Accept", "application/x-ndjson (default) or text/plain "
-                                "(a list: the first it prefers); 406 if it names neither",
-                                pattern=EXPORT_ACCEPT)],  # fmt: skip
+            parameters=[
+                _header(
+                    "Accept",
+                    "application/x-ndjson (default) or text/plain "
+                    "(a list: the first it prefers); 406 if it names neither",
+                    pattern=EXPORT_ACCEPT,
+                )
+            ],  # fmt: skip
             responses={
                 "200": {
                     "description": "The export",

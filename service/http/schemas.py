@@ -105,13 +105,23 @@ class Game(validate.OneOf):
 class WebhookSchema(Schema):
     url = fields.String(
         required=True, validate=validate.Length(min=1, max=2048),
-        **_doc("an HTTPS URL resolving to public addresses only (docs/webhooks.md)"),
+        **_doc("an HTTPS URL resolving to public addresses only (docs/webhooks.md); "
+               "`format: webhook-url` names that rule, which depends on DNS",
+               format="webhook-url"),
     )  # fmt: skip
     events = fields.String(
         validate=validate.OneOf(("lifecycle", "all")),
         **_doc("`lifecycle` (the default): seat.joined, game.started, game.finished; `all`: "
                "every event of the log too, as a spectator sees it"),
     )  # fmt: skip
+
+
+# ``format: display-name`` in the document: what ``_printable`` takes
+PRINTABLE_RULE = (
+    "1-64 printable characters (Python's str.isprintable: no control, format, "
+    "separator other than the space, private-use, surrogate or unassigned code "
+    "point), no space at either end"
+)
 
 
 def _printable(text: str) -> None:
@@ -144,7 +154,8 @@ class PlayerRefSchema(Schema):
                "your app's)"),
     )  # fmt: skip
     name = fields.String(required=True, validate=[validate.Length(1, 64), _printable],
-                         **_doc("1-64 printable characters, shown with the seat"))  # fmt: skip
+                         **_doc(f"shown with the seat: {PRINTABLE_RULE}",
+                                format="display-name"))  # fmt: skip
 
 
 def _seat_fields() -> dict:
@@ -154,7 +165,8 @@ def _seat_fields() -> dict:
             "human (the default) or bot: a client's bot, playing through the API as a person "
             "does; shown in views and the lobby")),
         "name": fields.String(validate=[validate.Length(1, 64), _printable],
-                              **_doc("a bot seat's name, without a player")),
+                              **_doc("a bot seat's name, without a player: "
+                                     f"{PRINTABLE_RULE}", format="display-name")),
         "player": fields.Nested(PlayerRefSchema, **_doc(
             "your app's player (needs X-Api-Key): shown with the seat, its games listed, "
             "rated in rated games")),
@@ -170,6 +182,40 @@ SEAT_RULES = {
     "if": {"properties": {"kind": {"const": "bot"}}, "required": ["kind"]},
     "then": {"anyOf": [{"required": ["name"]}, {"required": ["player"]}]},
     "else": {"not": {"required": ["name"]}},
+}
+
+
+# What the server takes of a rated table, in JSON Schema (the document adds it to the
+# create's and the seek's body): it is a player's (``player``), its ``idle_forfeit_s`` at
+# least ``domain.options.RATED_IDLE_MIN_S``.
+RATED_RULES = {
+    "if": {"properties": {"rated": {"const": True}}, "required": ["rated"]},
+    "then": {
+        "required": ["player"],
+        "properties": {"options": {"properties": {
+            "idle_forfeit_s": {"minimum": domain.options.RATED_IDLE_MIN_S}}}},
+    },
+}  # fmt: skip
+
+
+def game_options_rules() -> list[dict]:
+    """A create's or a seek's ``options`` are its game's (``Rules.OPTIONS``): a rule per
+    registered game, in JSON Schema (the document adds them to those bodies)."""
+    return [
+        {"if": {"properties": {"game": {"const": name}}, "required": ["game"]},
+         "then": {"properties": {"options": {"propertyNames": {
+             "enum": [spec.name for spec in rules.OPTIONS]}}}}}
+        for name, rules in domain.RULES.items()
+    ]  # fmt: skip
+
+
+# A create whose seat 0 is a hosted bot is watched: no one of the caller's takes a seat.
+WATCHED_RULES = {
+    "if": {"properties": {"seat0": {"not": {"const": "human"}}}, "required": ["seat0"]},
+    "then": {
+        "properties": {"kind": {"const": "human"}},
+        "not": {"anyOf": [{"required": ["name"]}, {"required": ["player"]}]},
+    },
 }
 
 
@@ -390,8 +436,9 @@ class ProblemSchema(Open):
     status = Int(required=True)
     detail = fields.String(required=True)
     rule = fields.String(**_doc("the ID of the rule an illegal action breaks"))
-    rule_url = fields.String(**_doc("with `rule`: its entry of the rules reference, "
-                                    "`/docs/rules#<ID>`"))
+    rule_url = fields.String(
+        **_doc("with `rule`: its entry of the rules reference, `/docs/rules#<ID>`")
+    )
     errors = fields.Dict(
         keys=fields.String(), values=fields.List(fields.String()), **_doc("field -> messages")
     )

@@ -23,7 +23,6 @@ import pytest
 import domain
 from domain import simulate
 from domain.actions import CARD
-from domain.events import GameAborted, GameEnded
 from domain.game import Ctx, deadlines, run
 from service.http import docs, markdown
 from service.http.app import create_app
@@ -147,8 +146,8 @@ def _probe(state, wires, now: float, out: dict[str, str], where: str) -> None:
 
 
 def _started(game: str, now: float, **kw) -> list:
-    return domain.create_game(game_id="g_0123456789abcdef", game=game, now=now,
-                              server_seed=SEED, commitment=domain.commitment(SEED), **kw)  # fmt: skip
+    return domain.create_game(game_id="g_0123456789abcdef", game=game, now=now, server_seed=SEED,
+                              commitment=domain.commitment(SEED), **kw)  # fmt: skip
 
 
 def _then(log: list, action, seat, now: float) -> list:
@@ -207,7 +206,8 @@ def ids_of_games() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def served() -> tuple[object, set[str]]:
     """The app, and the anchors of its ``/docs/rules`` page."""
-    app = create_app(app_settings(), redis_client=fakeredis.FakeRedis(server=fakeredis.FakeServer()))
+    redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    app = create_app(app_settings(), redis_client=redis)
     r = app.test_client().get("/docs/rules")
     assert r.status_code == 200 and r.mimetype == "text/html"
     return app, set(re.findall(r'\bid="([^"]+)"', r.get_data(as_text=True)))
@@ -276,7 +276,7 @@ def test_the_converter_lets_no_html_through():
     source = (
         '### X-1 <img src=x onerror="alert(1)">\n\n'
         "<script>alert(2)</script> **<b>x</b>** [a](javascript:alert(3)) [b](/docs)\n"
-        "&amp; `<i>` [c](https://example.org/\"onclick=x)\n\n- <u>item</u>\n"
+        '&amp; `<i>` [c](https://example.org/"onclick=x)\n\n- <u>item</u>\n'
     )
     out = markdown.to_html(source, {"X-1"})
     assert "<script" not in out and "<img" not in out and "<b>" not in out
