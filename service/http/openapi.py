@@ -15,7 +15,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from .. import ids
 from . import schemas, shapes
-from .pipeline import Route
+from .pipeline import Route, openapi_path
 
 TITLE = "spitlog"
 VERSION = importlib.metadata.version("spitlog")
@@ -66,7 +66,7 @@ def _path(rule: str) -> tuple[str, list[dict]]:
          "schema": dict(_CONVERTERS.get(conv or "", {"type": "string"}))}
         for conv, name in _PARAM.findall(rule)
     ]  # fmt: skip
-    return _PARAM.sub(r"{\2}", rule), params
+    return openapi_path(rule), params
 
 
 def _component(self, field, **kwargs) -> dict:
