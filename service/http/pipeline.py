@@ -157,7 +157,7 @@ class Route:
         return openapi_path(self.path)
 
 
-_RULE_PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
+_RULE_PARAM = re.compile(r"(?<=/)<(?:(\w+):)?(\w+)>")  # a segment of a path
 
 
 def openapi_path(rule: str) -> str:
@@ -165,6 +165,8 @@ def openapi_path(rule: str) -> str:
 
     >>> openapi_path("/v1/games/<gid:game_id>/states/<int:version>")
     '/v1/games/{game_id}/states/{version}'
+    >>> openapi_path("<unmatched>")  # no route's: left as it is
+    '<unmatched>'
     """
     return _RULE_PARAM.sub(r"{\2}", rule)
 
