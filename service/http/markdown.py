@@ -13,7 +13,7 @@ words in lower case joined by ``-``. ``link_words``: words of the text (outside 
 that become links to their anchors on the same page.
 
 >>> html = to_html("### P-1 Playing\\n\\nA <b> card, see P-1 and `P-1`.", {"P-1"})
->>> print(html)
+>>> print(html, end="")
 <h3 id="P-1">P-1 Playing</h3>
 <p>A &lt;b&gt; card, see <a href="#P-1">P-1</a> and <code>P-1</code>.</p>
 """
