@@ -17,14 +17,14 @@ Per game, three objects, written in this order (a reader starts from the last):
   has none: no request can name that player, and its key would name another path;
 - ``ids/<id>``: the pointer, the record's key (a game is found by its id alone).
 
-Every object is a function of the log and the game's meta: no wall time, no host. So a
+Every object is a function of the log and the game's record: no wall time, no host. So a
 game archived twice (a job run again after a crash) writes the same bytes; an object
 already there is never overwritten (``_put_once``). Every key is made of ids of the
 grammar only (``service.ids``): none names another path.
 
 A failure is one a retry may get past (``ArchiveUnavailable``: the archive does not
 answer) or one it cannot (``permanent``: an object there that is not this game's, a log
-or meta that cannot be packed, a key refused): the job records the latter once and stops
+or record that cannot be packed, a key refused): the job records the latter once and stops
 (``workers.jobs.archive_game``).
 """
 
@@ -32,7 +32,7 @@ import hashlib
 import json
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import zstandard
@@ -43,28 +43,42 @@ from domain.audit import verify
 
 from . import ids
 from .cache import Game
-from .players import pkeys, summary
+from .players import summary
 from .ports import Archive, GameStore
+from .records import GameRecord, Player, Rematch, Seat
 
 log = logging.getLogger(__name__)
 
 FORMAT = "spitlog-archive/1"
 LEVEL = 10  # zstd level: ~8x on a log, a few ms a game
-_TOKEN_FIELDS = ("tok0", "tok1")
-# record field -> meta field: per seat (the seat's number appended), and per game
-_SEAT_EXTRA = (("player", "pl"), ("name", "nm"))
-_GAME_EXTRA = (("rated", "rated"), ("rating", "rating"), ("rematch_of", "rmo"))
 OVER = ("finished", "aborted")  # the statuses of a game that is over (``State.over``)
-_ASKS = ("rm0", "rm1")  # the meta fields of a finished game's rematch asks (ms)
 
 
-def _rematch(meta: dict[str, str]) -> dict:
-    """The record's ``rematch`` of a game whose rematch was asked for: each seat's ask
-    (ms, or None) and the new game (None: not made)."""
-    if not any(f in meta for f in (*_ASKS, "rmg")):
-        return {}
-    asked = [int(meta[f]) if f in meta else None for f in _ASKS]
-    return {"rematch": {"asked_ms": asked, "game": meta.get("rmg")}}
+def _seat(seat: Seat) -> dict:
+    """A seat as the archive's record keeps it: its kind, its token's SHA-256, and its
+    player (as JSON text) or a client bot's name."""
+    out = {"kind": seat.kind, "token_sha256": seat.token_hash}
+    if seat.player is not None:
+        out["player"] = json.dumps(seat.player.as_dict(), sort_keys=True)
+    if seat.name is not None:
+        out["name"] = seat.name
+    return out
+
+
+def _extra(record: GameRecord) -> dict:
+    """The game's fields of the archive's record beside its log: whether it is rated and
+    the rating's outcome (JSON text), the game it is the rematch of, and its rematch if
+    one was asked for (each seat's ask, ms or None, and the new game, None: not made)."""
+    out = {}
+    if record.rated:
+        out["rated"] = "1"
+    if record.rating is not None:
+        out["rating"] = json.dumps(record.rating, sort_keys=True)
+    if record.rematch_of is not None:
+        out["rematch_of"] = record.rematch_of
+    if record.rematch.any:
+        out["rematch"] = {"asked_ms": list(record.rematch.asked_ms), "game": record.rematch.game}
+    return out
 
 
 class ArchiveCorrupt(Exception):
@@ -113,7 +127,7 @@ def pointer_key(game_id: str) -> str:
 def permanent(e: BaseException) -> bool:
     """Whether an archive job that raised ``e`` would raise it again however often it
     ran, nothing else changing: an object of the archive that is not this game's
-    (ArchiveConflict, ArchiveCorrupt: never overwritten), a log or meta that cannot be
+    (ArchiveConflict, ArchiveCorrupt: never overwritten), a log or record that cannot be
     packed, a key of no grammar (ValueError, KeyError, TypeError). The archive not
     answering (``ArchiveUnavailable``), or Redis not, is not."""
     return isinstance(e, ArchiveConflict | ArchiveCorrupt | ValueError | KeyError | TypeError)
@@ -145,13 +159,13 @@ class Packed:
     ndjson: bytes
 
 
-def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) -> Packed:
-    """The objects of a finished game, from its meta and its whole log."""
+def pack(game_id: str, game: GameRecord, entries: list[tuple[int, dict]]) -> Packed:
+    """The objects of a finished game, from its record and its whole log."""
     events = [domain.event_from_dict(d) for _v, d in entries]
     state = domain.replay(events)
     if not state.over:
         raise ValueError(f"game {game_id} is not over")
-    seed = bytes.fromhex(meta["seed"])
+    seed = game.seed
     text = export_formats.to_ndjson(events, seed).encode()
     verdict = verify(events, seed)
     ym = month(events[-1].at)
@@ -159,22 +173,14 @@ def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) ->
     record = {
         "format": FORMAT,
         "id": game_id,
-        "game": meta["game"],
+        "game": game.game,
         "status": state.status,
-        "created": int(meta["created"]),
+        "created": game.created_ms,
         "ended": int(round(events[-1].at * 1000)),
         "version": state.version,
         "export": {"key": ekey, "bytes": len(text), "sha256": hashlib.sha256(text).hexdigest()},
-        "seats": [
-            {
-                "kind": meta.get(f"kind{s}"),
-                "token_sha256": meta.get(_TOKEN_FIELDS[s]),
-                **{k: meta[f + str(s)] for k, f in _SEAT_EXTRA if f + str(s) in meta},
-            }
-            for s in (0, 1)
-        ],  # fmt: skip
-        **{k: meta[f] for k, f in _GAME_EXTRA if f in meta},
-        **_rematch(meta),
+        "seats": [_seat(s) for s in game.seats],
+        **_extra(game),
         "audit": {
             "ok": verdict.ok and domain.commitment(seed) == state.commitment,
             "checked": verdict.checked,
@@ -183,10 +189,10 @@ def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) ->
     }
     rkey = record_key(game_id, ym)
     objects = {ekey: compress(text), rkey: _json(record)}
-    row = _json(summary(game_id, {**meta, "status": state.status}, state.version))
-    for pkey in filter(None, pkeys(meta)):
+    row = _json(summary(game_id, replace(game, status=state.status), state.version))
+    for pkey in filter(None, game.pkeys):
         if ids.is_pkey(pkey):  # (an id of older code, out of the grammar: no list has it)
-            objects[player_game_key(pkey, int(meta["created"]), game_id)] = row
+            objects[player_game_key(pkey, game.created_ms, game_id)] = row
     objects[pointer_key(game_id)] = rkey.encode()
     return Packed(record, objects, text)
 
@@ -216,29 +222,24 @@ class Archived:
         """The game as the use cases know it (``Game``), its log attached."""
         events = [domain.event_from_dict(d) for _v, d in self.entries]
         state = domain.replay(events)
-        seats = self.record["seats"]
-        meta = {
-            "game": self.record["game"],
-            "seed": self.header["server_seed"],
-            "commitment": self.header["commitment"],
-            "status": state.status,
-            "created": str(self.record["created"]),
-            "archived": "1",
-        }
-        meta.update({f: self.record[k] for k, f in _GAME_EXTRA if k in self.record})
-        rematch = self.record.get("rematch") or {}
-        if rematch.get("game"):
-            meta["rmg"] = rematch["game"]
-        for f, ms in zip(_ASKS, rematch.get("asked_ms") or (), strict=False):
-            if ms is not None:
-                meta[f] = str(ms)
-        for s in (0, 1):
-            meta.update({f"{f}{s}": seats[s][k] for k, f in _SEAT_EXTRA if k in seats[s]})
-            if seats[s].get("kind"):
-                meta[f"kind{s}"] = seats[s]["kind"]
-            if seats[s].get("token_sha256"):
-                meta[_TOKEN_FIELDS[s]] = seats[s]["token_sha256"]
-        return Game(self.record["id"], state, meta, self.entries)
+        r = self.record
+        seats = tuple(
+            Seat(kind=s.get("kind") or None, token_hash=s.get("token_sha256") or None,
+                 player=Player.from_dict(json.loads(s["player"])) if s.get("player") else None,
+                 name=s.get("name"))
+            for s in r["seats"]
+        )  # fmt: skip
+        rematch = r.get("rematch") or {}
+        asked = tuple(rematch.get("asked_ms") or (None, None))
+        record = GameRecord(
+            game=r["game"], created_ms=int(r["created"]), status=state.status,
+            seats=(seats[0], seats[1]), seed=bytes.fromhex(self.header["server_seed"]),
+            commitment=self.header["commitment"], rated=r.get("rated") == "1",
+            rating=json.loads(r["rating"]) if r.get("rating") else None,
+            rematch=Rematch((asked[0], asked[1]), rematch.get("game") or None),
+            rematch_of=r.get("rematch_of"),
+        )  # fmt: skip
+        return Game(r["id"], state, record, self.entries)
 
 
 def _a_rematch(rematch) -> bool:
@@ -352,7 +353,7 @@ class Archiver:
         self.archive = archive
         self.retain_s = retain_s
         self.clock = clock
-        self.hold = hold  # (game id, meta, version) -> whether something keeps it in Redis
+        self.hold = hold  # (game id, record, version) -> whether something keeps it in Redis
         self.hold_max_s = hold_max_s  # ... for this long past the retention at most
         self.rater = rater  # service.rating.Rater (None: a rated game waits, unarchived)
         self.players = players  # service.store.players.PlayerStore: the players' lists
@@ -378,24 +379,24 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found, (self.clock() + 1.0 if found == "unrated" else None)
-        meta, version = found
+        record, version = found
         now = self.clock()
-        archived = meta.get("archived")
+        archived = record.archived
         if archived is None:
-            asks_until = self._asks_until(game_id, meta, version)
+            asks_until = self._asks_until(game_id, record, version)
             if now < asks_until:
                 return "waiting", asks_until
-            meta = self._closed(game_id, meta)
-            self._write(game_id, self._pack(game_id, meta, version))
+            record = self._closed(game_id, record)
+            self._write(game_id, self._pack(game_id, record, version))
             self.store.mark_archived(game_id, version, int(now * 1000), self.retain_s)
             return "archived", now + self.retain_s
-        at = int(archived.split(":")[0]) / 1000
+        at = archived.at_ms / 1000
         if now < at + self.retain_s:
             return "retained", at + self.retain_s
         held_until = at + self.retain_s + self.hold_max_s
-        if self.hold is not None and now < held_until and self.hold(game_id, meta, version):
+        if self.hold is not None and now < held_until and self.hold(game_id, record, version):
             return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
-        self._delete(game_id, version, self._pack(game_id, meta, version), meta)
+        self._delete(game_id, version, self._pack(game_id, record, version), record)
         return "deleted", None
 
     def archive_now(self, game_id: str) -> str:
@@ -406,11 +407,11 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found
-        meta, version = found
-        if meta.get("archived") is None:
-            meta = self._closed(game_id, meta)  # its rematch offer ends here
-        packed = self._pack(game_id, meta, version)
-        if meta.get("archived") is not None:
+        record, version = found
+        if record.archived is None:
+            record = self._closed(game_id, record)  # its rematch offer ends here
+        packed = self._pack(game_id, record, version)
+        if record.archived is not None:
             self._check(game_id, packed)
             return "verified"
         self._write(game_id, packed)
@@ -425,65 +426,66 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found
-        meta, version = found
-        if meta.get("archived") is None:
+        record, version = found
+        if record.archived is None:
             raise NotArchived(f"game {game_id} is not archived yet: it stays in Redis")
-        self._delete(game_id, version, self._pack(game_id, meta, version), meta)
+        self._delete(game_id, version, self._pack(game_id, record, version), record)
         return "deleted"
 
-    def _finished(self, game_id: str) -> tuple[dict, int] | str:
-        """(meta, version) of a finished game in Redis, rated first if it is a rated game
+    def _finished(self, game_id: str) -> tuple[GameRecord, int] | str:
+        """(record, version) of a finished game in Redis, rated first if it is a rated game
         (exactly once: ``service.rating``): its record keeps the outcome. Else ``gone``
         (not in Redis), ``running`` (not over) or ``unrated`` (a rated game, and no rater
         here). Its log is read only by a step that needs it (``_pack``)."""
-        meta = self.store.meta(game_id)
-        if meta is None:
+        record = self.store.game_record(game_id)
+        if record is None:
             return "gone"
-        if meta.get("status") not in OVER:
+        if record.status not in OVER:
             return "running"
         version = self.store.version(game_id)
-        if meta.get("rated") == "1" and meta["status"] == "finished" and "rating" not in meta:
+        if record.rated and record.status == "finished" and record.rating is None:
             if self.rater is None:
                 return "unrated"
             self.rater.step(game_id)  # exactly once, however often it runs
-            meta = self.store.meta(game_id) or meta
-            if "rating" not in meta:
+            record = self.store.game_record(game_id) or record
+            if record.rating is None:
                 raise ValueError(f"game {game_id}: rated, and still no outcome")
-        return meta, version
+        return record, version
 
-    def _asks_until(self, game_id: str, meta: dict, version: int) -> float:
+    def _asks_until(self, game_id: str, record: GameRecord, version: int) -> float:
         """When to close the game to rematch asks: ``CLOSE_GRACE_S`` after they end (its
         last event's time plus ``rematch_s``, by the API's clock, which the rematch script
         holds them to: the grace covers a clock here a little ahead); 0 for a game that
         cannot have one (aborted)."""
-        if meta.get("status") != "finished" or self.rematch_s <= 0:
+        if record.status != "finished" or self.rematch_s <= 0:
             return 0.0
         last = self.store.read_after(game_id, version - 1)
         return last[-1][1]["at"] + self.rematch_s + self.CLOSE_GRACE_S if last else 0.0
 
-    def _closed(self, game_id: str, meta: dict) -> dict:
-        """Close the finished game to rematch asks (``close_rematch``), then its meta as
-        it stays: the rematch in it is the one archived."""
-        if meta.get("status") != "finished":
-            return meta
+    def _closed(self, game_id: str, record: GameRecord) -> GameRecord:
+        """Close the finished game to rematch asks (``close_rematch``), then its record
+        as it stays: the rematch in it is the one archived."""
+        if record.status != "finished":
+            return record
         self.store.close_rematch(game_id)
-        if self.settle is not None and "rmg" in (self.store.meta(game_id) or {}):
+        now = self.store.game_record(game_id)
+        if self.settle is not None and now is not None and now.rematch.game is not None:
             self.settle(game_id)
-        return self.store.meta(game_id) or meta
+        return self.store.game_record(game_id) or record
 
-    def _pack(self, game_id: str, meta: dict, version: int) -> Packed:
+    def _pack(self, game_id: str, record: GameRecord, version: int) -> Packed:
         """The archive objects of the finished game's whole log (``pack``)."""
         entries = self.store.read_after(game_id, 0)
         if len(entries) != version or not entries:
             raise ValueError(f"game {game_id}: the log is not whole")
-        return pack(game_id, meta, entries)
+        return pack(game_id, record, entries)
 
-    def _delete(self, game_id: str, version: int, packed: Packed, meta: dict) -> None:
+    def _delete(self, game_id: str, version: int, packed: Packed, record: GameRecord) -> None:
         self._check(game_id, packed)  # once more, right before the delete
-        named = [p for p in pkeys(meta) if p is not None]
-        if self.players is not None and (named or meta.get("rated") == "1"):
+        named = [p for p in record.pkeys if p is not None]
+        if self.players is not None and (named or record.rated):
             # its index entries before its keys, as delete_game does (the archive lists it)
-            self.players.forget_game(game_id, named, int(meta["created"]))
+            self.players.forget_game(game_id, named, record.created_ms)
         if not self.store.delete_game(game_id, version):
             raise ValueError(f"game {game_id} changed since it was archived: not deleted")
 

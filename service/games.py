@@ -18,7 +18,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import domain
 from domain import Ctx, State
@@ -52,8 +52,7 @@ from .players import (
     Who,
     decorate,
     matches,
-    pkeys,
-    seat_meta,
+    seated,
     summary,
     with_players,
 )
@@ -67,14 +66,11 @@ from .ports import (
     Scheduler,
     lobby_status,
 )
+from .records import GameRecord, Seat, Webhook
 
 log = logging.getLogger(__name__)
 
-_TOKEN_FIELDS = ((0, "tok0"), (1, "tok1"))  # the meta fields of the seats' token hashes
 PAIR_WINDOW_S = 86_400  # the rated games of a pair of seats are counted over a day
-# the meta fields written after a game's end that its views show (service.rematch's asks
-# and new game, service.rating's outcome)
-AFTER_END = ("rm0", "rm1", "rmg", "rating")
 
 
 def ms_now() -> float:
@@ -90,7 +86,7 @@ def token_hash(token: str) -> str:
 
 def _derived(secret: str, seat: int, idem_key: str) -> str:
     """The token of a seat taken with an Idempotency-Key: an HMAC of the key under the
-    game's secret (meta ``ik``, never shown), so that a retry gets the same token while
+    game's secret (``GameRecord.secret``, never shown), so that a retry gets the same token while
     neither the token nor the key is stored (the records keep a hash of the key)."""
     mac = hmac.new(bytes.fromhex(secret), f"{seat}:{idem_key}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
@@ -150,7 +146,7 @@ class Games:
         """``state`` (default: the game's now) as ``seat`` may see it (``domain.view``),
         with the game's players, whether it is rated, and its rematch links."""
         state = game.state if state is None else state
-        return decorate(domain.view(state, seat), game.meta, self.rematch_of(game, state))
+        return decorate(domain.view(state, seat), game.record, self.rematch_of(game, state))
 
     def rematch_of(self, game: Game, state: State | None = None) -> dict | None:
         """The rematch of a finished game (``service.rematch``): who asked for it, the new
@@ -158,10 +154,10 @@ class Games:
         state = game.state if state is None else state
         if state.status != "finished":
             return None
-        m = game.meta
+        rematch = game.record.rematch
         return {
-            "game": m.get("rmg"),
-            "asked": [m.get("rm0") is not None, m.get("rm1") is not None],
+            "game": rematch.game,
+            "asked": [a is not None for a in rematch.asked_ms],
             "until": domain.views.iso(state.phase_since + self.rematch_s),
         }
 
@@ -173,7 +169,7 @@ class Games:
         view lost one if there was). Its version
         (the ETag) no longer tells those views apart, so a read of it is never answered
         304."""
-        return game.log is not None or any(game.meta.get(k) is not None for k in AFTER_END)
+        return game.log is not None or game.record.rematch.any or game.record.rating is not None
 
     def _load(self, game_id: str, idem_key: str | None = None, bill=None):
         """The game now and, with ``idem_key``, that key's records for both seats: the
@@ -194,7 +190,7 @@ class Games:
                 tail = self.store.read_after(game_id, 0)
         elif cached is not None and loaded.base == cached.version:
             state = cached.state
-        game = self._advance(Game(game_id, state, loaded.meta), tail, loaded.version)
+        game = self._advance(Game(game_id, state, loaded.record), tail, loaded.version)
         return game, loaded.idem
 
     def _archived(self, game_id: str) -> Game:
@@ -222,7 +218,7 @@ class Games:
         if state.version != version:  # a snapshot or cache out of step: the log rules
             entries = self.store.read_after(game.id, 0)
             state = domain.replay(domain.event_from_dict(d) for _v, d in entries)
-        game = Game(game.id, state, game.meta)
+        game = Game(game.id, state, game.record)
         self.cache.put(game)
         return game
 
@@ -240,8 +236,7 @@ class Games:
             return None
         h = token_hash(token)
         found = None
-        for seat, field in _TOKEN_FIELDS:
-            stored = game.meta.get(field)
+        for seat, stored in enumerate(game.record.token_hashes):
             if stored and hmac.compare_digest(stored, h):
                 found = seat
         if found is not None:
@@ -278,15 +273,15 @@ class Games:
         return write(events, game.seed)
 
     @staticmethod
-    def redacted(entries, seat: int | None, public: bool, meta=None) -> list[dict]:
+    def redacted(entries, seat: int | None, public: bool, record=None) -> list[dict]:
         """Stored entries as ``seat`` may see them (in full when ``public``: the game is over);
-        with ``meta``, the events that seat someone name the seat's player
+        with ``record``, the events that seat someone name the seat's player
         (``_with_players``)."""
         out = [
             {"version": v, **domain.redact(domain.event_from_dict(d), seat, public=public)}
             for v, d in entries
         ]
-        return with_players(out, meta) if meta else out
+        return with_players(out, record) if record is not None else out
 
     def state_at(self, game: Game, seat: int | None, version: int) -> dict:
         """The state after ``version`` events: ``seat``'s view during the game, the full
@@ -298,7 +293,7 @@ class Games:
         state = self._state_at(game, version)
         if game.state.over:
             out = domain.full_state(state, seat)
-            return decorate(out, game.meta, self.rematch_of(game, state))
+            return decorate(out, game.record, self.rematch_of(game, state))
         return self.view(game, seat, state)
 
     def deliveries(self, game: Game, token: str | None) -> dict:
@@ -306,13 +301,13 @@ class Games:
         if self.seat(game, token, required=True) != 0:
             raise NotTheCreator("only the game's creator (seat 0) reads its webhook deliveries",
                                 version=game.version)  # fmt: skip
-        if not game.meta.get("wh"):
+        hook = game.record.webhook
+        if hook is None:
             return {"webhook": None, "deliveries": []}
         cursor = self.store.hooks(game.id, "g") if game.log is None else None
         done = cursor is None or cursor["v"] > game.version
         return {
-            "webhook": {"url": game.meta["wh"],
-                        "events": "all" if game.meta.get("wha") == "1" else "lifecycle"},
+            "webhook": {"url": hook.url, "events": "all" if hook.all_events else "lifecycle"},
             "pending": not done,
             "deliveries": [d for d in (self.store.deliveries(game.id, 100) if cursor else [])
                            if d.get("target") == "g"],
@@ -354,16 +349,16 @@ class Games:
         fewer than ``limit`` games and still have a ``next``."""
         if game is None and kind is None and player is None:
             rows, nxt = self.store.lobby(status, cursor, limit)
-            return [summary(gid, meta, version) for gid, meta, version in rows], nxt
+            return [summary(r.id, r.record, r.version) for r in rows], nxt
         out, scanned, nxt = [], 0, cursor
         while True:
             rows, nxt = self.store.lobby(status, nxt, limit)
-            for n, (gid, meta, version) in enumerate(rows):
-                if matches(meta, game, kind, player):
-                    out.append(summary(gid, meta, version))
+            for n, row in enumerate(rows):
+                if matches(row.record, game, kind, player):
+                    out.append(summary(row.id, row.record, row.version))
                     if len(out) == limit:
                         last = n == len(rows) - 1 and nxt is None
-                        return out, None if last else f"{int(meta['created']):013d}:{gid}"
+                        return out, None if last else row.cursor
             scanned += len(rows)
             if nxt is None or scanned >= LOBBY_SCAN:
                 return out, nxt
@@ -427,7 +422,7 @@ class Games:
 
     def _create(self, game_id, game, options, opponent, client_seed, seat0, idem_key, key_hash,
                 webhook=None, made=None, who: Who = ANONYMOUS, rated: bool = False,
-                extra_meta=None, hashes=None, seat1: Who | None = None,
+                rematch_of=None, hashes=None, seat1: Who | None = None,
                 over_cap: str = "refuse"):  # fmt: skip
         """Make the game ``game_id``; ``seat1``: who takes seat 1 at once (a rematch, a
         pairing), ``hashes``: the SHA-256 of the seats' tokens, which the caller holds
@@ -460,39 +455,36 @@ class Games:
             token = _derived(secret, 0, idem_key) if idem_key else secrets.token_urlsafe(32)
         if hashes is not None:
             token = None
-        meta = {
-            "game": game, "seed": seed.hex(), "commitment": commitment,
-            "created": str(int(now * 1000)), "kind0": state.players[0].kind, "ik": secret,
-            "cv": str(state.version), **self._seat_meta(0, who, game), **(extra_meta or {}),
-        }  # fmt: skip
-        if rated:
-            meta["rated"] = "1"
-        if key_hash is not None:
-            meta["ck"] = key_hash
-        if webhook is not None:
-            meta.update(wh=webhook["url"], whs=webhooks_module.new_secret(),
-                        wha="1" if webhook.get("events") == "all" else "0")  # fmt: skip
-        if token is not None:
-            meta["tok0"] = token_hash(token)
+        hash0 = token_hash(token) if token is not None else None
         if hashes is not None and hashes[0] is not None:
-            meta["tok0"] = hashes[0]
-        if opponent != "human":
-            meta["kind1"] = opponent
+            hash0 = hashes[0]
+        first = replace(self._seated(who, game), kind=state.players[0].kind, token_hash=hash0)
         if seat1 is not None:
-            meta.update(kind1=seat1.kind, tok1=hashes[1], **self._seat_meta(1, seat1, game))
-        empty = Game(game_id, State(), meta)
-        result = self._append(empty, events, state, meta=meta, made=made)
+            second = replace(self._seated(seat1, game), token_hash=hashes[1])
+        else:
+            second = Seat(kind=opponent if opponent != "human" else None)
+        hook = None
+        if webhook is not None:
+            hook = Webhook(webhook["url"], webhooks_module.new_secret(),
+                           webhook.get("events") == "all")  # fmt: skip
+        record = GameRecord(
+            game=game, created_ms=int(now * 1000), status=state.status, seats=(first, second),
+            seed=seed, commitment=commitment, rated=rated, rematch_of=rematch_of, webhook=hook,
+            secret=secret, create_key=key_hash, created_version=state.version,
+        )  # fmt: skip
+        empty = Game(game_id, State(), record)
+        result = self._append(empty, events, state, record=record, made=made)
         if not isinstance(result, Appended):
             raise Busy("could not create the game: retry")  # a 64-bit id collided
         self.metrics.games_created.labels(game).inc()
-        self._index_players(game_id, meta)
+        self._index_players(game_id, record)
         if not result.confirmed:
             raise Unconfirmed(version=state.version)
-        return self._created(Game(game_id, state, meta), token)
+        return self._created(Game(game_id, state, record), token)
 
     def make(
         self, game_id: str, game: str, options: dict, seats: tuple, hashes: tuple, *,
-        rated: bool = False, extra_meta: dict | None = None,
+        rated: bool = False, rematch_of: str | None = None,
     ) -> Game:  # fmt: skip
         """Make the game ``game_id`` with both seats taken (a rematch, a pairing), unless it
         exists: the one append at version 0 under a chosen id, so two processes that
@@ -506,7 +498,7 @@ class Games:
             self._create(
                 game_id, game, options, seats[1] if hosted[1] else "human", "",
                 seats[0] if hosted[0] else "human", None, None,
-                who=ANONYMOUS if hosted[0] else seats[0], rated=rated, extra_meta=extra_meta,
+                who=ANONYMOUS if hosted[0] else seats[0], rated=rated, rematch_of=rematch_of,
                 hashes=hashes, seat1=None if hosted[1] else seats[1], over_cap="unrated",
             )  # fmt: skip
         game = self.load(game_id)
@@ -534,20 +526,20 @@ class Games:
             "an unrated one", headers={"Retry-After": str(math.ceil(n / 1000))},
         )  # fmt: skip
 
-    def _seat_meta(self, seat: int, who: Who, game: str) -> dict[str, str]:
-        """The meta of a seat ``who`` takes in a game of ``game`` (the player is made or
-        renamed, and its rating read: shown with the seat)."""
+    def _seated(self, who: Who, game: str) -> Seat:
+        """The seat ``who`` takes in a game of ``game`` (no token yet; the player is made
+        or renamed, and its rating read: shown with the seat)."""
         if who.pkey is None or self.players is None:
-            return seat_meta(seat, who, None)
+            return seated(who, None)
         self.players.touch_player(who.pkey, who.name, int(self.clock() * 1000))
         (stored,) = self.players.ratings([who.pkey], game)
-        return seat_meta(seat, who, stored)
+        return seated(who, stored)
 
-    def _index_players(self, game_id: str, meta: dict[str, str]) -> None:
+    def _index_players(self, game_id: str, record: GameRecord) -> None:
         """List the game among its players' games (after the append that seated them)."""
-        found = [p for p in pkeys(meta) if p is not None]
+        found = [p for p in record.pkeys if p is not None]
         if found and self.players is not None:
-            self.players.index_game(found, game_id, int(meta["created"]))
+            self.players.index_game(found, game_id, record.created_ms)
 
     def _created(self, game: Game, token: str | None) -> dict:
         seat = 0 if token is not None else None
@@ -555,20 +547,20 @@ class Games:
             "id": game.id,
             "seat": seat,
             "token": token,
-            "commitment": game.meta["commitment"],
+            "commitment": game.record.commitment,
             "state": self.view(game, seat),
         }
-        meta = game.meta
-        if meta.get("wh"):  # the signing secret, shown here only
-            events = "all" if meta.get("wha") == "1" else "lifecycle"
-            out["webhook"] = {"url": meta["wh"], "secret": meta["whs"], "events": events}
+        hook = game.record.webhook
+        if hook is not None:  # the signing secret, shown here only
+            events = "all" if hook.all_events else "lifecycle"
+            out["webhook"] = {"url": hook.url, "secret": hook.secret, "events": events}
         return out
 
     @staticmethod
     def _secret(game: Game) -> str:
         """The game's secret, which a seat's token made again derives from; a game read
         from the archive has none (it is not kept there): its first answer is a 409."""
-        secret = game.meta.get("ik")
+        secret = game.record.secret
         if secret is None:
             e = domain.GameOver(f"the game {game.id} has left Redis for the archive: the "
                                 "first answer of this Idempotency-Key (its token) is not "
@@ -588,13 +580,13 @@ class Games:
                 "a request with this Idempotency-Key is still in progress: retry",
                 headers={"Retry-After": "1"},
             ) from None
-        made = int(game.meta.get("cv", "1"))
+        made = game.record.created_version
         self._confirm(game.version)
         token = None
-        if game.meta.get("kind0", "human") == "human":
+        if (game.record.seats[0].kind or "human") == "human":
             token = _derived(self._secret(game), 0, idem_key)
         return Acted(
-            self._created(Game(game_id, self._state_at(game, made), game.meta), token),
+            self._created(Game(game_id, self._state_at(game, made), game.record), token),
             replayed=True,
         )
 
@@ -626,7 +618,8 @@ class Games:
         """Forget the pair's count of a game ``who`` did not join (unless ``who`` sits at
         seat 1 all the same: a request of its own that raced this one)."""
         try:
-            if pkeys(self.store.meta(game_id) or {})[1] != who.pkey:
+            now = self.store.game_record(game_id)
+            if (now.pkeys[1] if now is not None else None) != who.pkey:
                 self.players.release_pair(*pair, game_id)
         except Exception:  # the count stays: one game too many for the pair, for a day
             log.exception("could not forget %s among the rated games of %s", game_id, pair)
@@ -646,10 +639,10 @@ class Games:
             if game.rated and who.pkey is None:
                 raise PlayersOnly("this game is rated: join as an app's player (X-Api-Key and "
                                   "player)", version=game.version)  # fmt: skip
-            if who.pkey is not None and who.pkey == pkeys(game.meta)[0]:
+            if who.pkey is not None and who.pkey == game.record.pkeys[0]:
                 raise SeatTaken(f"player {who.id} holds seat 0 of this game", version=game.version)
             if game.rated and not taken:
-                pair = (pkeys(game.meta)[0], who.pkey)
+                pair = (game.record.pkeys[0], who.pkey)
                 try:
                     if self.take_pair(pair, game_id) == "taken":
                         taken.append(pair)
@@ -658,20 +651,21 @@ class Games:
                     raise
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
             events, state = domain.run(game.state, domain.Join(who.kind, client_seed), ctx)
-            meta = {"kind1": who.kind, **self._seat_meta(1, who, game.state.game)}
+            record = game.record
             if field is not None:
-                secret = game.meta.get("ik") or secrets.token_hex(16)  # (older games: none)
-                meta["ik"] = secret
+                secret = record.secret or secrets.token_hex(16)  # (older games: none)
+                record = replace(record, secret=secret)
                 new_token = _derived(secret, 1, idem_key)
                 idem = (field, idempotency.appended(fp, game.version + 1, state.version))
             else:
                 new_token, idem = secrets.token_urlsafe(32), None
-            meta["tok1"] = token_hash(new_token)
-            result = self._append(game, events, state, meta=meta, idem=idem)
+            seat = replace(self._seated(who, game.state.game), token_hash=token_hash(new_token))
+            record = record.with_seat(1, seat)
+            result = self._append(game, events, state, record=record, idem=idem)
             if isinstance(result, Appended):
                 taken.clear()  # the game is the pair's now
-                joined = Game(game_id, state, {**game.meta, **meta})
-                self._index_players(game_id, joined.meta)
+                joined = Game(game_id, state, record)
+                self._index_players(game_id, record)
                 if not result.confirmed:
                     raise Unconfirmed(version=state.version)
                 return Acted({"seat": 1, "token": new_token, "state": self.view(joined, 1)})
@@ -818,39 +812,41 @@ class Games:
     def _caught_up(self, game: Game, clash: Clash) -> Game:
         if clash.tail is None:
             return self.load(game.id)
-        return self._advance(Game(game.id, game.state, clash.meta), clash.tail, clash.version)
+        return self._advance(Game(game.id, game.state, clash.record), clash.tail, clash.version)
 
-    def _append(self, game: Game, events, state: State, *, idem=None, meta=None, wire=None,
-                made: list | None = None, bill=None):  # fmt: skip
+    def _append(self, game: Game, events, state: State, *, idem=None,
+                record: GameRecord | None = None, wire=None, made: list | None = None,
+                bill=None):  # fmt: skip
         """Append the events of a decision on ``game`` (``wire``: their wire forms, if made
-        already); on success, the follow-ups (cache, lobby and token indexes, the
-        scheduler hook)."""
-        meta = dict(meta or {})
-        if state.status != game.state.status:
-            meta["status"] = state.status
+        already; ``record``: the game's record with them, default its own, the status
+        brought up to date); on success, the follow-ups (cache, lobby and token indexes,
+        the scheduler hook)."""
+        record = game.record if record is None else record
+        if record.status != state.status:
+            record = replace(record, status=state.status)
+        before = game.record if game.version else None  # (a new game's is written whole)
         result = self.store.append(
             game.id, game.version, wire or [domain.event_to_dict(e) for e in events], idem=idem,
-            snapshot=self._snapshot(game.version, events, game.state), meta=meta, bill=bill,
+            snapshot=self._snapshot(game.version, events, game.state), record=record,
+            before=before, bill=bill,
         )  # fmt: skip
         if isinstance(result, Appended):
             if made is not None:  # in the log: whatever fails next, it exists
                 made[0] = True
-            new = Game(game.id, state, {**game.meta, **meta} if meta else game.meta)
+            new = Game(game.id, state, record)
             if result.confirmed:
                 self.cache.put(new)
-            tokens = {s: meta[f] for s, f in _TOKEN_FIELDS if f in meta} if meta else {}
-            before = lobby_status(game.state.status) if game.version else None
-            if tokens or lobby_status(state.status) != before:
-                self.store.index(
-                    game.id,
-                    status=lobby_status(state.status),
-                    created_ms=int(new.meta["created"]),
-                    tokens=tokens,
-                )
-            before = game.state if game.version else None
+            had = before.token_hashes if before is not None else (None, None)
+            tokens = {s: h for s, h in enumerate(record.token_hashes)
+                      if h is not None and h != had[s]}  # fmt: skip
+            listed = lobby_status(game.state.status) if game.version else None
+            if tokens or lobby_status(state.status) != listed:
+                self.store.index(game.id, status=lobby_status(state.status),
+                                 created_ms=record.created_ms, tokens=tokens)  # fmt: skip
+            prior = game.state if game.version else None
             try:
-                self.scheduler.on_appended(game.id, state, before, rated=state.over and new.rated)
-                if self.webhooks.notifies(new.meta, before, state):
+                self.scheduler.on_appended(game.id, state, prior, rated=state.over and new.rated)
+                if self.webhooks.notifies(record, prior, state):
                     self.scheduler.arm_webhooks(game.id)
             except Exception:  # the action is in the log: answer it; the sweeper re-arms
                 log.exception("the scheduler failed after an append to %s", game.id)
@@ -915,7 +911,7 @@ class Games:
         h = token_hash(token)
         if game is None or game.state.over:
             return
-        if h in (game.meta.get("tok0"), game.meta.get("tok1")):
+        if h in game.record.token_hashes:
             self.store.refused(game_id, h, start, end)
 
     def due(self, game: Game, now: float) -> tuple | None:
@@ -936,7 +932,7 @@ class Games:
     def excused(self, game: Game, seat: int, now: float) -> float:
         """The seconds, since ``seat``'s own last action and up to ``now``, in which the
         service refused its requests (each window counted once)."""
-        h = game.meta.get(f"tok{seat}")
+        h = game.record.seats[seat].token_hash
         if not h:
             return 0.0
         since = game.state.acted_at[seat]

@@ -15,6 +15,8 @@ from typing import Protocol
 
 from domain import State
 
+from .records import GameRecord
+
 LOBBY_STATUSES = ("open", "running", "finished")
 _LOBBY = {"waiting": "open", "running": "running"}
 
@@ -30,7 +32,7 @@ class Loaded:
     the caller's own cached state (``snapshot`` None) or ``snapshot`` (None and base 0:
     replay from the start)."""
 
-    meta: dict[str, str]
+    record: GameRecord
     version: int
     base: int
     snapshot: dict | None
@@ -51,11 +53,23 @@ class Appended:
 @dataclass(frozen=True, slots=True)
 class Clash:
     """The log was no longer at the expected version. When the caller was not far behind,
-    ``meta`` and ``tail`` (the events it missed) come along, to re-decide without a load."""
+    ``record`` and ``tail`` (the events it missed) come along, to re-decide without a load."""
 
     version: int
-    meta: dict[str, str] | None = None
+    record: GameRecord | None = None
     tail: list[tuple[int, dict]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A game as a list shows it (the lobby): its id, its record (the public fields only:
+    no seed, token hashes, secret or webhook), its version, and the cursor that pages on
+    after it."""
+
+    id: str
+    record: GameRecord
+    version: int
+    cursor: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +83,8 @@ class GameStore(Protocol):
     """Games as append-only logs (``service.store.redis`` tells how they are kept)."""
 
     def append(self, game_id: str, expected: int, events: list[dict], *, idem=None,
-               snapshot=None, meta=None,
+               snapshot=None, record: GameRecord | None = None,
+               before: GameRecord | None = None,
                bill=None) -> "Appended | Clash | Replayed": ...  # fmt: skip
 
     def load(
@@ -98,7 +113,8 @@ class GameStore(Protocol):
 
     def token_owner(self, token_hash: str) -> tuple[str, int] | None: ...
 
-    def lobby(self, status: str, cursor: str | None, limit: int): ...
+    def lobby(self, status: str, cursor: str | None,
+              limit: int) -> tuple[list[Listed], str | None]: ...  # fmt: skip
 
     def version(self, game_id: str) -> int: ...
 
@@ -113,7 +129,9 @@ class GameStore(Protocol):
 
     def unlock(self, game_id: str, what: str, token: str) -> None: ...
 
-    def meta(self, game_id: str) -> dict[str, str] | None: ...
+    def game_record(self, game_id: str) -> GameRecord | None: ...
+
+    def set_rating(self, game_id: str, outcome: dict) -> bool: ...
 
     def close_rematch(self, game_id: str) -> None: ...
 

@@ -58,9 +58,9 @@ class Profiles:
         rows = []
         for member in page:
             gid = member.split(":", 1)[1]
-            meta = self.store.meta(gid) if member in live else None
-            if meta is not None and "status" in meta:
-                rows.append(summary(gid, meta, self.store.version(gid)))
+            record = self.store.game_record(gid) if member in live else None
+            if record is not None and record.status != "new":
+                rows.append(summary(gid, record, self.store.version(gid)))
             elif member in archived or self.archive is not None:
                 key = archived.get(member) or archiving.player_game_key(
                     pkey, int(member.split(":", 1)[0]), gid)  # fmt: skip

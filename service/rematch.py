@@ -11,7 +11,7 @@ makes the game. Asks count until ``SPITLOG_REMATCH_S`` after the game's end; aft
 once the archive job closed them (``service.archiving``: a few seconds later, or at once
 by ``spitlog admin archive``), a ``409``.
 
-Exactly one new game: the asks are recorded by one script on the old game's meta
+Exactly one new game: the asks are recorded by one script on the old game's record
 (``RedisStore.rematch``), which names the new game's id once, in the ask that completes
 the pair. Whoever finds it named and the game not there yet (that ask's process, or one
 that crashed before it made it, then any later ask or read, or at the latest the archive
@@ -23,7 +23,6 @@ so each seat gets the same one whoever made the game, and neither is stored.
 import base64
 import hashlib
 import hmac
-import json
 import secrets
 
 import domain
@@ -31,7 +30,8 @@ import domain
 from .cache import Game
 from .errors import GameRunning, NoSuchGame, ServiceError
 from .games import token_hash
-from .players import Who, pkeys
+from .players import Who
+from .records import GameRecord
 
 
 class RematchExpired(ServiceError):
@@ -43,12 +43,16 @@ def new_token(secret: str, new_id: str, old_seat: int) -> str:
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
-def _occupant(meta: dict[str, str], seat: int) -> Who:
-    kind = meta.get(f"kind{seat}") or "human"
-    pkey = pkeys(meta)[seat]
-    if pkey is not None:
-        return Who(kind, json.loads(meta[f"pl{seat}"])["name"], pkey)
-    return Who(kind, meta.get(f"nm{seat}"), None)
+def _occupant(record: GameRecord, seat: int) -> Who:
+    s = record.seats[seat]
+    kind = s.kind or "human"
+    if s.player is not None:
+        return Who(kind, s.player.name, s.player.pkey)
+    return Who(kind, s.name, None)
+
+
+def _hosted(record: GameRecord, seat: int) -> bool:
+    return (record.seats[seat].kind or "").startswith("bot:")
 
 
 class Rematches:
@@ -70,8 +74,9 @@ class Rematches:
         game, seat = self._finished(game_id, token, required=True)
         if game.log is not None:
             raise RematchExpired("the game has left Redis: its rematch time is over")
-        if game.rated and "rmg" not in game.meta:
-            ids = tuple(_occupant(game.meta, s).pkey or game.meta.get(f"kind{s}") for s in (0, 1))
+        record = game.record
+        if game.rated and record.rematch.game is None:
+            ids = tuple(_occupant(record, s).pkey or record.seats[s].kind for s in (0, 1))
             try:
                 self.games.take_pair(ids, "", take=False)
             except ServiceError as e:
@@ -79,7 +84,7 @@ class Rematches:
                 raise
         now = self.games.clock()
         until = game.state.phase_since + self.games.rematch_s
-        agrees = tuple((game.meta.get(f"kind{s}") or "").startswith("bot:") for s in (0, 1))
+        agrees = tuple(_hosted(record, s) for s in (0, 1))
         got, new_id = self.games.store.rematch(
             game_id, seat, int(now * 1000), int(until * 1000), "g_" + secrets.token_hex(8), agrees
         )
@@ -102,14 +107,14 @@ class Rematches:
         """The rematch as ``token``'s seat (or a spectator) sees it: the offer, or the new
         game (with the caller's new seat and token)."""
         game, seat = self._finished(game_id, token, required=False)
-        new_id = game.meta.get("rmg")
+        new_id = game.record.rematch.game
         if new_id is not None and seat is not None:
             return self._made(game, seat, new_id)
         return self._offer(game, seat)
 
     def _offer(self, game: Game, seat: int | None) -> dict:
         info = self.games.rematch_of(game) or {}
-        expired = game.log is not None or "rmx" in game.meta or self.games.clock() > \
+        expired = game.log is not None or game.record.rematch.closed or self.games.clock() > \
             game.state.phase_since + self.games.rematch_s  # fmt: skip
         status = "made" if info.get("game") else "expired" if expired else (
             "offered" if any(info.get("asked", ())) else "none")  # fmt: skip
@@ -120,7 +125,7 @@ class Rematches:
         named but not made (the ask that named it did not live to, and no one asked or
         read since): the archived game never links a game that does not exist."""
         old = self.games.load(game_id)
-        new_id = old.meta.get("rmg")
+        new_id = old.record.rematch.game
         if new_id is None or old.log is not None:
             return
         try:
@@ -143,17 +148,17 @@ class Rematches:
             game = self._make(old, new_id)
         new_seat = 1 - seat
         view = self.games.view(game, new_seat)
-        token = {} if archived else {"token": new_token(old.meta["ik"], new_id, seat)}
+        token = {} if archived else {"token": new_token(old.record.secret, new_id, seat)}
         return {"status": "made", "game": new_id, "seat": new_seat, **token, "state": view}
 
     def _make(self, old: Game, new_id: str) -> Game:
-        meta, state = old.meta, old.state
+        record, state = old.record, old.state
         seats, hashes = [], []
         for s in (1, 0):  # swapped
-            kind = meta.get(f"kind{s}") or "human"
-            seats.append(kind if kind.startswith("bot:") else _occupant(meta, s))
-            hashes.append(None if kind.startswith("bot:")
-                          else token_hash(new_token(meta["ik"], new_id, s)))  # fmt: skip
+            hosted = _hosted(record, s)
+            seats.append(record.seats[s].kind if hosted else _occupant(record, s))
+            hashes.append(None if hosted
+                          else token_hash(new_token(record.secret, new_id, s)))  # fmt: skip
         options = state.options.public(domain.RULES[state.game].OPTIONS)
         return self.games.make(
             new_id,
@@ -161,6 +166,6 @@ class Rematches:
             options,
             tuple(seats),
             tuple(hashes),
-            rated=meta.get("rated") == "1",
-            extra_meta={"rmo": old.id},
+            rated=record.rated,
+            rematch_of=old.id,
         )

@@ -44,6 +44,7 @@ from domain import State
 
 from . import telemetry
 from .players import with_players
+from .records import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -148,11 +149,12 @@ class Target:
     all_events: bool
 
 
-def targets(meta: dict[str, str], deployment: "Target | None") -> list[Target]:
-    """The targets of a game (its meta: ``wh`` URL, ``whs`` secret, ``wha`` all events)."""
+def targets(record: GameRecord, deployment: "Target | None") -> list[Target]:
+    """The targets of a game (its record's ``webhook``, and the deployment's)."""
     out = []
-    if meta.get("wh"):
-        out.append(Target("g", meta["wh"], meta["whs"], meta.get("wha") == "1"))
+    hook = record.webhook
+    if hook is not None:
+        out.append(Target("g", hook.url, hook.secret, hook.all_events))
     if deployment is not None:
         out.append(deployment)
     return out
@@ -204,10 +206,10 @@ class Settings:
     allow_private: bool = False
     deployment: Target | None = None
 
-    def notifies(self, meta: dict, before: State | None, after: State) -> bool:
-        """Whether an append of a game (its meta) has something to notify."""
+    def notifies(self, record: GameRecord, before: State | None, after: State) -> bool:
+        """Whether an append of a game (its record) has something to notify."""
         return any(produces(before, after, t.all_events)
-                   for t in targets(meta, self.deployment))  # fmt: skip
+                   for t in targets(record, self.deployment))  # fmt: skip
 
     @classmethod
     def from_settings(cls, s) -> "Settings":
@@ -240,10 +242,10 @@ class Deliverer:
         self.retry_s = retry_s
         self.clock = clock
 
-    def pending(self, game_id: str, meta: dict, version: int) -> bool:
+    def pending(self, game_id: str, record: GameRecord, version: int) -> bool:
         """Whether a target of the game has notifications left to try."""
         return any(self.store.hooks(game_id, t.key)["v"] <= version
-                   for t in targets(meta, self.deployment))  # fmt: skip
+                   for t in targets(record, self.deployment))  # fmt: skip
 
     def step(self, game_id: str) -> tuple[str, float | None]:
         """Deliver what is due of ``game_id``'s notifications, in order: (outcome, when to
@@ -258,7 +260,7 @@ class Deliverer:
         try:
             again = None
             budget = self.clock() + STEP_BUDGET_S
-            for target in targets(game.meta, self.deployment):
+            for target in targets(game.record, self.deployment):
                 at = self._deliver(game, target, budget)
                 if at is not None:
                     again = at if again is None else min(again, at)
@@ -290,7 +292,7 @@ class Deliverer:
                     self.store.set_hooks(game.id, target.key, {**cursor, "v": version, "n": n})
                     return self.clock()
                 if kind == "game.event":  # the seat's player, as the API's events show it
-                    data = with_players([data], game.meta)[0]
+                    data = with_players([data], game.record)[0]
                 body = body_of(game.id, version, n, kind, game.state.game, data, event.at)
                 wait = min(RETRY_FIRST_S * 2 ** cursor["a"], RETRY_MAX_S)
                 failing = {"v": version, "n": n, "a": cursor["a"] + 1, "f": cursor["f"] or now,

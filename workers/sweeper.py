@@ -56,7 +56,7 @@ class Sweeper:
             cursor, n = None, 0
             while True:
                 rows, cursor = self.store.lobby(status, cursor, self.page)
-                out += [(gid, version) for gid, _meta, version in rows]
+                out += [(row.id, row.version) for row in rows]
                 n += len(rows)
                 if cursor is None:
                     break
@@ -137,7 +137,7 @@ class Sweeper:
         out, cursor = [], None
         while True:
             rows, cursor = self.store.lobby("finished", cursor, self.page)
-            out += [gid for gid, _meta, _version in rows]
+            out += [row.id for row in rows]
             if cursor is None:
                 return out
 

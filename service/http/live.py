@@ -144,7 +144,7 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                 if entries:
                     yield b"".join(
                         b"id: %d\ndata: %s\n\n" % (e["version"], orjson.dumps(e))
-                        for e in Games.redacted(entries, seat, public, game.meta)
+                        for e in Games.redacted(entries, seat, public, game.record)
                     )
                     last = entries[-1][0]
                     if any(d["type"] in _END_EVENTS for _v, d in entries):

@@ -52,10 +52,10 @@ def _state(body: dict, version: int, status: int = 200, headers=PRIVATE) -> Answ
 
 
 class Views:
-    """The JSON of the latest view served per game and seat, with the state and meta it
-    shows: a read of a game that has not changed since (the same ``State``, equal meta:
-    a rematch's asks change the meta alone) answers those bytes again instead of making
-    the view anew. One per process, bounded."""
+    """The JSON of the latest view served per game and seat, with the state and record it
+    shows: a read of a game that has not changed since (the same ``State``, an equal
+    record: a rematch's asks change the record alone) answers those bytes again instead
+    of making the view anew. One per process, bounded."""
 
     SIZE = 4096
 
@@ -65,12 +65,12 @@ class Views:
     def json(self, games, game, seat: int | None) -> bytes:
         key = (game.id, seat)
         hit = self._d.get(key)
-        if hit is not None and hit[0] is game.state and hit[1] == game.meta:
+        if hit is not None and hit[0] is game.state and hit[1] == game.record:
             return hit[2]
         body = orjson.dumps(games.view(game, seat))
         if len(self._d) >= self.SIZE:
             self._d.clear()
-        self._d[key] = (game.state, game.meta, body)
+        self._d[key] = (game.state, game.record, body)
         return body
 
 
@@ -216,7 +216,7 @@ def events(call: Call) -> Answer:
     body = {
         "version": version,
         "status": game.state.status,
-        "events": svc.games.redacted(entries, seat, game.state.over, game.meta),
+        "events": svc.games.redacted(entries, seat, game.state.over, game.record),
     }
     return json_answer(body, headers=PRIVATE)
 

@@ -10,13 +10,9 @@ Redis Cluster slot:
   which each append publishes what it appended: its first version, then each event's
   JSON, a line each (``live_entries``), for the processes that watch the game
   (``store.live.Hub``).
-- ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
-  ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
-  tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot); the seats'
-  players (``service.players``: ``pl0``/``pl1``, ``nm0``/``nm1``), ``rated`` and the
-  rating's outcome (``rating``, ``service.rating``); the rematch (``service.rematch``:
-  ``rm0``/``rm1`` the asks' times in ms, ``rmg`` the new game's id, ``rmx`` once the
-  archive closed the asks; ``rmo`` in the new game: the game it is the rematch of).
+- ``spit:{g:<id>}:meta`` a hash: the game's record (``service.records.GameRecord``:
+  its seats and their tokens' hashes, players, rating, rematch, webhook, ...), field by
+  field as ``store.records`` maps it, and ``sv`` (the version of the latest snapshot).
 - ``spit:{g:<id>}:idem:<0-7>`` hashes, the records of the keys' first answers
   (``service.idempotency``), in small encodings (listpacks) however long the game: a
   record's bucket is the key's (its SHA-256's last byte mod 8), its field is the seat
@@ -43,8 +39,8 @@ Redis Cluster slot:
   (``service.webhooks``);
 - ``spit:{g:<id>}:deliveries`` a Stream: the latest webhook deliveries tried, as JSON.
 
-Once a finished game's archived copy is checked, its meta gets ``archived`` =
-``<ms>:<version>`` and its token index entries a TTL; after the retention
+Once a finished game's archived copy is checked, its record is marked ``archived`` and
+its token index entries get a TTL; after the retention
 (``service.archiving``) ``delete_game`` removes every key of it: its index entries,
 then its own keys (one script).
 
@@ -52,7 +48,8 @@ Outside the games' slots, written by separate commands after an append (a script
 only touch one slot on a Cluster, and both are indexes that can be repaired):
 
 - ``spit:lobby:<open|running|finished>`` sorted sets (all scores 0, members
-  ``<created ms, 13 digits>:<id>`` so that lexicographic order is creation order);
+  ``<created ms, 13 digits>:<id>``, ``store.records.member``, so that lexicographic order
+  is creation order);
 - ``spit:token:<sha256>`` -> ``<id>:<seat>``, to tell a token of another game (403)
   from an unknown one (401);
 - ``spit:confirms`` a counter, the write strict durability's ``RedisStore.confirm`` waits
@@ -60,8 +57,8 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
 - ``spit:new:<128 bits of the SHA-256 of a create's Idempotency-Key, its caller's>``
   (``idempotency.scoped``) -> ``<id>:<fingerprint of the body>:<ms>``, the game a create
   with that key made (or is making), for
-  ``idempotency_ttl_s``; the game's meta names it (``ck``) so that its retention
-  deletes it too.
+  ``idempotency_ttl_s``; the game's record names it (``create_key``) so that its
+  retention deletes it too.
 """
 
 import base64
@@ -77,8 +74,9 @@ import redis
 import redis.cluster
 
 from ..limits.rates import GCRA_LUA
-from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_status
-from . import snapshots
+from ..ports import LOBBY_STATUSES, Appended, Clash, Listed, Loaded, Replayed, lobby_status
+from ..records import ArchivedMark, GameRecord
+from . import records, snapshots
 
 log = logging.getLogger(__name__)
 
@@ -289,10 +287,6 @@ if v ~= tonumber(ARGV[1]) or redis.call('XLEN', KEYS[2]) ~= v then return 0 end
 redis.call('DEL', unpack(KEYS))
 return 1
 """
-
-# the meta fields a lobby row shows (``service.players.summary``)
-_LOBBY_FIELDS = ("game", "status", "created", "kind0", "kind1", "pl0", "pl1", "nm0", "nm1",
-                 "rated", "rating")  # fmt: skip
 
 IDEM_BUCKETS = 8  # a game's hashes of appended actions' records
 
@@ -558,15 +552,18 @@ class RedisStore:
         *,
         idem: tuple[str, dict] | None = None,
         snapshot: tuple[int, dict] | None = None,
-        meta: dict[str, str] | None = None,
+        record: GameRecord | None = None,
+        before: GameRecord | None = None,
         bill=None,
     ) -> Appended | Clash | Replayed:
         """Append ``events`` if the log holds exactly ``expected`` events; all or nothing.
 
         ``idem`` = (field, record): if the field already has a record, nothing is appended
         and that record comes back (``Replayed``); else the record is stored with the
-        events. ``snapshot`` = (version, state dict) is stored beside the log; ``meta``
-        fields are set. Expected 0 creates a game. ``bill``: the request's rate buckets,
+        events. ``snapshot`` = (version, state dict) is stored beside the log. ``record``:
+        the game's record with this append, written where it differs from ``before`` (the
+        record the caller decided on; None: a new game's, written whole). Expected 0
+        creates a game. ``bill``: the request's rate buckets,
         charged first in the same call (``_game_script``). Strict durability waits in the
         same round trip (``_waited``): an append it did not confirm is ``Appended`` with
         ``confirmed`` False.
@@ -581,8 +578,9 @@ class RedisStore:
         else:
             args += ["", "", "", "", 0]
         args += [snapshot[0], snapshots.dumps(snapshot[1])] if snapshot else ["", ""]
-        for k, v in (meta or {}).items():
-            args += [k, v]
+        if record is not None:
+            for k, v in records.changes(before, record).items():
+                args += [k, v]
         keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
         reply, confirmed = self._game_script(
             self._append, self._append_charging, keys, args, bill, wait=True
@@ -592,7 +590,7 @@ class RedisStore:
             return Appended(int(value), confirmed)
         if kind == "clash":
             if len(reply) == 4:
-                return Clash(int(value), _flat(reply[2]), _entries(reply[3]))
+                return Clash(int(value), records.from_hash(_flat(reply[2])), _entries(reply[3]))
             return Clash(int(value))
         if kind == "replay":
             return Replayed(_record_loads(value))
@@ -601,7 +599,7 @@ class RedisStore:
     def load(
         self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
     ) -> Loaded | None:
-        """The game's meta and events after the best base (see ``Loaded``); None if no game.
+        """The game's record and events after the best base (see ``Loaded``); None if no game.
         ``bill``: the request's rate buckets, charged first in the same call."""
         bucket, args = "idem:0", [known, "", "", "", ""]
         if idem_key:
@@ -618,7 +616,7 @@ class RedisStore:
         if snap and snapshot is None:  # unreadable: the whole log instead (one more read)
             base, tail = 0, self.r.xrange(keys[1], "-", f"0-{int(v)}")
         return Loaded(
-            meta=_flat(m),
+            record=records.from_hash(_flat(m)),
             version=int(v),
             base=int(base),
             snapshot=snapshot,
@@ -799,14 +797,20 @@ class RedisStore:
 
     # ---------------------------------------------------------------- archived games
 
-    def meta(self, game_id: str) -> dict[str, str] | None:
-        """The game's meta (None: no such game in Redis)."""
+    def _meta(self, game_id: str) -> dict[str, str] | None:
         m = self.r.hgetall(_key(game_id, "meta"))
         return {_s(k): _s(v) for k, v in m.items()} if m else None
 
-    def annotate(self, game_id: str, fields: dict[str, str]) -> bool:
-        """Set meta ``fields`` of a game that exists (False, and nothing set, if not)."""
-        args = [x for kv in fields.items() for x in kv]
+    def game_record(self, game_id: str) -> GameRecord | None:
+        """The game's record (None: no such game in Redis)."""
+        m = self._meta(game_id)
+        return records.from_hash(m) if m is not None else None
+
+    def set_rating(self, game_id: str, outcome: dict) -> bool:
+        """Record the rating's outcome of a game that exists (False, and nothing set, if
+        not)."""
+        value = records.to_hash(GameRecord("", rating=outcome))[records.RATING_FIELD]
+        args = [records.RATING_FIELD, value]
         return bool(int(self._script(self._annotate, [_key(game_id, "meta")], args)))
 
     def rematch(
@@ -824,21 +828,23 @@ class RedisStore:
         """Refuse any further rematch ask of the finished game (``rmx``, which
         ``_REMATCH`` reads): from here its rematch fields never change, so the archive's
         record of them is final. Nothing if the game is not in Redis."""
-        self._script(self._annotate, [_key(game_id, "meta")], ["rmx", "1"])
+        self._script(self._annotate, [_key(game_id, "meta")], [records.REMATCH_CLOSED, "1"])
 
     def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None:
         """Record that the game's archived copy (at ``version``) was checked at ``at_ms``
         (only if the game is still there: a late job must not bring back a meta); its
         token index entries expire a day after the retention, should ``delete_game``
         never get to them."""
-        meta = self.meta(game_id) or {}
-        if not int(self._script(self._mark, [_key(game_id, "meta")], [f"{at_ms}:{version}"])):
+        record = self.game_record(game_id)
+        mark = records.to_hash(GameRecord("", archived=ArchivedMark(at_ms, version)))
+        if not int(self._script(self._mark, [_key(game_id, "meta")],
+                                [mark[records.ARCHIVED_FIELD]])):  # fmt: skip
             return
         ttl = int(retain_s) + 86_400
         pipe = self.r.pipeline(transaction=False)
-        for field in ("tok0", "tok1"):
-            if field in meta:
-                pipe.expire(f"spit:token:{meta[field]}", ttl)
+        for h in record.token_hashes if record is not None else ():
+            if h is not None:
+                pipe.expire(f"spit:token:{h}", ttl)
         pipe.execute()
 
     def delete_game(self, game_id: str, version: int) -> bool:
@@ -847,14 +853,14 @@ class RedisStore:
         lobby and token index entries first, then its own keys in one script. (In this
         order a crash in between leaves the game whole, to be deleted again; the
         other way round it would leave index entries that name no game.)"""
-        meta = self.meta(game_id)
-        if meta is None:
+        record = self.game_record(game_id)
+        if record is None:
             return True
-        archived = meta.get("archived", "")
-        if not archived.endswith(f":{version}") or self.version(game_id) != version:
+        archived = record.archived
+        if archived is None or archived.version != version or self.version(game_id) != version:
             return False
-        member = f"{int(meta['created']):013d}:{game_id}"
-        tokens = [f"spit:token:{meta[f]}" for f in ("tok0", "tok1") if f in meta]
+        member = records.member(record.created_ms, game_id)
+        tokens = [f"spit:token:{h}" for h in record.token_hashes if h is not None]
         owners = self.r.mget(tokens) if tokens else []
         pipe = self.r.pipeline(transaction=False)
         for status in LOBBY_STATUSES:
@@ -862,8 +868,8 @@ class RedisStore:
         for key, owner in zip(tokens, owners, strict=True):
             if owner and _s(owner).startswith(game_id + ":"):
                 pipe.delete(key)
-        if "ck" in meta:
-            pipe.delete(f"spit:new:{meta['ck']}")
+        if record.create_key is not None:
+            pipe.delete(f"spit:new:{record.create_key}")
         pipe.execute()
         keys = [_key(game_id, p) for p in _PARTS]
         return bool(int(self._script(self._delete, keys, [version])))
@@ -906,7 +912,7 @@ class RedisStore:
         """Put a game in the lobby list of ``status`` (and in no other); index new token
         hashes. Separate from the append (other slots); ``lobby`` repairs what a crash
         between the two left behind."""
-        member = f"{created_ms:013d}:{game_id}"
+        member = records.member(created_ms, game_id)
         # One transaction on a single server; on a Cluster these keys span slots, so the
         # commands go one by one (``lobby`` repairs a list a crash left half-moved).
         pipe = self.r.pipeline(transaction=not self.cluster)
@@ -925,10 +931,9 @@ class RedisStore:
         game_id, seat = _s(raw).rsplit(":", 1)
         return game_id, int(seat)
 
-    def lobby(
-        self, status: str, cursor: str | None, limit: int
-    ) -> tuple[list[tuple[str, dict[str, str], int]], str | None]:
-        """A page of the lobby, newest first: (id, meta, version) rows and the next cursor."""
+    def lobby(self, status: str, cursor: str | None, limit: int) -> tuple[list[Listed], str | None]:
+        """A page of the lobby, newest first: its rows (each record with the lobby's fields
+        only: ``records.LOBBY_FIELDS``) and the next cursor."""
         key = f"spit:lobby:{status}"
         top = f"({cursor}" if cursor else "+"
         members = [_s(m) for m in self.r.zrevrangebylex(key, top, "-", start=0, num=limit + 1)]
@@ -936,24 +941,23 @@ class RedisStore:
         members = members[:limit]
         pipe = self.r.pipeline(transaction=False)
         for m in members:
-            gid = m.split(":", 1)[1]
-            pipe.hmget(_key(gid, "meta"), *_LOBBY_FIELDS)
-            pipe.xlen(_key(gid, "log"))
+            pipe.hmget(_key(records.member_game(m), "meta"), *records.LOBBY_FIELDS)
+            pipe.xlen(_key(records.member_game(m), "log"))
         replies = pipe.execute()
         rows = []
         for n, m in enumerate(members):
-            gid = m.split(":", 1)[1]
+            gid = records.member_game(m)
             fields, version = replies[2 * n], replies[2 * n + 1]
             if fields[0] is None:  # no such game any more
                 self.r.zrem(key, m)
                 continue
-            meta = dict(zip(_LOBBY_FIELDS, fields, strict=True))
-            meta = {k: _s(v) for k, v in meta.items() if v is not None}
-            if lobby_status(meta["status"]) != status:  # an index left stale by a crash
-                right = lobby_status(meta["status"])
-                self.index(gid, status=right, created_ms=int(meta["created"]))
+            meta = {k: _s(v) for k, v in zip(records.LOBBY_FIELDS, fields, strict=True)
+                    if v is not None}  # fmt: skip
+            record = records.from_hash(meta)
+            if lobby_status(record.status) != status:  # an index left stale by a crash
+                self.index(gid, status=lobby_status(record.status), created_ms=record.created_ms)
                 continue
-            rows.append((gid, meta, int(version)))
+            rows.append(Listed(gid, record, int(version), m))
         return rows, (members[-1] if more and members else None)
 
     def ping(self) -> bool:

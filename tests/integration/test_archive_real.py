@@ -156,7 +156,7 @@ def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, 
     before_it = max(float(t["end"]) for t in runs if int(t["attempt"]) == 0)
     assert float(again["start"]) - before_it >= 900  # backed off a second (then 2, 4, ...)
     assert {k for k in keys_naming(run.r, gid) if k.startswith("spit:")} == before  # all there
-    assert "archived" not in run.app.extensions["spitlog"].store.meta(gid)
+    assert run.app.extensions["spitlog"].store.game_record(gid).archived is None
     down.stop()
     run.start(workers=("w1",), SPITLOG_RETAIN_S="0")  # the archive is back
     wait_until(lambda: not keys_naming(run.r, gid), 30, "archived and deleted once it is back")

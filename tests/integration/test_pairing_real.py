@@ -98,26 +98,26 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
     spec = {p["id"]: p for p in posted}
     vs_bot = 0
     for gid, seats in in_game.items():
-        meta = games.store.meta(gid)
-        assert meta is not None, f"{gid}: paired, and no game"
+        record = games.store.game_record(gid)
+        assert record is not None, f"{gid}: paired, and no game"
         if len(seats) == 1:  # a bot fallback
             ((sid, seat, opp),) = seats
-            assert seat == 0 and opp.startswith("bot:") and meta["kind1"] == opp
-            assert meta["tok0"] == final[sid]["tok"]
+            assert seat == 0 and opp.startswith("bot:") and record.seats[1].kind == opp
+            assert record.seats[0].token_hash == final[sid]["tok"]
             vs_bot += 1
             continue
         assert sorted(seat for _s, seat, _o in seats) == [0, 1], (gid, seats)
         (a, _sa, oa), (b, _sb, ob) = sorted(seats, key=lambda x: x[1])
         assert (oa, ob) == (b, a)  # each names the other
-        assert [meta["tok0"], meta["tok1"]] == [final[a]["tok"], final[b]["tok"]]
+        assert list(record.token_hashes) == [final[a]["tok"], final[b]["tok"]]
         sa, sb = spec[a], spec[b]
         assert (sa["game"], sa["options"]) == (sb["game"], sb["options"]) == (
-            meta["game"], {k: v for k, v in sa["options"].items()})  # fmt: skip
+            record.game, {k: v for k, v in sa["options"].items()})  # fmt: skip
         for mine, theirs in ((final[a], final[b]), (final[b], final[a])):
             assert int(mine["lo"]) <= int(theirs["rating"]) <= int(mine["hi"])
     # no seek in two games: every seek's token sits at one seat of one game only
-    metas = [games.store.meta(gid) for gid in in_game]
-    seated = Counter(m[f] for m in metas for f in ("tok0", "tok1") if m.get(f))
+    records = [games.store.game_record(gid) for gid in in_game]
+    seated = Counter(h for r in records for h in r.token_hashes if h)
     assert max(seated.values()) == 1
     assert sum(len(s) for s in in_game.values()) == by_status["paired"]
     never = [sid for sid in final if spec[sid]["rating_range"] == [0, 1000]]
@@ -144,7 +144,7 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
     seeks._settle = real
     (member,) = seeks.store.making(int(time.time() * 1000) + 1)
     gid = member.split("|")[0]
-    assert games.store.meta(gid) is None  # paired, the game not made
+    assert games.store.game_record(gid) is None  # paired, the game not made
     # the sweeper and a reader at once: one game
     others = [use_cases(redis_url)[1] for _ in range(4)]
     ts = [threading.Thread(target=o.settle_stale, args=(int(time.time() * 1000) + 1,))
@@ -156,7 +156,7 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
         t.join()
     got = seeks.read(a["id"], a["token"])
     assert (got["status"], got["game_id"], got["seat"]) == ("paired", gid, 0)
-    assert games.load(gid).meta["tok0"] == token_hash(a["token"])
+    assert games.load(gid).record.seats[0].token_hash == token_hash(a["token"])
     assert games.store.version(gid) == games.load(gid).version
     assert seeks.store.making(int(time.time() * 1000) + 1) == []
 
@@ -191,8 +191,8 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
         assert len(named) == 1
         new = named.pop()
         made[new] += 1
-        assert games.store.meta(gid)["rmg"] == new
-        assert games.load(new).meta["rmo"] == gid
+        assert games.store.game_record(gid).rematch.game == new
+        assert games.load(new).record.rematch_of == gid
         for token, seat in ((t0, 1), (t1, 0)):
             mine = Rematches(games).read(gid, token)
             assert games.seat(games.load(new), mine["token"]) == seat

@@ -582,7 +582,7 @@ def test_an_archive_job_no_retry_can_fix_fails_for_good_once(
         rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
         gids.append(g["id"])
     bad, down = gids
-    seed = rt.store.meta(bad)["seed"]
+    seed = rt.store.game_record(bad).seed.hex()
     rt.store.r.hdel(f"spit:{{g:{bad}}}:meta", "seed")  # a record that stays corrupt
     real_put = rt.archive.put
 
@@ -605,7 +605,7 @@ def test_an_archive_job_no_retry_can_fix_fails_for_good_once(
     assert len(errors) == 1 and bad in errors[0] and "KeyError: 'seed'" in errors[0]
     failed = rt.schedule.archive_failure(bad)
     assert failed["why"] == "KeyError: 'seed'" and failed["at"] <= time.time() * 1000
-    assert rt.store.meta(bad) is not None  # still in Redis, whole
+    assert rt.store.game_record(bad) is not None  # still in Redis, whole
     rt.schedule.r.zrem(DUE, archive_slot(down))  # its job lost: the sweeper's to re-arm
     rt.schedule.r.hdel(PLAN, archive_slot(down))
     assert set(rt.schedule.archive_failures()) == {bad}
@@ -629,6 +629,6 @@ def test_an_archive_job_no_retry_can_fix_fails_for_good_once(
     assert rt.schedule.archive_failure(bad) is None
     assert rt.schedule.status([archive_slot(bad)])[0][0] is not None  # on its way again
     rt.schedule.r.zrem(DUE, archive_slot(bad))
-    assert jobs.archive_game(bad) == "deleted" and rt.store.meta(bad) is None
+    assert jobs.archive_game(bad) == "deleted" and rt.store.game_record(bad) is None
     sweeper.sweep_archives(time.time() + 3600)
     assert REGISTRY.get_sample_value("spitlog_archive_failed_games") == 0.0

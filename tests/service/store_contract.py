@@ -2,6 +2,7 @@
 and on a real redis-server (tests/integration/test_store_real.py), because fakeredis
 runs another Lua than Redis. Each test needs a ``redis_client`` fixture."""
 
+import dataclasses
 import json
 import threading
 import time
@@ -9,6 +10,7 @@ import time
 import pytest
 from redis.crc import key_slot
 
+from service.records import ArchivedMark, GameRecord, Player, Rematch, Seat, Webhook
 from service.store.redis import Appended, Clash, RedisStore, Replayed
 
 
@@ -21,8 +23,26 @@ def ev(n: int, kind: str = "x") -> list[dict]:
     return [{"type": kind, "n": i} for i in range(n)]
 
 
+def spit(**fields) -> GameRecord:
+    """A game's record (a Spit game's, made at ms 1000, unless ``fields`` say otherwise)."""
+    return GameRecord(**{"game": "spit", "created_ms": 1000, **fields})
+
+
+FULL = GameRecord(
+    game="speed", created_ms=1_767_225_600_123, status="finished",
+    seats=(Seat("human", "ab" * 32, Player("a_1", "alice", "Alice", 1512, True)),
+           Seat("bot", "cd" * 32, None, "Robo")),
+    seed=bytes(range(32)), commitment="ef" * 32, rated=True,
+    rating={"game": "speed", "seats": [{"who": "a_1:alice"}, {"who": "bot"}]},
+    rematch=Rematch((1_767_225_700_000, None), "g_00000000000000aa", True),
+    rematch_of="g_00000000000000bb", webhook=Webhook("https://example.com/h", "whsec_x", True),
+    secret="12" * 16, create_key="34" * 16, created_version=2,
+    archived=ArchivedMark(1_767_225_800_000, 90),
+)  # fmt: skip
+
+
 def test_append_numbers_events_as_stream_ids(store, redis_client):
-    assert store.append("g1", 0, ev(3), meta={"game": "spit"}) == Appended(3)
+    assert store.append("g1", 0, ev(3), record=spit()) == Appended(3)
     ids = [i.decode() for i, _f in redis_client.xrange("spit:{g:g1}:log")]
     assert ids == ["0-1", "0-2", "0-3"]
     assert [v for v, _d in store.read_after("g1", 1)] == [2, 3]
@@ -32,15 +52,15 @@ def test_append_numbers_events_as_stream_ids(store, redis_client):
 
 
 def test_append_at_a_stale_version_writes_nothing_and_tells_what_was_missed(store, redis_client):
-    store.append("g1", 0, ev(3), meta={"game": "spit"})
+    store.append("g1", 0, ev(3), record=spit())
     before = {k: redis_client.dump(k) for k in redis_client.keys("*")}
     result = store.append(
         "g1", 1, ev(2, "late"), idem=("0:k", {"fp": "a"}), snapshot=(50, {"s": 1}),
-        meta={"status": "finished"},
+        record=spit(status="finished"), before=spit(),
     )  # fmt: skip
     assert isinstance(result, Clash)
     assert result.version == 3
-    assert result.meta == {"game": "spit"}
+    assert result.record == spit()
     assert [v for v, _d in result.tail] == [2, 3]
     assert {k: redis_client.dump(k) for k in redis_client.keys("*")} == before
 
@@ -65,7 +85,7 @@ def test_idempotency_records_are_per_field(store):
 
 
 def test_record_keeps_the_first_answer(store):
-    store.append("g1", 0, ev(1), meta={"game": "spit"})
+    store.append("g1", 0, ev(1), record=spit())
     assert store.record("g1", "0:k", {"fp": "a", "status": 422}) is None
     assert store.record("g1", "0:k", {"fp": "b", "status": 409}) == {"fp": "a", "status": 422}
 
@@ -77,15 +97,38 @@ def test_a_game_gone_from_redis_gets_no_record(store):
     assert store.find_record("g2", "0:k") is None
 
 
-def test_snapshot_and_meta_are_written_with_the_append(store):
-    store.append("g1", 0, ev(50), snapshot=(50, {"state": 1}), meta={"game": "spit", "x": "1"})
+def test_snapshot_and_record_are_written_with_the_append(store):
+    store.append("g1", 0, ev(50), snapshot=(50, {"state": 1}), record=spit(rated=True))
     assert store.snapshot_at("g1", 50) == {"state": 1}
-    loaded = store.load("g1")
-    assert loaded.meta == {"game": "spit", "x": "1", "sv": "50"}
+    assert store.load("g1").record == spit(rated=True) == store.game_record("g1")
+
+
+def test_a_record_is_read_back_as_it_was_written(store):
+    store.append("g1", 0, ev(1), record=FULL)
+    assert store.game_record("g1") == FULL and store.load("g1").record == FULL
+    assert store.game_record("nope") is None
+
+
+def test_an_append_writes_what_changed_of_the_record(store):
+    first = spit(status="waiting")
+    store.append("g1", 0, ev(1), record=first)
+    joined = first.with_seat(1, Seat("human", "ab" * 32))
+    store.append("g1", 1, ev(1), record=dataclasses.replace(joined, status="running"),
+                 before=first)  # fmt: skip
+    assert store.game_record("g1") == dataclasses.replace(joined, status="running")
+    store.append("g1", 2, ev(1), record=store.game_record("g1"), before=store.game_record("g1"))
+    assert store.load("g1").record.seats[1].token_hash == "ab" * 32
+
+
+def test_a_rating_is_recorded_on_a_game_that_exists_only(store):
+    store.append("g1", 0, ev(1), record=spit(rated=True))
+    assert store.set_rating("g1", {"game": "spit", "seats": []})
+    assert store.game_record("g1").rating == {"game": "spit", "seats": []}
+    assert not store.set_rating("nope", {"game": "spit"}) and store.game_record("nope") is None
 
 
 def test_load_starts_from_the_newest_base(store):
-    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), meta={"game": "spit"})
+    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), record=spit())
     store.append("g1", 50, ev(10, "y"))
     cold = store.load("g1")
     assert (cold.version, cold.base, cold.snapshot) == (60, 50, {"at": 50})
@@ -103,7 +146,7 @@ def test_a_snapshot_is_stored_compressed_and_a_plain_one_of_older_code_still_loa
     store, redis_client
 ):
     state = {"format": 2, "state": {"cards": ["AS", "2H"] * 40}}
-    store.append("g1", 0, ev(50), snapshot=(50, state), meta={"game": "spit"})
+    store.append("g1", 0, ev(50), snapshot=(50, state), record=spit())
     raw = redis_client.hget("spit:{g:g1}:snap", "50")
     assert raw[:5] == b"\x01\x28\xb5\x2f\xfd" and len(raw) < len(json.dumps(state)) / 4
     assert store.snapshot_at("g1", 50) == state and store.load("g1").snapshot == state
@@ -113,7 +156,7 @@ def test_a_snapshot_is_stored_compressed_and_a_plain_one_of_older_code_still_loa
 
 
 def test_an_unreadable_snapshot_loads_the_whole_log_instead(store, redis_client):
-    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), meta={"game": "spit"})
+    store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), record=spit())
     store.append("g1", 50, ev(2, "y"))
     for junk in (b"\x01\x28\xb5\x2f\xfd" + b"cut", b"{not json", b"\x28\xb5\x2f\xfd"):
         redis_client.hset("spit:{g:g1}:snap", "50", junk)
@@ -123,7 +166,7 @@ def test_an_unreadable_snapshot_loads_the_whole_log_instead(store, redis_client)
 
 
 def test_load_without_a_snapshot_replays_from_the_start(store):
-    store.append("g1", 0, ev(3), meta={"game": "spit"})
+    store.append("g1", 0, ev(3), record=spit())
     loaded = store.load("g1")
     assert (loaded.base, loaded.snapshot, len(loaded.tail)) == (0, None, 3)
 
@@ -133,14 +176,14 @@ def test_load_of_no_game_is_none(store):
 
 
 def test_load_probes_an_idempotency_key_for_both_seats(store):
-    store.append("g1", 0, ev(1), idem=("1:k", {"fp": "a"}), meta={"game": "spit"})
+    store.append("g1", 0, ev(1), idem=("1:k", {"fp": "a"}), record=spit())
     assert store.load("g1", idem_key="k").idem == (None, {"fp": "a"})
     assert store.load("g1", idem_key="other").idem == (None, None)
 
 
 def test_an_appended_actions_record_is_small_and_found_where_it_was_put(store, redis_client):
     rec = {"fp": "0123456789abcdef", "s": 201, "v": [7, 9]}
-    store.append("g1", 0, ev(1), meta={"game": "spit"})
+    store.append("g1", 0, ev(1), record=spit())
     assert store.append("g1", 1, ev(3), idem=("1:key-a", rec)) == Appended(4)
     stored = {f: v for k in redis_client.keys("spit:{g:g1}:idem:*")
               for f, v in redis_client.hgetall(k).items()}  # fmt: skip
@@ -156,7 +199,7 @@ def test_an_appended_actions_record_is_small_and_found_where_it_was_put(store, r
 
 def test_records_of_older_code_are_still_found(store, redis_client):
     old = {"fp": "0123456789abcdef0123456789abcdef", "s": 201, "v": [1, 1]}
-    store.append("g1", 0, ev(1), meta={"game": "spit"})
+    store.append("g1", 0, ev(1), record=spit())
     redis_client.hset("spit:{g:g1}:idem", "0:old-key", json.dumps(old))  # one hash, raw fields
     assert store.load("g1", idem_key="old-key").idem == (old, None)
     assert store.append("g1", 1, ev(1), idem=("0:old-key", {"fp": "z"})) == Replayed(old)
@@ -167,7 +210,7 @@ def test_records_of_older_code_are_still_found(store, redis_client):
 def test_delete_game_removes_every_key_of_the_game(store, redis_client):
     rec = {"fp": "0123456789abcdef", "s": 201, "v": [2, 2]}
     store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}),
-                 meta={"game": "spit", "created": "5", "tok0": "ab" * 32})  # fmt: skip
+                 record=spit(created_ms=5, seats=(Seat("human", "ab" * 32), Seat())))  # fmt: skip
     store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
     for i in range(40):
         store.append("g1", 50 + i, ev(1), idem=(f"{i % 2}:k{i}", rec))
@@ -177,6 +220,7 @@ def test_delete_game_removes_every_key_of_the_game(store, redis_client):
     assert len(redis_client.keys("spit:{g:g1}:idem:*")) == 9  # the 8 buckets and idem:r
     assert not store.delete_game("g1", 90)  # not archived
     store.mark_archived("g1", 90, 1000, 0)
+    assert store.game_record("g1").archived == ArchivedMark(1000, 90)
     assert store.delete_game("g1", 90)
     assert redis_client.keys("spit:{g:g1}*") == [] and redis_client.keys("spit:token:*") == []
     assert redis_client.zcard("spit:lobby:finished") == 0
@@ -221,7 +265,7 @@ def test_concurrent_appends_at_one_version_let_exactly_one_through(store):
 
 
 def test_every_key_of_a_game_is_in_one_cluster_slot(store, redis_client):
-    store.append("g1", 0, ev(50), idem=("0:k", {"fp": "a"}), snapshot=(50, {}), meta={"a": "b"})
+    store.append("g1", 0, ev(50), idem=("0:k", {"fp": "a"}), snapshot=(50, {}), record=spit())
     keys = [k.decode() for k in redis_client.keys("spit:{g:g1}*")]
     assert len(keys) == 4
     assert len({key_slot(k.encode()) for k in keys}) == 1
@@ -230,30 +274,34 @@ def test_every_key_of_a_game_is_in_one_cluster_slot(store, redis_client):
 def test_lobby_pages_newest_first_and_moves_games_between_lists(store):
     for i in range(5):
         gid = f"g{i}"
-        store.append(gid, 0, ev(1), meta={"game": "spit", "status": "waiting",
-                                          "created": str(1000 + i)})  # fmt: skip
+        store.append(gid, 0, ev(1), record=spit(status="waiting", created_ms=1000 + i,
+                                               seed=b"s", secret="ab"))  # fmt: skip
         store.index(gid, status="open", created_ms=1000 + i)
     page, cursor = store.lobby("open", None, 2)
-    assert [g for g, _m, _v in page] == ["g4", "g3"]
+    assert [r.id for r in page] == ["g4", "g3"] and cursor == page[-1].cursor
+    assert page[0].record == spit(status="waiting", created_ms=1004)  # no secrets in a list
+    assert page[0].version == 1
     page, cursor = store.lobby("open", cursor, 2)
-    assert [g for g, _m, _v in page] == ["g2", "g1"]
+    assert [r.id for r in page] == ["g2", "g1"]
     page, cursor = store.lobby("open", cursor, 2)
-    assert [g for g, _m, _v in page] == ["g0"] and cursor is None
-    store.append("g2", 1, ev(1), meta={"status": "running"})
+    assert [r.id for r in page] == ["g0"] and cursor is None
+    before = store.game_record("g2")
+    store.append("g2", 1, ev(1), record=dataclasses.replace(before, status="running"),
+                 before=before)  # fmt: skip
     store.index("g2", status="running", created_ms=1002)
-    assert [g for g, _m, _v in store.lobby("running", None, 10)[0]] == ["g2"]
-    assert "g2" not in [g for g, _m, _v in store.lobby("open", None, 10)[0]]
+    assert [r.id for r in store.lobby("running", None, 10)[0]] == ["g2"]
+    assert "g2" not in [r.id for r in store.lobby("open", None, 10)[0]]
 
 
 def test_lobby_repairs_an_index_a_crash_left_stale(store):
-    store.append("g1", 0, ev(1), meta={"game": "spit", "status": "running", "created": "5"})
+    store.append("g1", 0, ev(1), record=spit(status="running", created_ms=5))
     store.index("g1", status="open", created_ms=5)  # as if the process died before moving it
     assert store.lobby("open", None, 10)[0] == []
-    assert [g for g, _m, _v in store.lobby("running", None, 10)[0]] == ["g1"]
+    assert [r.id for r in store.lobby("running", None, 10)[0]] == ["g1"]
 
 
 def test_token_index_names_the_game_and_seat(store):
-    store.append("g1", 0, ev(1), meta={"game": "spit", "created": "1"})
+    store.append("g1", 0, ev(1), record=spit(created_ms=1))
     store.index("g1", status="open", created_ms=1, tokens={0: "ab" * 32})
     assert store.token_owner("ab" * 32) == ("g1", 0)
     assert store.token_owner("cd" * 32) is None
@@ -261,7 +309,7 @@ def test_token_index_names_the_game_and_seat(store):
 
 def test_the_scripts_load_again_after_the_server_forgot_them(store, redis_client):
     """A restarted or failed-over Redis has no scripts: the first call after loads them."""
-    assert store.append("g1", 0, ev(2), meta={"game": "spit"}) == Appended(2)
+    assert store.append("g1", 0, ev(2), record=spit()) == Appended(2)
     redis_client.script_flush()
     assert store.append("g1", 2, ev(1)) == Appended(3)
     redis_client.script_flush()

@@ -87,7 +87,7 @@ def test_a_packed_game_reads_back_and_names_its_month(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)
     store = RedisStore(r)
-    packed = archiving.pack(gid, store.meta(gid), store.read_after(gid, 0))
+    packed = archiving.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     ended = packed.record["ended"] / 1000
     ym = archiving.month(ended)
     assert list(packed.objects) == [f"games/{ym}/{gid}.ndjson.zst", f"games/{ym}/{gid}.json",
@@ -95,7 +95,7 @@ def test_a_packed_game_reads_back_and_names_its_month(r, archive):
     assert packed.record["audit"]["ok"] and packed.record["version"] == store.version(gid)
     assert packed.record["export"]["sha256"] == hashlib.sha256(packed.ndjson).hexdigest()
     # the same log packs to the same bytes: a second run writes nothing new
-    again = archiving.pack(gid, store.meta(gid), store.read_after(gid, 0))
+    again = archiving.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     assert again.objects == packed.objects
     for key, data in packed.objects.items():
         archive.put(key, data)
@@ -109,13 +109,13 @@ def test_an_object_already_there_is_never_overwritten(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)
     store = RedisStore(r)
-    packed = archiving.pack(gid, store.meta(gid), store.read_after(gid, 0))
+    packed = archiving.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     ekey, rkey, _p = packed.objects
     archive.put(rkey, b'{"format": "something else"}')
     with pytest.raises(ArchiveConflict):
         Archiver(store, archive, retain_s=0).step(gid)
     assert archive.get(rkey) == b'{"format": "something else"}'  # left as it was
-    assert "archived" not in store.meta(gid)  # and the game stays in Redis, unmarked
+    assert store.game_record(gid).archived is None  # and the game stays in Redis, unmarked
     # an export compressed otherwise (another zstd version) but of the same content is
     # the same object: kept, not rewritten
     other = archiving.zstandard.ZstdCompressor(level=3).compress(packed.ndjson)
@@ -285,7 +285,7 @@ def test_a_copy_spoilt_during_the_retention_stops_the_delete(r, archive):
     with pytest.raises(ArchiveCorrupt) as e:
         archiver.step(gid)
     assert e.value.key == ekey
-    assert store.version(gid) > 0 and store.meta(gid) is not None  # nothing deleted
+    assert store.version(gid) > 0 and store.game_record(gid) is not None  # nothing deleted
 
 
 def test_an_unreachable_archive_leaves_the_game_in_redis(r):
@@ -306,7 +306,7 @@ def test_an_unreachable_archive_leaves_the_game_in_redis(r):
     before = keys_naming(r, gid)
     with pytest.raises(ArchiveUnavailable):
         Archiver(RedisStore(r), Down(), retain_s=0).step(gid)
-    assert keys_naming(r, gid) == before and "archived" not in RedisStore(r).meta(gid)
+    assert keys_naming(r, gid) == before and RedisStore(r).game_record(gid).archived is None
     # the API reads it from Redis all the while; an unknown game is a 503 to retry, not a
     # 404: the archive might hold it
     assert client.get(f"/v1/games/{gid}", headers=bearer(t0)).status_code == 200

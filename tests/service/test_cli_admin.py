@@ -64,7 +64,7 @@ def test_list_filters_by_status_age_and_player(rt, capsys):
     assert [line.split()[0] for line in out.splitlines()] == [old["id"]]
     _c, out, _e = run(capsys, "list", "--player", "bot:hard")
     assert [line.split()[0] for line in out.splitlines()] == [playing["id"]]
-    token_hash = rt.store.meta(waiting["id"])["tok0"]
+    token_hash = rt.store.game_record(waiting["id"]).seats[0].token_hash
     _c, out, _e = run(capsys, "list", "--player", token_hash[:12])
     assert [line.split()[0] for line in out.splitlines()] == [waiting["id"]]
     assert main(["admin", "list", "--older-than", "soon"]) == 2  # a bad age: a usage error
@@ -82,7 +82,7 @@ def test_inspect_shows_the_version_the_deadlines_and_the_slots(rt, capsys):
     assert "deadline T-6 seat 1: " in out  # the hosted bot's seat (RULES T-6)
     assert f"slot {bot_slot(gid, 1)}: waiting, due " in out
     assert f"planned at version {version}, attempt 0" in out
-    assert rt.store.meta(gid)["seed"] not in out  # secret while the game runs (RULES H-6)
+    assert rt.store.game_record(gid).seed.hex() not in out  # secret while the game runs (RULES H-6)
 
 
 def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
@@ -121,7 +121,9 @@ def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatc
 
     code, out, _e = run(capsys, "delete", gid)
     assert code == 0 and "deleted from Redis" in out
-    assert rt.store.meta(gid) is None and rt.schedule.status([archive_slot(gid)]) == [(None, None)]
+    assert rt.store.game_record(gid) is None and rt.schedule.status([archive_slot(gid)]) == [
+        (None, None)
+    ]
     rt.games.cache.clear()
     assert rt.games.load(gid).state.status == "aborted"  # read from the archive now
     assert run(capsys, "delete", gid)[:2] == (
@@ -138,7 +140,7 @@ def test_delete_never_removes_a_game_that_is_not_archived(rt, capsys):
         before = rt.store.read_after(gid, 0)
         code, out, err = run(capsys, "delete", gid)
         assert code == 1 and out == "" and why in err, err
-        assert rt.store.read_after(gid, 0) == before and rt.store.meta(gid) is not None
+        assert rt.store.read_after(gid, 0) == before and rt.store.game_record(gid) is not None
     code, _o, err = run(capsys, "archive", running)
     assert code == 1 and "is not over" in err
 

@@ -18,6 +18,7 @@ from service.archiving import Archiver
 from service.http.app import create_app
 from service.ports import Appended
 from service.rating import Rater
+from service.records import GameRecord
 from service.store.redis import RedisStore
 from tests.support.api import app_settings, bearer, move_each, new_game, problem_of
 from tests.support.keys import keys_naming
@@ -190,15 +191,15 @@ def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key)
 
 
 def test_a_marker_without_the_outcome_is_copied_not_applied_again(client, svc, key):
-    """A run that applied and died before it wrote the outcome to the game's meta: the
+    """A run that applied and died before it wrote the outcome to the game's record: the
     next run finds the marker and only copies it."""
     gid, _t = rated_game(client, key)
     store = svc.games.store
-    real = store.annotate
-    store.annotate = lambda *a, **k: (_ for _ in ()).throw(ConnectionError("killed"))
+    real = store.set_rating
+    store.set_rating = lambda *a, **k: (_ for _ in ()).throw(ConnectionError("killed"))
     with pytest.raises(ConnectionError):
         Rater(svc.games, svc.profiles.players).step(gid)
-    store.annotate = real
+    store.set_rating = real
     assert Rater(svc.games, svc.profiles.players).step(gid) == "done"
     assert client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]["games"] == 1
 
@@ -225,7 +226,7 @@ def test_a_guard_that_moved_is_rated_again_on_the_new_rating(client, svc, key):
 def test_against_a_hosted_level_only_the_player_moves(client, svc, key):
     gid, _ = rated_game(client, key, opponent="bot:hard", winner_resigns=0)  # alice resigns
     assert Rater(svc.games, svc.profiles.players).step(gid) == "rated"
-    outcome = json.loads(svc.store.meta(gid)["rating"])
+    outcome = svc.store.game_record(gid).rating
     hard = {"rating": spit.BOT_RATINGS["hard"], "rd": 50.0, "vol": 0.06}
     assert outcome["seats"][1] == {"who": "bot:hard", "before": hard}
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
@@ -420,15 +421,17 @@ def test_a_rated_game_won_by_play_against_a_seat_that_never_moved_is_not_rated(c
     assert (state.status, state.winner, state.result, state.moved) == (
         "finished", 0, "Q-7", (True, False))  # fmt: skip
     gid = given[0].game_id
-    meta = {"game": "speed", "seed": SEED.hex(), "commitment": given[0].commitment,
-            "created": str(int(T0 * 1000)), "kind0": "human", "kind1": "human", "rated": "1",
-            "status": "finished", **players.seat_meta(0, players.Who(name="A", pkey=alice), None),
-            **players.seat_meta(1, players.Who(name="B", pkey=bob), None)}  # fmt: skip
+    record = GameRecord(
+        game="speed", seed=SEED, commitment=given[0].commitment, created_ms=int(T0 * 1000),
+        rated=True, status="finished",
+        seats=(players.seated(players.Who(name="A", pkey=alice), None),
+               players.seated(players.Who(name="B", pkey=bob), None)),
+    )  # fmt: skip
     wire = [domain.event_to_dict(e) for e in given + events]
-    assert isinstance(svc.store.append(gid, 0, wire, meta=meta), Appended)
+    assert isinstance(svc.store.append(gid, 0, wire, record=record), Appended)
     assert svc.games.load(gid).state == state
     assert Rater(svc.games, svc.profiles.players).step(gid) == "unplayed"
-    outcome = json.loads(svc.store.meta(gid)["rating"])
+    outcome = svc.store.game_record(gid).rating
     assert outcome["unrated"] == "unplayed" and [s.get("moved") for s in outcome["seats"]] == [
         True, False]  # fmt: skip
     assert svc.profiles.players.ratings([alice, bob], "speed") == [None, None]  # not rated
@@ -590,8 +593,8 @@ def test_a_game_of_older_code_seating_a_player_out_of_the_grammar_is_archived(r,
     g = create(client, key, player={"id": "alice", "name": "Alice"}, opponent="bot:easy",
                options={"max_rounds": 1}).get_json()  # fmt: skip
     gid = g["id"]
-    entry = json.loads(svc.store.meta(gid)["pl0"])  # as older code seated ".." (and listed it)
-    svc.store.annotate(gid, {"pl0": json.dumps({**entry, "id": ".."}, sort_keys=True)})
+    entry = json.loads(r.hget(f"spit:{{g:{gid}}}:meta", "pl0"))  # as older code seated ".."
+    r.hset(f"spit:{{g:{gid}}}:meta", "pl0", json.dumps({**entry, "id": ".."}, sort_keys=True))
     r.rename(f"spit:{{rt}}:pg:{entry['app']}:alice", f"spit:{{rt}}:pg:{entry['app']}:..")
     svc.games.cache.clear()
     client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(g["token"]))

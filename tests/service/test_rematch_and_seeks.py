@@ -7,6 +7,7 @@ import time
 import pytest
 
 from service.http.app import create_app
+from service.records import GameRecord, Rematch
 from tests.support.api import app_settings, bearer, move_each, new_game, problem_of
 
 
@@ -196,20 +197,21 @@ def test_a_finished_games_view_is_never_answered_304_once_a_rematch_changed_it(c
     assert past.status_code == 200 and past.get_json()["rematch"]["asked"] == [False, True]
 
 
-@pytest.mark.parametrize("meta, log, changed", [
-    ({"game": "spit"}, None, False),
-    ({"game": "spit", "rm0": "1"}, None, True),  # a rematch asked for
-    ({"game": "spit", "rm1": "1"}, None, True),
-    ({"game": "spit", "rmg": "g_0123456789abcdef"}, None, True),  # a rematch made
-    ({"game": "spit", "rating": "{}"}, None, True),  # its rating applied
-    ({"game": "spit"}, (), True),  # read from the archive, whose copy holds no rematch
+@pytest.mark.parametrize("fields, log, changed", [
+    ({}, None, False),
+    ({"rematch": Rematch((1, None))}, None, True),  # a rematch asked for
+    ({"rematch": Rematch((None, 1))}, None, True),
+    ({"rematch": Rematch(game="g_0123456789abcdef")}, None, True),  # a rematch made
+    ({"rating": {}}, None, True),  # its rating applied
+    ({}, (), True),  # read from the archive, whose copy holds no rematch
 ])  # fmt: skip
-def test_what_changes_a_finished_games_view_without_a_new_version(meta, log, changed):
+def test_what_changes_a_finished_games_view_without_a_new_version(fields, log, changed):
     from domain import State
     from service.cache import Game
     from service.games import Games
 
-    assert Games.changed_after_end(Game("g_1", State(), meta, log)) is changed
+    game = Game("g_1", State(), GameRecord("spit", **fields), log)
+    assert Games.changed_after_end(game) is changed
 
 
 def test_a_rematch_ask_counts_against_the_game_creation_bucket(redis_client):

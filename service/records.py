@@ -1,0 +1,138 @@
+"""The records the ports speak: what the service keeps of a game beside its log, as plain
+frozen values. How a store keeps them is the store's (``service.store.records`` maps a
+``GameRecord`` to a Redis hash and back); the use cases read them and make new ones
+with ``dataclasses.replace``, and never see how they are kept.
+
+A game's record holds its secrets (the server seed until the game ends, the hashes of
+its seats' tokens, the idempotency secret, its webhook's signing secret): a view shows
+only what ``service.players.decorate`` takes from it.
+"""
+
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """An app's player at a seat, as it sat down: its app and id (``pkey``: ``<app>:<id>``,
+    the app's namespace), its name, and the rating it had then in the game's kind and
+    whether that rating was provisional (None: not noted, a seat taken by older code)."""
+
+    app: str
+    id: str
+    name: str | None = None
+    rating: int | None = None
+    provisional: bool | None = None
+
+    @property
+    def pkey(self) -> str:
+        return f"{self.app}:{self.id}"
+
+    def as_dict(self) -> dict:
+        """The player as the records keep it (the stores' and the archive's JSON), the
+        fields not noted left out."""
+        out = {"app": self.app, "id": self.id, "name": self.name}
+        if self.rating is not None:
+            out["rating"] = self.rating
+        if self.provisional is not None:
+            out["provisional"] = self.provisional
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Player":
+        return cls(d["app"], d["id"], d.get("name"), d.get("rating"), d.get("provisional"))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat of a game: the kind of who sits there (``human``, ``bot``, ``bot:<level>``;
+    None while it is free), the SHA-256 (hex) of its token (None: a hosted bot's, or a
+    seat no one took), and who it is: an app's ``player``, or a client bot's ``name``."""
+
+    kind: str | None = None
+    token_hash: str | None = None
+    player: Player | None = None
+    name: str | None = None
+
+    @property
+    def pkey(self) -> str | None:
+        return self.player.pkey if self.player is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A finished game's rematch (``service.rematch``): when each seat asked for it (ms,
+    None: not asked), the new game once it is named, and whether the asks were closed
+    (the game is being archived: its rematch no longer changes)."""
+
+    asked_ms: tuple[int | None, int | None] = (None, None)
+    game: str | None = None
+    closed: bool = False
+
+    @property
+    def any(self) -> bool:
+        """Whether anything of a rematch happened (an ask, a new game)."""
+        return self.game is not None or any(a is not None for a in self.asked_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class Webhook:
+    """A game's own webhook (``service.webhooks``): its URL, its signing secret, and
+    whether it is sent every event or the lifecycle only."""
+
+    url: str
+    secret: str
+    all_events: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedMark:
+    """When a finished game's archived copy was checked, and at which version."""
+
+    at_ms: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What the service keeps of a game beside its log.
+
+    ``game``: its kind (``spit``, ...); ``status``: the domain's status as of its latest
+    append; ``created_ms``; ``seed`` (the secret server seed) and ``commitment`` (its
+    SHA-256, public); ``seats``; ``rated`` and the rating's ``rating`` outcome once
+    applied (``service.rating``); ``rematch`` and ``rematch_of`` (the game this one is
+    the rematch of); ``webhook``; ``secret``: the key its keyed seats' tokens are
+    derived from (hex; never shown, not archived: None for a game read from the
+    archive); ``create_key``: the hash of the Idempotency-Key of the create that made it
+    (its retention deletes that key's binding too); ``created_version``: the version its
+    create reached (the first answer of a keyed create shows the state then);
+    ``archived``: once its archived copy was checked."""
+
+    game: str
+    created_ms: int = 0
+    status: str = "new"
+    seats: tuple[Seat, Seat] = (Seat(), Seat())
+    seed: bytes = b""
+    commitment: str = ""
+    rated: bool = False
+    rating: dict | None = None
+    rematch: Rematch = field(default_factory=Rematch)
+    rematch_of: str | None = None
+    webhook: Webhook | None = None
+    secret: str | None = None
+    create_key: str | None = None
+    created_version: int = 1
+    archived: ArchivedMark | None = None
+
+    def with_seat(self, n: int, seat: Seat) -> "GameRecord":
+        """This record with seat ``n`` replaced."""
+        seats = (seat, self.seats[1]) if n == 0 else (self.seats[0], seat)
+        return replace(self, seats=seats)
+
+    @property
+    def pkeys(self) -> tuple[str | None, str | None]:
+        """The pkey of the player at each seat (None: no player)."""
+        return self.seats[0].pkey, self.seats[1].pkey
+
+    @property
+    def token_hashes(self) -> tuple[str | None, str | None]:
+        return self.seats[0].token_hash, self.seats[1].token_hash
