@@ -8,7 +8,7 @@
    ``--distinct`` of them (1,000) simulated to their end (``domain.simulate``, random vs
    random, Spit and Speed in turn, ending twelve hours apart from January 2026 on, so
    over many months) and packed as the archive job packs them
-   (``service.archiving.pack``: the export, the record with its audit, the pointer); the
+   (``service.archive.games.pack``: the export, the record with its audit, the pointer); the
    others are copies of these under other ids (the id rewritten in the export, the
    record and the keys; the shuffle does not read it, so each copy verifies), which
    keeps the run short: simulating and packing a Spit game costs about twice its audit.
@@ -47,7 +47,7 @@ from domain.bots import POLICIES  # noqa: E402
 from domain.events import event_to_dict  # noqa: E402
 from domain.simulate import play_game  # noqa: E402
 from service.archive import open_archive  # noqa: E402
-from service.archiving import (  # noqa: E402
+from service.archive.games import (  # noqa: E402
     Packed,
     compress,
     export_key,

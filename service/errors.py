@@ -167,3 +167,22 @@ class Unconfirmed(Busy):
         )
         super().__init__(detail, **kw)
         self.headers.setdefault("Retry-After", "1")
+
+
+class ArchiveCorrupt(Exception):
+    """An archived object that is not what its record (or its format) says: ``key`` names
+    it, the message says how."""
+
+    def __init__(self, key: str, why: str):
+        super().__init__(f"{key}: {why}")
+        self.key = key
+        self.why = why
+
+
+class ArchiveConflict(Exception):
+    """An object already in the archive differs from what this game would write there: it
+    is left as it is (never overwritten) and the game stays in Redis."""
+
+
+class NotArchived(Exception):
+    """A game asked to leave Redis that was never archived: it stays."""

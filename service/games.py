@@ -24,10 +24,11 @@ import domain
 from domain import Ctx, State
 from domain import export as export_formats
 
-from . import archiving, idempotency
+from . import idempotency
 from . import webhooks as webhooks_module
 from .cache import Game, GameCache
 from .errors import (
+    ArchiveCorrupt,
     ArchiveUnreadable,
     BadCredentials,
     BadRequest,
@@ -197,8 +198,8 @@ class Games:
         """A game that is no longer in Redis, from the archive (404 if it is not there);
         502 naming the game if its archived copy is unreadable."""
         try:
-            found = archiving.read(self.archive, game_id) if self.archive is not None else None
-        except archiving.ArchiveCorrupt as e:
+            found = self.archive.read(game_id) if self.archive is not None else None
+        except ArchiveCorrupt as e:
             log.error("archived game %s unreadable: %s", game_id, e)
             raise ArchiveUnreadable(
                 f"game {game_id} is archived, and its archived copy is unreadable "

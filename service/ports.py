@@ -1,6 +1,6 @@
 """The ports the use cases call out through: the game store (``GameStore``, what
 ``service.store.redis.RedisStore`` implements, and the results of its calls), the
-archive of finished games (``Archive``, ``service.archive``'s adapters) and the
+archive of finished games (``Archive``, ``service.archive.games.GameArchive``) and the
 scheduler hook called after every successful append, the seam for bots and timeouts.
 
 The entry points plug the workers' scheduler in (``workers.schedule.Scheduler``, given to
@@ -9,7 +9,6 @@ the one before) and arms what ``domain.deadlines(state)`` and the bots' turns re
 By default nothing happens.
 """
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -70,6 +69,17 @@ class Listed:
     record: GameRecord
     version: int
     cursor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A game in a player's list of games (newest first): the cursor that pages on after
+    it (cursors of one list sort as its games were created, whichever store they come
+    from), its id, and when it was made (ms)."""
+
+    cursor: str
+    game_id: str
+    created_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,19 +151,36 @@ class GameStore(Protocol):
 
 
 class Archive(Protocol):
-    """An object store for finished games (``service.archive``: a directory, S3); what is
-    kept there is ``service.archiving``'s. Errors: ``errors.ArchiveUnavailable``."""
+    """The archive of finished games (``service.archive``: in a directory, on S3), which
+    knows what it keeps of a game and where (docs/archive.md). Errors:
+    ``errors.ArchiveUnavailable`` (it does not answer), ``errors.ArchiveCorrupt`` (an
+    object there is not what it should be), ``errors.ArchiveConflict`` (an object there
+    is another game's)."""
 
     url: str
 
-    def put(self, key: str, data: bytes) -> None:
-        """Store ``data`` at ``key``, whole or not at all."""
+    def pack(self, game_id: str, record: GameRecord, entries: list[tuple[int, dict]]):
+        """What archiving the finished game writes (``ndjson``: its export; ``record``: the
+        archive's record of it): the same bytes from the same log and record."""
 
-    def get(self, key: str) -> bytes | None:
-        """The object at ``key``, None if there is none."""
+    def write(self, packed) -> None:
+        """Write a packed game, each object once (one already there is left alone)."""
 
-    def keys(self, prefix: str = "") -> Iterator[str]:
-        """Every key under ``prefix``, sorted."""
+    def read(self, game_id: str):
+        """The archived game (None: not there): its ``record``, its export (``ndjson``,
+        ``header``, ``entries``) and ``game()``, the game as the use cases know it."""
+
+    def record_keys(self, month: str | None = None) -> list[str]:
+        """The keys of the archived games' records (of ``month``, ``YYYY-MM``), sorted."""
+
+    def read_listed(self, key: str):
+        """The archived game whose record is at ``key`` (of ``record_keys``), as ``read``."""
+
+    def player_games(self, pkey: str, before: str | None, limit: int) -> list[Listing]:
+        """A player's archived games, newest first, older than the cursor ``before``."""
+
+    def player_game(self, pkey: str, listed: Listing) -> dict | None:
+        """A player's archived game as its list shows it (None: not there)."""
 
 
 class Scheduler(Protocol):

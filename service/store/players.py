@@ -40,6 +40,8 @@ import json
 import redis
 
 from .. import ids
+from ..ports import Listing
+from .records import member, member_created, member_game
 
 RT = "spit:{rt}"
 DONE_TTL_S = 7 * 86_400
@@ -227,22 +229,22 @@ class PlayerStore:
         """List the game among its named players' games."""
         pipe = self.r.pipeline(transaction=False)
         for p in pkeys:
-            pipe.zadd(_games(p), {f"{created_ms:013d}:{game_id}": 0})
+            pipe.zadd(_games(p), {member(created_ms, game_id): 0})
         pipe.execute()
 
-    def player_games(self, pkey: str, before: str | None, limit: int) -> list[str]:
-        """Members ``<created ms>:<game id>`` of the player's games in Redis, newest first,
-        older than ``before`` (a member), at most ``limit``."""
+    def player_games(self, pkey: str, before: str | None, limit: int) -> list[Listing]:
+        """The player's games in Redis, newest first, older than the cursor ``before``, at
+        most ``limit``."""
         top = f"({before}" if before else "+"
         raw = self.r.zrevrangebylex(_games(pkey), top, "-", start=0, num=limit)
-        return [_s(m) for m in raw]
+        return [Listing(m, member_game(m), member_created(m)) for m in map(_s, raw)]
 
     def forget_game(self, game_id: str, pkeys: list[str], created_ms: int) -> None:
         """A game leaves Redis (its retention): its entries in its players' lists and its
         rating marker go (``service.archiving``: before the game's own keys)."""
         pipe = self.r.pipeline(transaction=False)
         for p in pkeys:
-            pipe.zrem(_games(p), f"{created_ms:013d}:{game_id}")
+            pipe.zrem(_games(p), member(created_ms, game_id))
         pipe.delete(_done(game_id))
         pipe.execute()
 
@@ -277,13 +279,15 @@ class PlayerStore:
         kind_ = _s(reply[0])
         return kind_, (_s(reply[1]) if len(reply) > 1 else None)
 
-    def leaderboard(self, kind: str, cursor: str | None, limit: int) -> tuple[list[str], bool]:
-        """Members of the kind's leaderboard after ``cursor``, at most ``limit``; and
-        whether there are more."""
+    def leaderboard(
+        self, kind: str, cursor: str | None, limit: int
+    ) -> tuple[list[tuple[str, str]], bool]:
+        """The kind's leaderboard after ``cursor``, at most ``limit``: (its member, which
+        is the cursor after it, and the player's pkey) each; and whether there are more."""
         low = f"({cursor}" if cursor else "-"
         raw = self.r.zrangebylex(_lb(kind), low, "+", start=0, num=limit + 1)
         members = [_s(m) for m in raw]
-        return members[:limit], len(members) > limit
+        return [(m, m.split(":", 1)[1]) for m in members[:limit]], len(members) > limit
 
     def rank(self, kind: str, member: str) -> int:
         """How many players come before ``member`` in the kind's leaderboard."""

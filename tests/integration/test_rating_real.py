@@ -14,7 +14,6 @@ import pytest
 import redis
 
 from domain.ratings import Rating
-from service import archiving
 from service.archive.directory import DirectoryArchive
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, move_each
@@ -120,7 +119,7 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
         wait_until(lambda g=gid: not keys_naming(r, g), 90, f"{gid} out of Redis")
     outcomes = defaultdict(list)
     for gid, who in played:
-        record = archiving.read(archive, gid).record
+        record = archive.read(gid).record
         assert "rating" in record and record["rated"] == "1", gid
         seats = json.loads(record["rating"])["seats"]
         for seat, pid in enumerate(who):

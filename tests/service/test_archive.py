@@ -11,8 +11,9 @@ import pytest
 
 import domain
 from domain.export import from_ndjson, parse_notation
-from service import archiving
+from service.archive import games as games_archive
 from service.archive.directory import DirectoryArchive
+from service.archive.games import GameArchive
 from service.archiving import ArchiveConflict, ArchiveCorrupt, Archiver
 from service.errors import ArchiveUnavailable
 from service.http.app import create_app
@@ -87,29 +88,29 @@ def test_a_packed_game_reads_back_and_names_its_month(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)
     store = RedisStore(r)
-    packed = archiving.pack(gid, store.game_record(gid), store.read_after(gid, 0))
+    packed = games_archive.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     ended = packed.record["ended"] / 1000
-    ym = archiving.month(ended)
+    ym = games_archive.month(ended)
     assert list(packed.objects) == [f"games/{ym}/{gid}.ndjson.zst", f"games/{ym}/{gid}.json",
                                     f"ids/{gid}"]  # fmt: skip
     assert packed.record["audit"]["ok"] and packed.record["version"] == store.version(gid)
     assert packed.record["export"]["sha256"] == hashlib.sha256(packed.ndjson).hexdigest()
     # the same log packs to the same bytes: a second run writes nothing new
-    again = archiving.pack(gid, store.game_record(gid), store.read_after(gid, 0))
+    again = games_archive.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     assert again.objects == packed.objects
     for key, data in packed.objects.items():
         archive.put(key, data)
-    got = archiving.read(archive, gid)
+    got = archive.read(gid)
     assert got.ndjson == packed.ndjson and got.record == packed.record
-    assert archiving.read(archive, "g_0123456789abcdef") is None
-    assert archiving.month(0) == "1970/01" and archiving.month(1_764_547_199) == "2025/11"
+    assert archive.read("g_0123456789abcdef") is None
+    assert games_archive.month(0) == "1970/01" and games_archive.month(1_764_547_199) == "2025/11"
 
 
 def test_an_object_already_there_is_never_overwritten(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)
     store = RedisStore(r)
-    packed = archiving.pack(gid, store.game_record(gid), store.read_after(gid, 0))
+    packed = games_archive.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     ekey, rkey, _p = packed.objects
     archive.put(rkey, b'{"format": "something else"}')
     with pytest.raises(ArchiveConflict):
@@ -118,7 +119,7 @@ def test_an_object_already_there_is_never_overwritten(r, archive):
     assert store.game_record(gid).archived is None  # and the game stays in Redis, unmarked
     # an export compressed otherwise (another zstd version) but of the same content is
     # the same object: kept, not rewritten
-    other = archiving.zstandard.ZstdCompressor(level=3).compress(packed.ndjson)
+    other = games_archive.zstandard.ZstdCompressor(level=3).compress(packed.ndjson)
     archive.put(ekey, other)
     archive.put(rkey, packed.objects[rkey])
     assert Archiver(store, archive, retain_s=0).step(gid)[0] == "archived"
@@ -168,7 +169,7 @@ def test_a_finished_game_is_archived_once_its_rematch_is_settled_and_keeps_it(r,
     new = made["game"]
     clock[0] = ended + 65
     assert archiver.step(gid) == ("archived", ended + 65)
-    record = archiving.read(archive, gid).record
+    record = archive.read(gid).record
     assert record["rematch"] == {"asked_ms": [int((ended + 30) * 1000)] * 2, "game": new}
     before = client.get(f"/v1/games/{gid}").get_json()["rematch"]
     mine_before = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t0)).get_json()
@@ -194,7 +195,7 @@ def test_a_rematch_ask_after_the_archive_closed_the_game_is_a_409(r, archive):
     assert archiver.archive_now(gid) == "archived"  # early, by hand
     body = problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)), 409)
     assert body["type"].endswith("rematch-expired") and "closed" in body["detail"]
-    assert "rematch" not in archiving.read(archive, gid).record
+    assert "rematch" not in archive.read(gid).record
     offer = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t1)).get_json()
     assert (offer["status"], offer["asked"]) == ("expired", [False, False])
 
@@ -222,7 +223,7 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     archiver = Archiver(AskFirst(r), archive, retain_s=60, clock=lambda: late[0], rematch_s=60)
     assert archiver.step(gid)[0] == "archived"
     asked_ms = int((ended + 59.9) * 1000)
-    assert archiving.read(archive, gid).record["rematch"] == {"asked_ms": [asked_ms, None],
+    assert archive.read(gid).record["rematch"] == {"asked_ms": [asked_ms, None],
                                                              "game": None}  # fmt: skip
     problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1)), 409)
 
@@ -243,10 +244,10 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     assert view["rematch_of"] == other
     assert client.get(f"/v1/games/{other}").get_json()["rematch"]["game"] == "g_00000000000000aa"
     # a record whose rematch is not the shape written: corrupt, a 502 naming it
-    rkey = archiving.read(archive, other).record["export"]["key"].replace(".ndjson.zst", ".json")
+    rkey = archive.read(other).record["export"]["key"].replace(".ndjson.zst", ".json")
     raw = json.loads(archive.get(rkey))
     with pytest.raises(ArchiveCorrupt):
-        archiving.parse_record(rkey, json.dumps({**raw, "rematch": ["x"]}).encode())
+        games_archive.parse_record(rkey, json.dumps({**raw, "rematch": ["x"]}).encode())
 
 
 def test_a_create_key_replayed_from_an_archived_game_is_a_409(r, archive):
@@ -289,7 +290,7 @@ def test_a_copy_spoilt_during_the_retention_stops_the_delete(r, archive):
 
 
 def test_an_unreachable_archive_leaves_the_game_in_redis(r):
-    class Down:
+    class Down(GameArchive):  # an object store that does not answer
         url = "s3://nowhere/"
 
         def put(self, key, data):

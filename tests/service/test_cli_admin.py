@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.archiving import read
 from service.cli import main
 from service.config import load
 from service.games import Games
@@ -113,7 +112,7 @@ def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatc
 
     code, out, _e = run(capsys, "archive", gid)
     assert (code, out) == (0, f"{gid}: archived\n")
-    record = read(rt.archive, gid).record
+    record = rt.archive.read(gid).record
     assert record["status"] == "aborted" and record["audit"]["ok"]
     assert run(capsys, "archive", gid)[1] == f"{gid}: verified\n"  # again: checked again
     _c, out, _e = run(capsys, "inspect", gid)

@@ -24,7 +24,7 @@ from domain.events import event_to_dict
 from domain.export import from_ndjson
 from domain.simulate import play_game
 from service.archive import DirectoryArchive
-from service.archiving import compress, pack
+from service.archive.games import compress, pack
 from service.bulk import split_dump
 from service.records import GameRecord, Seat
 
@@ -113,7 +113,7 @@ def rewrite_export(root: Path, record: dict, change) -> None:
     and their SHA-256): only an audit can tell."""
     import hashlib
 
-    from service.archiving import decompress
+    from service.archive.games import decompress
 
     ekey = record["export"]["key"]
     lines = decompress(ekey, (root / ekey).read_bytes()).decode().splitlines()

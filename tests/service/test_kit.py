@@ -6,7 +6,6 @@ import threading
 import fakeredis
 import pytest
 
-from service import archiving
 from service.archive.directory import DirectoryArchive
 from service.archiving import Archiver
 from service.http.app import create_app
@@ -248,7 +247,7 @@ def test_keyed_create_and_join_leave_nothing_after_the_retention(r, tmp_path):
     for _step in range(2):
         Archiver(RedisStore(r), archive, retain_s=0).step(g["id"])
     assert keys_naming(r, g["id"]) == []
-    assert archiving.read(archive, g["id"]) is not None
+    assert archive.read(g["id"]) is not None
     # after the retention the key is free: a retry is a new game (the records went with it)
     assert create(client, options={"max_rounds": 1}).get_json()["id"] != g["id"]
 
