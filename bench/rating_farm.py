@@ -43,7 +43,7 @@ class Farm:
         self.client = app.test_client()
         self.svc = app.extensions["spitlog"]
         self.key = {"X-Api-Key": self.svc.apps.create("farm")[1]}
-        self.rater = Rater(self.svc.games, self.svc.profiles.players)
+        self.rater = Rater(self.svc.games, self.svc.store, self.svc.profiles.players)
         self.rng = random.Random(25)
         self.statuses: Counter = Counter()
 

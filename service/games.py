@@ -14,8 +14,6 @@ import hashlib
 import hmac
 import logging
 import math
-import random
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -58,11 +56,15 @@ from .players import (
     with_players,
 )
 from .ports import (
+    SYSTEM_ENTROPY,
     Appended,
     Archive,
     Clash,
+    Entropy,
     GameStore,
     NoScheduler,
+    Outbound,
+    PlayerStore,
     Replayed,
     Scheduler,
     lobby_status,
@@ -117,12 +119,16 @@ class Games:
         retries: int = 8,
         archive: Archive | None = None,
         webhooks: "webhooks_module.Settings | None" = None,
-        players=None,
+        players: PlayerStore | None = None,
         rematch_s: float = 60.0,
         rated_pair_cap: int = 10,
+        entropy: Entropy = SYSTEM_ENTROPY,
+        outbound: Outbound | None = None,
     ):
         self.store = store
-        self.players = players  # service.store.players.PlayerStore (None: no named players)
+        self.players = players  # None: no named players
+        self.entropy = entropy
+        self.outbound = outbound  # resolves a game's webhook (None: no webhooks)
         self.rematch_s = rematch_s  # how long after its end a game may be rematched
         # rated games a pair of seats may start in PAIR_WINDOW_S (0: no cap)
         self.rated_pair_cap = rated_pair_cap
@@ -400,10 +406,13 @@ class Games:
                                         "(player, with an app's X-Api-Key)"]})  # fmt: skip
         if webhook is not None:
             try:
-                webhooks_module.resolve(webhook["url"], self.webhooks.allow_private)
+                if self.outbound is None:
+                    raise webhooks_module.WebhookRefused("this service delivers no webhooks")
+                webhooks_module.resolve(webhook["url"], self.webhooks.allow_private,
+                                        self.outbound.lookup)  # fmt: skip
             except webhooks_module.WebhookRefused as e:
                 raise BadRequest({"webhook.url": [str(e)]}) from None
-        game_id = "g_" + secrets.token_hex(8)
+        game_id = self.entropy.ident("g_")
         key_hash = fp = None
         if idem_key is not None:
             key_hash = token_hash(idempotency.scoped(caller, idem_key))[:32]
@@ -431,7 +440,7 @@ class Games:
         the game is in the log. A rated game with both seats known is one of the pair's
         (``take_pair``); over the cap it is refused (``over_cap="refuse"``, a 429) or made
         unrated (``"unrated"``)."""
-        seed = secrets.token_bytes(32)  # revealed only by the audit (RULES H-6)
+        seed = self.entropy.seed()  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
         if rated:
@@ -450,10 +459,10 @@ class Games:
             more, state = domain.run(state, domain.Join(seat1.kind, ""),
                                      Ctx(seat=1, now=now, server_seed=seed))  # fmt: skip
             events = events + more
-        secret = secrets.token_hex(16)  # derives the tokens of keyed requests (``_derived``)
+        secret = self.entropy.secret()  # derives the tokens of keyed requests (``_derived``)
         token = None
         if seat0 == "human":
-            token = _derived(secret, 0, idem_key) if idem_key else secrets.token_urlsafe(32)
+            token = _derived(secret, 0, idem_key) if idem_key else self.entropy.token()
         if hashes is not None:
             token = None
         hash0 = token_hash(token) if token is not None else None
@@ -466,7 +475,7 @@ class Games:
             second = Seat(kind=opponent if opponent != "human" else None)
         hook = None
         if webhook is not None:
-            hook = Webhook(webhook["url"], webhooks_module.new_secret(),
+            hook = Webhook(webhook["url"], webhooks_module.new_secret(self.entropy),
                            webhook.get("events") == "all")  # fmt: skip
         record = GameRecord(
             game=game, created_ms=int(now * 1000), status=state.status, seats=(first, second),
@@ -654,12 +663,12 @@ class Games:
             events, state = domain.run(game.state, domain.Join(who.kind, client_seed), ctx)
             record = game.record
             if field is not None:
-                secret = record.secret or secrets.token_hex(16)  # (older games: none)
+                secret = record.secret or self.entropy.secret()  # (older games: none)
                 record = replace(record, secret=secret)
                 new_token = _derived(secret, 1, idem_key)
                 idem = (field, idempotency.appended(fp, game.version + 1, state.version))
             else:
-                new_token, idem = secrets.token_urlsafe(32), None
+                new_token, idem = self.entropy.token(), None
             seat = replace(self._seated(who, game.state.game), token_hash=token_hash(new_token))
             record = record.with_seat(1, seat)
             result = self._append(game, events, state, record=record, idem=idem)
@@ -768,7 +777,7 @@ class Games:
                 )
             self.metrics.append_retries.inc()
             # a random pause, growing: two seats acting in lockstep take turns losing
-            time.sleep(random.uniform(0, 0.001 * (attempt + 1)))
+            time.sleep(self.entropy.jitter(0.001 * (attempt + 1)))
             game, fresh = self._caught_up(game, result), True
         self.metrics.action("any", "busy")
         raise Busy("the game changed too fast to act on: retry", headers={"Retry-After": "1"})

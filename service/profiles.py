@@ -1,8 +1,6 @@
 """Reading players: a player's page (its ratings per game kind), its games (newest first,
 in Redis and in the archive alike) and the leaderboards."""
 
-import json
-
 from domain import GAMES
 from domain.views import iso
 
@@ -33,9 +31,9 @@ class Profiles:
         found = self.players.player(pkey)
         if found is None:
             raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
-        ratings = {g: shown(json.loads(found[g]) if g in found else None) for g in GAMES}
-        return {**_split(pkey), "name": found.get("name"),
-                "created_at": iso(int(found["created"]) / 1000), "ratings": ratings}  # fmt: skip
+        ratings = {g: shown(found.ratings.get(g)) for g in GAMES}
+        return {**_split(pkey), "name": found.name,
+                "created_at": iso(found.created_ms / 1000), "ratings": ratings}  # fmt: skip
 
     def games(self, pkey: str, cursor: str | None, limit: int) -> tuple[list[dict], str | None]:
         """A page of the player's games, newest first (those still in Redis and those in
@@ -69,7 +67,7 @@ class Profiles:
             members = [m for m, _pkey in listed]
             pkeys = [pkey for _m, pkey in listed]
             found = self.players.players(pkeys)
-            ratings = [json.loads(f[game]) if f and game in f else None for f in found]
+            ratings = [f.ratings.get(game) if f is not None else None for f in found]
             stale = [m for m, r in zip(members, ratings, strict=True)
                      if r is not None and provisional(rating_of(r))]  # fmt: skip
             if not stale:
@@ -81,7 +79,7 @@ class Profiles:
         for n, (pkey, f, r) in enumerate(zip(pkeys, found, ratings, strict=True)):
             if r is None:
                 continue
-            rows.append({"rank": first + n, **_split(pkey), "name": f.get("name"),
+            rows.append({"rank": first + n, **_split(pkey), "name": f.name,
                          "rating": round(r["rating"]), "rd": round(r["rd"], 1),
                          "provisional": False, "games": r.get("games", 0)})  # fmt: skip
         return rows, (members[-1] if more and members else None)

@@ -31,6 +31,7 @@ from domain import RULES
 from domain.ratings import Rating, update
 
 from .players import BOT_RD, NEWCOMER, provisional, rating_of
+from .ports import GameStore, PlayerStore
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +41,10 @@ RETRIES = 20  # guards that moved (other games of the same players rated meanwhi
 class Rater:
     """Apply a finished rated game's rating, exactly once."""
 
-    def __init__(self, games, players):
-        self.games = games  # service.games.Games
-        self.store = games.store
-        self.players = players  # service.store.players.PlayerStore
+    def __init__(self, games, store: GameStore, players: PlayerStore):
+        self.games = games  # loads a game's state
+        self.store = store
+        self.players = players
 
     def step(self, game_id: str) -> str:
         """``rated`` (applied now), ``done`` (applied before), ``unrated`` (not a rated

@@ -136,3 +136,66 @@ class GameRecord:
     @property
     def token_hashes(self) -> tuple[str | None, str | None]:
         return self.seats[0].token_hash, self.seats[1].token_hash
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """An app's player as the player store keeps it: its latest name, when it first sat
+    down (ms), and its rating per game kind (``{rating, rd, vol, games, wins, losses,
+    draws}``; a kind it never played has none)."""
+
+    name: str | None
+    created_ms: int
+    ratings: dict[str, dict] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class AppRecord:
+    """An app (an integrator's API key, stored as its hash): its id, its name, when it was
+    made and, once revoked, when (ms)."""
+
+    id: str
+    name: str
+    created_ms: int
+    revoked_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeekRecord:
+    """A seek (``service.seeks``): the game, options and ``rated`` it wants, the ratings it
+    accepts (``low``, ``high``) and its own, who seeks (``kind``, a bot's ``name`` or a
+    player's ``pkey``), the SHA-256 of its token, when it was made, expires and falls
+    back to a hosted bot (ms; None: it does not), its ``pool`` (the seeks it may pair
+    with), its ``status`` (``open``, ``making``, ``paired``, ``expired``, ``cancelled``)
+    and ``version`` (how often that changed), and once paired the game, its seat and the
+    other seek's id or the hosted level (``opponent``)."""
+
+    game: str
+    options: dict
+    rated: bool
+    low: int
+    high: int
+    rating: int
+    kind: str
+    name: str | None
+    pkey: str | None
+    token_hash: str
+    created_ms: int
+    expires_ms: int
+    fallback_ms: int | None
+    pool: str
+    status: str = "open"
+    version: int = 0
+    game_id: str | None = None
+    seat: int | None = None
+    opponent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Two seeks (or a seek and a hosted level, ``bot:<level>``) paired into a game to be
+    made: ``first`` takes seat 0."""
+
+    game_id: str
+    first: str
+    second: str

@@ -23,7 +23,6 @@ so each seat gets the same one whoever made the game, and neither is stored.
 import base64
 import hashlib
 import hmac
-import secrets
 
 import domain
 
@@ -31,6 +30,7 @@ from .cache import Game
 from .errors import GameRunning, NoSuchGame, ServiceError
 from .games import token_hash
 from .players import Who
+from .ports import SYSTEM_ENTROPY, Entropy, RematchStore
 from .records import GameRecord
 
 
@@ -56,8 +56,10 @@ def _hosted(record: GameRecord, seat: int) -> bool:
 
 
 class Rematches:
-    def __init__(self, games):
-        self.games = games  # service.games.Games
+    def __init__(self, games, store: RematchStore, *, entropy: Entropy = SYSTEM_ENTROPY):
+        self.games = games  # reads the games, makes the new one, takes the rated pair's count
+        self.store = store
+        self.entropy = entropy
 
     def _finished(self, game_id: str, token: str | None, required: bool):
         game = self.games.load(game_id)
@@ -85,8 +87,8 @@ class Rematches:
         now = self.games.clock()
         until = game.state.phase_since + self.games.rematch_s
         agrees = tuple(_hosted(record, s) for s in (0, 1))
-        got, new_id = self.games.store.rematch(
-            game_id, seat, int(now * 1000), int(until * 1000), "g_" + secrets.token_hex(8), agrees
+        got, new_id = self.store.rematch(
+            game_id, seat, int(now * 1000), int(until * 1000), self.entropy.ident("g_"), agrees
         )
         if got == "closed":
             raise RematchExpired(

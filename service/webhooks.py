@@ -31,12 +31,9 @@ import hmac
 import ipaddress
 import json
 import logging
-import secrets
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 from urllib.parse import urlsplit
 
 import domain
@@ -44,6 +41,7 @@ from domain import State
 
 from . import telemetry
 from .players import with_players
+from .ports import SYSTEM_ENTROPY, Clock, Entropy, Outbound, WebhookStore
 from .records import GameRecord
 
 log = logging.getLogger(__name__)
@@ -61,8 +59,8 @@ class WebhookRefused(ValueError):
     """A target this service will not deliver to; the message says why."""
 
 
-def new_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
+def new_secret(entropy: Entropy = SYSTEM_ENTROPY) -> str:
+    return "whsec_" + entropy.token()
 
 
 def sign(secret: str, t: int, body: bytes) -> str:
@@ -106,9 +104,12 @@ def _refused_address(ip) -> bool:
     return False
 
 
-def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
-    """(host in ASCII, port, addresses) of a target, every address allowed; WebhookRefused if it is
-    not a URL this service delivers to (not https, too long, an address refused)."""
+def resolve(
+    url: str, allow_private: bool, lookup: Callable[[str, int], list[str]]
+) -> tuple[str, int, list[str]]:
+    """(host in ASCII, port, addresses) of a target, every address allowed (``lookup``:
+    the addresses a host resolves to, ``Outbound.lookup``); WebhookRefused if it is not a
+    URL this service delivers to (not https, too long, an address refused)."""
     if len(url) > MAX_URL:
         raise WebhookRefused(f"longer than {MAX_URL} characters")
     try:
@@ -127,10 +128,9 @@ def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
     except UnicodeError as e:
         raise WebhookRefused(f"its host is not a domain name ({e})") from None
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        addresses = list(dict.fromkeys(lookup(host, port)))
     except (OSError, UnicodeError) as e:
         raise WebhookRefused(f"its host does not resolve ({e})") from None
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
     if not allow_private:
         for a in addresses:
             if _refused_address(ipaddress.ip_address(a.split("%")[0])):
@@ -220,22 +220,16 @@ class Settings:
         return cls(allow_private=s.webhook_allow_private, deployment=deployment)
 
 
-class Sender(Protocol):
-    """Sends one notification (``service.outbound.webhooks``)."""
-
-    def post(self, url: str, host: str, addresses: list[str], body: bytes, headers: dict,
-             timeout_s: float) -> int: ...  # fmt: skip
-
-
 class Deliverer:
     """The delivery job's use case (see the module's doc)."""
 
-    def __init__(self, games, sender: Sender, *, deployment: Target | None = None,
-                 allow_private: bool = False, timeout_s: float = 5.0,
-                 retry_s: float = 86_400, clock: Callable[[], float] = time.time):  # fmt: skip
-        self.games = games  # service.games.Games: the log, states at a version, the store
-        self.store = games.store
-        self.sender = sender
+    def __init__(self, games, store: WebhookStore, outbound: Outbound, *,
+                 deployment: Target | None = None, allow_private: bool = False,
+                 timeout_s: float = 5.0, retry_s: float = 86_400,
+                 clock: Clock = time.time):  # fmt: skip
+        self.games = games  # reads the game: its log, its states at a version
+        self.store = store
+        self.outbound = outbound
         self.deployment = deployment
         self.allow_private = allow_private
         self.timeout_s = timeout_s
@@ -334,12 +328,13 @@ class Deliverer:
         entry = {"id": ident["id"], "type": ident["type"], "target": target.key,
                  "at": round(t0, 3)}  # fmt: skip
         try:
-            host, _port, addresses = resolve(target.url, self.allow_private)
+            host, _port, addresses = resolve(target.url, self.allow_private,
+                                             self.outbound.lookup)  # fmt: skip
             headers = {"Content-Type": "application/json", "User-Agent": "spitlog-webhooks",
                        "Spitlog-Signature": sign(target.secret, int(t0), body),
                        "Spitlog-Event-Id": ident["id"], **telemetry.carrier()}  # fmt: skip
-            status = self.sender.post(target.url, host, addresses, body, headers,
-                                      self.timeout_s)  # fmt: skip
+            status = self.outbound.post(target.url, host, addresses, body, headers,
+                                        self.timeout_s)  # fmt: skip
             entry["status"] = status
             problem = None if 200 <= status < 300 else f"answered {status}"
         except WebhookRefused as e:

@@ -9,7 +9,7 @@ from service.archiving import Archiver
 from service.config import Settings
 from service.games import Games
 from service.metrics import Metrics
-from service.outbound.webhooks import UrllibSender
+from service.outbound.webhooks import HttpOutbound
 from service.rating import Rater
 from service.rematch import Rematches
 from service.seeks import Seeks
@@ -48,13 +48,14 @@ class Runtime:
             players=self.players,
             rematch_s=s.rematch_s,
             rated_pair_cap=s.rated_pair_cap,
+            outbound=HttpOutbound(),
         )
-        self.rater = Rater(self.games, self.players)
+        self.rater = Rater(self.games, self.store, self.players)
         self.seeks = Seeks(
             self.games, SeekStore(client), self.players, self.scheduler, s.seek_max_s
         )
         self.deliverer = webhooks.Deliverer(
-            self.games, UrllibSender(), deployment=hooks.deployment,
+            self.games, self.store, HttpOutbound(), deployment=hooks.deployment,
             allow_private=hooks.allow_private, timeout_s=s.webhook_timeout_s,
             retry_s=s.webhook_retry_s,
         )  # fmt: skip
@@ -62,6 +63,6 @@ class Runtime:
             self.store, self.archive, s.retain_s, hold=self.deliverer.pending,
             hold_max_s=s.webhook_retry_s + 3600,  # the give-ups take their time too
             rater=self.rater, players=self.players, rematch_s=s.rematch_s,
-            settle=Rematches(self.games).settle,
+            settle=Rematches(self.games, self.store).settle,
         )  # fmt: skip
         self.trace = s.trace

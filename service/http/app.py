@@ -24,7 +24,8 @@ from ..audit import Audits
 from ..games import Games, ms_now
 from ..limits import GameGate, Limits
 from ..metrics import Metrics
-from ..ports import Scheduler
+from ..outbound.webhooks import HttpOutbound
+from ..ports import SYSTEM_ENTROPY, Clock, Entropy, Scheduler
 from ..profiles import Profiles
 from ..rematch import Rematches
 from ..seeks import Seeks
@@ -204,13 +205,16 @@ def create_app(
     *,
     redis_client: redis.Redis | None = None,
     scheduler: Scheduler | None = None,
-    clock=ms_now,
+    clock: Clock = ms_now,
+    entropy: Entropy = SYSTEM_ENTROPY,
     front: bool = True,
     archive=None,
 ) -> Flask:
     """The API. ``settings`` (default: ``config.load()``); ``redis_client`` replaces the
     clients made from ``redis_url`` (tests pass fakeredis); ``scheduler`` is told of every
-    append (``ports.Scheduler``; default: nothing); ``front=False`` sends the hot routes
+    append (``ports.Scheduler``; default: nothing); ``clock`` and ``entropy``: the use
+    cases' (``ports.Clock``, ``ports.Entropy``; default: the system's, a test gives its
+    own: seeds, tokens and ids of its choosing); ``front=False`` sends the hot routes
     through Flask's dispatch like the others (the parity test); ``archive`` (a
     ``ports.Archive``; default: the one ``archive_url`` names) is where finished games
     are read once they have left Redis."""
@@ -238,6 +242,7 @@ def create_app(
             s.archive_url, s3_endpoint_url=s.s3_endpoint_url),
         webhooks=webhooks.Settings.from_settings(s),
         players=player_store, rematch_s=s.rematch_s, rated_pair_cap=s.rated_pair_cap,
+        entropy=entropy, outbound=HttpOutbound(),
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     seek_store = SeekStore(client)
@@ -248,9 +253,10 @@ def create_app(
         gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
         cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
-        apps=Apps(player_store), profiles=Profiles(store, player_store, games.archive),
-        seeks=Seeks(games, seek_store, player_store, scheduler, s.seek_max_s),
-        rematches=Rematches(games),
+        apps=Apps(player_store, entropy=entropy),
+        profiles=Profiles(store, player_store, games.archive),
+        seeks=Seeks(games, seek_store, player_store, scheduler, s.seek_max_s, entropy=entropy),
+        rematches=Rematches(games, store, entropy=entropy),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)

@@ -41,6 +41,7 @@ import redis
 
 from .. import ids
 from ..ports import Listing
+from ..records import AppRecord, PlayerRecord
 from .records import member, member_created, member_game
 
 RT = "spit:{rt}"
@@ -122,6 +123,26 @@ def _s(b) -> str:
     return b.decode() if isinstance(b, bytes) else str(b)
 
 
+def _app(raw) -> AppRecord | None:
+    """An app's hash as its record (None: no such app)."""
+    if not raw:
+        return None
+    h = {_s(k): _s(v) for k, v in raw.items()}
+    revoked = h.get("revoked")
+    return AppRecord(h["id"], h["name"], int(h["created"]), int(revoked) if revoked else None)
+
+
+def _player(raw) -> PlayerRecord | None:
+    """A player's hash as its record (None: no such player): its name, when it was made,
+    and its ratings (the fields named by a game kind: JSON)."""
+    if not raw:
+        return None
+    h = {_s(k): _s(v) for k, v in raw.items()}
+    ratings = {k: json.loads(v) for k, v in h.items()
+               if k not in ("name", "created", "v") and not k.startswith("lb:")}  # fmt: skip
+    return PlayerRecord(h.get("name"), int(h.get("created") or 0), ratings)
+
+
 def player_key(pkey: str) -> str:
     return f"{RT}:p:{pkey}"
 
@@ -175,19 +196,18 @@ class PlayerStore:
         pipe.hset("spit:apps", app_id, key_hash)
         pipe.execute()
 
-    def app_by_hash(self, key_hash: str) -> dict[str, str] | None:
-        raw = self.r.hgetall(f"spit:app:{key_hash}")
-        return {_s(k): _s(v) for k, v in raw.items()} if raw else None
+    def app_by_hash(self, key_hash: str) -> AppRecord | None:
+        return _app(self.r.hgetall(f"spit:app:{key_hash}"))
 
-    def apps(self) -> list[dict[str, str]]:
+    def apps(self) -> list[AppRecord]:
         hashes = [_s(h) for h in self.r.hvals("spit:apps")]
         pipe = self.r.pipeline(transaction=False)
         for h in hashes:
             pipe.hgetall(f"spit:app:{h}")
-        found = [{_s(k): _s(v) for k, v in raw.items()} for raw in pipe.execute() if raw]
-        return sorted(found, key=lambda a: (int(a["created"]), a["id"]))
+        found = [_app(raw) for raw in pipe.execute() if raw]
+        return sorted(found, key=lambda a: (a.created_ms, a.id))
 
-    def revoke_app(self, app_id: str, at_ms: int) -> dict[str, str] | None:
+    def revoke_app(self, app_id: str, at_ms: int) -> AppRecord | None:
         """Mark the app's key revoked (at once, for every process); None: no such app."""
         h = self.r.hget("spit:apps", app_id)
         if h is None:
@@ -208,15 +228,14 @@ class PlayerStore:
         pipe.hset(player_key(pkey), "name", name)
         pipe.execute()
 
-    def player(self, pkey: str) -> dict[str, str] | None:
-        raw = self.r.hgetall(player_key(pkey))
-        return {_s(k): _s(v) for k, v in raw.items()} if raw else None
+    def player(self, pkey: str) -> PlayerRecord | None:
+        return _player(self.r.hgetall(player_key(pkey)))
 
-    def players(self, pkeys: list[str]) -> list[dict[str, str] | None]:
+    def players(self, pkeys: list[str]) -> list[PlayerRecord | None]:
         pipe = self.r.pipeline(transaction=False)
         for p in pkeys:
             pipe.hgetall(player_key(p))
-        return [{_s(k): _s(v) for k, v in raw.items()} if raw else None for raw in pipe.execute()]
+        return [_player(raw) for raw in pipe.execute()]
 
     def ratings(self, pkeys: list[str], kind: str) -> list[dict | None]:
         """Each player's rating in ``kind`` (None: never rated in it)."""

@@ -89,12 +89,12 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
 
     games, seeks = use_cases(redis_url)
     final = {p["id"]: seeks.store.get(p["id"]) for p in posted}
-    by_status = Counter(s["status"] for s in final.values())
+    by_status = Counter(s.status for s in final.values())
     assert set(by_status) <= {"paired", "expired"}, by_status
     in_game = defaultdict(list)
     for sid, s in final.items():
-        if s["status"] == "paired":
-            in_game[s["gid"]].append((sid, int(s["seat"]), s["opp"]))
+        if s.status == "paired":
+            in_game[s.game_id].append((sid, s.seat, s.opponent))
     spec = {p["id"]: p for p in posted}
     vs_bot = 0
     for gid, seats in in_game.items():
@@ -103,25 +103,25 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
         if len(seats) == 1:  # a bot fallback
             ((sid, seat, opp),) = seats
             assert seat == 0 and opp.startswith("bot:") and record.seats[1].kind == opp
-            assert record.seats[0].token_hash == final[sid]["tok"]
+            assert record.seats[0].token_hash == final[sid].token_hash
             vs_bot += 1
             continue
         assert sorted(seat for _s, seat, _o in seats) == [0, 1], (gid, seats)
         (a, _sa, oa), (b, _sb, ob) = sorted(seats, key=lambda x: x[1])
         assert (oa, ob) == (b, a)  # each names the other
-        assert list(record.token_hashes) == [final[a]["tok"], final[b]["tok"]]
+        assert list(record.token_hashes) == [final[a].token_hash, final[b].token_hash]
         sa, sb = spec[a], spec[b]
         assert (sa["game"], sa["options"]) == (sb["game"], sb["options"]) == (
             record.game, {k: v for k, v in sa["options"].items()})  # fmt: skip
         for mine, theirs in ((final[a], final[b]), (final[b], final[a])):
-            assert int(mine["lo"]) <= int(theirs["rating"]) <= int(mine["hi"])
+            assert mine.low <= theirs.rating <= mine.high
     # no seek in two games: every seek's token sits at one seat of one game only
     records = [games.store.game_record(gid) for gid in in_game]
     seated = Counter(h for r in records for h in r.token_hashes if h)
     assert max(seated.values()) == 1
     assert sum(len(s) for s in in_game.values()) == by_status["paired"]
     never = [sid for sid in final if spec[sid]["rating_range"] == [0, 1000]]
-    assert all(final[s]["status"] == "expired" or final[s]["opp"].startswith("bot:")
+    assert all(final[s].status == "expired" or final[s].opponent.startswith("bot:")
                for s in never)  # fmt: skip
     r = redis_client
     assert [k for k in r.scan_iter("spit:{sk}:pool:*") if r.zcard(k)] == []
@@ -142,8 +142,8 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
     with pytest.raises(ConnectionError):
         seeks.post("spit", {})
     seeks._settle = real
-    (member,) = seeks.store.making(int(time.time() * 1000) + 1)
-    gid = member.split("|")[0]
+    (pairing,) = seeks.store.making(int(time.time() * 1000) + 1)
+    gid = pairing.game_id
     assert games.store.game_record(gid) is None  # paired, the game not made
     # the sweeper and a reader at once: one game
     others = [use_cases(redis_url)[1] for _ in range(4)]
@@ -172,7 +172,8 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
     answers = defaultdict(list)
 
     def ask(gid, token, barrier):
-        mine = Rematches(use_cases(redis_url)[0])
+        here = use_cases(redis_url)[0]
+        mine = Rematches(here, here.store)
         barrier.wait()
         answers[gid].append(mine.ask(gid, token))
 
@@ -194,7 +195,7 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
         assert games.store.game_record(gid).rematch.game == new
         assert games.load(new).record.rematch_of == gid
         for token, seat in ((t0, 1), (t1, 0)):
-            mine = Rematches(games).read(gid, token)
+            mine = Rematches(games, games.store).read(gid, token)
             assert games.seat(games.load(new), mine["token"]) == seat
     assert len(made) == len(played)
     rows, _ = games.store.lobby("running", None, 100)
@@ -228,21 +229,21 @@ def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
         store = unarmed_seeks.store
         end = time.monotonic() + 20
         while time.monotonic() < end and not all(
-            store.get(s["id"])["status"] == "paired" for s in (armed, lost)
+            store.get(s["id"]).status == "paired" for s in (armed, lost)
         ):
             time.sleep(0.05)
         for s in (armed, lost):
             got = store.get(s["id"])
             # the level whose calibrated rating is nearest a newcomer's 1500 (RULES aside:
             # domain.speed.BOT_RATINGS)
-            assert (got["status"], got["opp"]) == ("paired", NEAREST_1500), got
+            assert (got.status, got.opponent) == ("paired", NEAREST_1500), got
             h = bearer(s["token"])
-            view = client.get(f"/v1/games/{got['gid']}", headers=h).get_json()
+            view = client.get(f"/v1/games/{got.game_id}", headers=h).get_json()
             assert view["you"] == 0 and view["players"][1]["kind"] == NEAREST_1500
-            client.post(f"/v1/games/{got['gid']}/actions", json={"type": "ready"}, headers=h)
+            client.post(f"/v1/games/{got.game_id}/actions", json={"type": "ready"}, headers=h)
         end = time.monotonic() + 20
         while time.monotonic() < end:  # the hosted bot readies and the deal is turned up
-            v = client.get(f"/v1/games/{store.get(lost['id'])['gid']}").get_json()
+            v = client.get(f"/v1/games/{store.get(lost['id']).game_id}").get_json()
             if v["phase"] not in ("ready", "waiting"):
                 break
             time.sleep(0.05)

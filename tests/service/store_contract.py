@@ -41,14 +41,30 @@ FULL = GameRecord(
 )  # fmt: skip
 
 
-def test_append_numbers_events_as_stream_ids(store, redis_client):
+def test_append_numbers_events_from_one(store):
     assert store.append("g1", 0, ev(3), record=spit()) == Appended(3)
-    ids = [i.decode() for i, _f in redis_client.xrange("spit:{g:g1}:log")]
-    assert ids == ["0-1", "0-2", "0-3"]
     assert [v for v, _d in store.read_after("g1", 1)] == [2, 3]
     assert store.read_after("g1", 0, limit=2) == [(1, {"type": "x", "n": 0}), (2, ev(2)[1])]
     assert store.read_after("g1", 0, upto=1) == [(1, ev(1)[0])]
     assert store.version("g1") == 3
+
+
+def test_the_log_is_a_stream_whose_ids_are_the_versions(store, redis_client):
+    store.append("g1", 0, ev(3), record=spit())
+    ids = [i.decode() for i, _f in redis_client.xrange("spit:{g:g1}:log")]
+    assert ids == ["0-1", "0-2", "0-3"]
+
+
+def test_an_append_at_a_stale_version_changes_nothing(store):
+    store.append("g1", 0, ev(3), record=spit())
+    result = store.append(
+        "g1", 1, ev(2, "late"), idem=("0:k", {"fp": "a"}), snapshot=(3, {"s": 1}),
+        record=spit(status="finished"), before=spit(),
+    )  # fmt: skip
+    assert isinstance(result, Clash) and result.version == 3
+    assert store.read_after("g1", 0) == [(n + 1, e) for n, e in enumerate(ev(3))]
+    assert store.game_record("g1") == spit() and store.snapshot_at("g1", 3) is None
+    assert store.find_record("g1", "0:k") is None
 
 
 def test_append_at_a_stale_version_writes_nothing_and_tells_what_was_missed(store, redis_client):
@@ -207,6 +223,24 @@ def test_records_of_older_code_are_still_found(store, redis_client):
     assert store.version("g1") == 1
 
 
+def test_an_archived_game_is_deleted_whole_and_only_then(store):
+    store.append("g1", 0, ev(2), record=spit(created_ms=5, create_key="k" * 32,
+                                             seats=(Seat("human", "ab" * 32), Seat())))  # fmt: skip
+    store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
+    store.record("g1", "0:refused", {"fp": "0123456789abcdef", "s": 422, "v": 1, "d": "no"})
+    assert store.claim_create("k" * 32, "g1", "f" * 16, 10) is None
+    assert not store.delete_game("g1", 2)  # not archived
+    store.mark_archived("g1", 1, 1000, 0)
+    assert not store.delete_game("g1", 2)  # archived at another version
+    store.mark_archived("g1", 2, 1000, 0)
+    assert store.game_record("g1").archived == ArchivedMark(1000, 2)
+    assert store.delete_game("g1", 2) and store.delete_game("g1", 2)  # (gone already: done)
+    assert store.game_record("g1") is None and store.load("g1") is None
+    assert store.token_owner("ab" * 32) is None and store.lobby("finished", None, 10)[0] == []
+    assert store.find_record("g1", "0:refused") is None
+    assert store.claim_create("k" * 32, "g2", "f" * 16, 10) is None  # the create key is free
+
+
 def test_delete_game_removes_every_key_of_the_game(store, redis_client):
     rec = {"fp": "0123456789abcdef", "s": 201, "v": [2, 2]}
     store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}),
@@ -226,7 +260,7 @@ def test_delete_game_removes_every_key_of_the_game(store, redis_client):
     assert redis_client.zcard("spit:lobby:finished") == 0
 
 
-def test_wait_after_wakes_on_an_append(store):
+def test_wait_after_wakes_on_an_append(store, redis_client):
     store.append("g1", 0, ev(1))
     timer = threading.Timer(0.2, lambda: store.append("g1", 1, ev(2)))
     timer.start()
@@ -237,7 +271,7 @@ def test_wait_after_wakes_on_an_append(store):
     assert [v for v, _d in got] in ([2], [2, 3])
 
 
-def test_wait_after_times_out_empty(store):
+def test_wait_after_times_out_empty(store, redis_client):
     store.append("g1", 0, ev(1))
     t0 = time.monotonic()
     assert store.wait_after("g1", 1, 0.2) == []
@@ -314,3 +348,79 @@ def test_the_scripts_load_again_after_the_server_forgot_them(store, redis_client
     assert store.append("g1", 2, ev(1)) == Appended(3)
     redis_client.script_flush()
     assert store.load("g1").version == 3
+
+
+def test_an_append_writes_only_its_changes_over_what_others_wrote_meanwhile(store):
+    """A record's fields written by others since the caller read it (a rematch's ask, the
+    rating's outcome) stay: an append writes only what it changed."""
+    store.append("g1", 0, ev(1), record=spit(status="running"))
+    read = store.game_record("g1")
+    store.rematch("g1", 0, 5, 10, "g2", (False, False))
+    store.set_rating("g1", {"game": "spit"})
+    store.append("g1", 1, ev(1), record=dataclasses.replace(read, status="finished"), before=read)
+    now = store.game_record("g1")
+    assert (now.status, now.rematch.asked_ms, now.rating) == ("finished", (5, None),
+                                                              {"game": "spit"})  # fmt: skip
+
+
+def test_a_rematch_is_named_once_both_seats_asked(store):
+    store.append("g1", 0, ev(1), record=spit(status="finished"))
+    assert store.rematch("g1", 1, 100, 1000, "g_a", (False, False)) == ("waiting", None)
+    assert store.rematch("g1", 1, 200, 1000, "g_b", (False, False)) == ("waiting", None)
+    assert store.game_record("g1").rematch.asked_ms == (None, 100)  # the first ask's time
+    assert store.rematch("g1", 0, 300, 1000, "g_c", (False, False)) == ("made", "g_c")
+    assert store.rematch("g1", 1, 2000, 1000, "g_d", (False, False)) == ("made", "g_c")
+    assert store.game_record("g1").rematch.game == "g_c"
+    assert store.rematch("nope", 0, 1, 1000, "g_e", (False, False)) == ("gone", None)
+
+
+def test_a_rematch_is_refused_late_or_once_closed_and_a_hosted_bot_agrees(store):
+    store.append("g1", 0, ev(1), record=spit(status="finished"))
+    assert store.rematch("g1", 0, 2000, 1000, "g_a", (False, False)) == ("expired", None)
+    store.append("g2", 0, ev(1), record=spit(status="finished"))
+    assert store.rematch("g2", 0, 100, 1000, "g_b", (False, True)) == ("made", "g_b")
+    store.append("g3", 0, ev(1), record=spit(status="finished"))
+    store.close_rematch("g3")
+    assert store.rematch("g3", 0, 100, 1000, "g_c", (False, False)) == ("closed", None)
+    assert store.game_record("g3").rematch.closed
+
+
+def test_refused_windows_are_kept_per_token_after_a_time(store):
+    store.append("g1", 0, ev(1), record=spit())
+    store.refused("g1", "ab" * 32, 10.0, 12.5)
+    store.refused("g1", "ab" * 32, 20.0, 21.0)
+    store.refused("g1", "cd" * 32, 10.0, 30.0)
+    assert sorted(store.refused_windows("g1", "ab" * 32, 0.0)) == [(10.0, 12.5), (20.0, 21.0)]
+    assert store.refused_windows("g1", "ab" * 32, 11.0) == [(11.0, 12.5), (20.0, 21.0)]
+    assert store.refused_windows("g1", "ab" * 32, 15.0) == [(20.0, 21.0)]
+
+
+def test_a_create_key_binds_one_game_until_released_or_stale(store):
+    assert store.claim_create("a" * 32, "g1", "fp1", 1000) is None
+    assert store.claim_create("a" * 32, "g2", "fp2", 2000) == ("g1", "fp1", 1000)
+    store.release_create("a" * 32, "g2")  # not its game: nothing
+    assert store.claim_create("a" * 32, "g2", "fp2", 2000) == ("g1", "fp1", 1000)
+    store.release_create("a" * 32, "g1")
+    assert store.claim_create("a" * 32, "g2", "fp2", 3000) is None
+    late = 3000 + 31_000  # its game never came (its process died): taken over
+    assert store.claim_create("a" * 32, "g3", "fp3", late) is None
+    store.append("g3", 0, ev(1), record=spit())
+    assert store.claim_create("a" * 32, "g4", "fp4", late + 60_000) == ("g3", "fp3", late)
+
+
+def test_a_games_webhook_cursor_deliveries_and_lock(store):
+    store.append("g1", 0, ev(1), record=spit())
+    assert store.hooks("g1", "g") == {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}
+    cursor = {"v": 3, "n": 1, "a": 2, "f": 12.5, "next": 14.25}
+    store.set_hooks("g1", "g", cursor)
+    assert store.hooks("g1", "g") == cursor and store.hooks("g1", "d")["v"] == 1
+    for n in range(5):
+        store.log_delivery("g1", "g", {"id": f"evt_{n}"}, 3)
+    assert [d["id"] for d in store.deliveries("g1", 10)] == ["evt_2", "evt_3", "evt_4"]
+    assert store.deliveries("g1", 10)[0]["target"] == "g"
+    held = store.lock("g1", "hooks", 60_000)
+    assert held is not None and store.lock("g1", "hooks", 60_000) is None
+    store.unlock("g1", "hooks", "not-the-holder")
+    assert store.lock("g1", "hooks", 60_000) is None
+    store.unlock("g1", "hooks", held)
+    assert store.lock("g1", "hooks", 60_000) is not None

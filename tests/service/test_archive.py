@@ -234,7 +234,7 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     for seat in (0, 1):
         got = store.rematch(other, seat, ms, ms + 60_000, "g_00000000000000aa", (False, False))
     assert got == ("made", "g_00000000000000aa")
-    settle = Rematches(games).settle
+    settle = Rematches(games, games.store).settle
     late[0] = clock[0] + 65
     archiver = Archiver(store, archive, retain_s=0, clock=lambda: late[0], rematch_s=60,
                         settle=settle)  # fmt: skip

@@ -176,7 +176,7 @@ def rated_game(client, key, opponent=None, winner_resigns=1, svc=None, move=True
 
 def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key):
     gid, _tokens = rated_game(client, key)  # bob resigns: alice wins
-    rater = Rater(svc.games, svc.profiles.players)
+    rater = Rater(svc.games, svc.store, svc.profiles.players)
     assert [rater.step(gid) for _ in range(3)] == ["rated", "done", "done"]
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
@@ -198,9 +198,9 @@ def test_a_marker_without_the_outcome_is_copied_not_applied_again(client, svc, k
     real = store.set_rating
     store.set_rating = lambda *a, **k: (_ for _ in ()).throw(ConnectionError("killed"))
     with pytest.raises(ConnectionError):
-        Rater(svc.games, svc.profiles.players).step(gid)
+        Rater(svc.games, svc.store, svc.profiles.players).step(gid)
     store.set_rating = real
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "done"
+    assert Rater(svc.games, svc.store, svc.profiles.players).step(gid) == "done"
     assert client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]["games"] == 1
 
 
@@ -214,18 +214,18 @@ def test_a_guard_that_moved_is_rated_again_on_the_new_rating(client, svc, key):
     def interleaved(game_id, kind, pkeys):  # g2 is rated while g1's run computes
         out = read(game_id, kind, pkeys)
         if game_id == g1 and not calls:
-            calls.append(Rater(svc.games, players).step(g2))
+            calls.append(Rater(svc.games, svc.store, players).step(g2))
         return out
 
     players.read_for_rating = interleaved
-    assert Rater(svc.games, players).step(g1) == "rated" and calls == ["rated"]
+    assert Rater(svc.games, svc.store, players).step(g1) == "rated" and calls == ["rated"]
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     assert alice["games"] == 2 and alice["wins"] == 2
 
 
 def test_against_a_hosted_level_only_the_player_moves(client, svc, key):
     gid, _ = rated_game(client, key, opponent="bot:hard", winner_resigns=0)  # alice resigns
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "rated"
+    assert Rater(svc.games, svc.store, svc.profiles.players).step(gid) == "rated"
     outcome = svc.store.game_record(gid).rating
     hard = {"rating": spit.BOT_RATINGS["hard"], "rd": 50.0, "vol": 0.06}
     assert outcome["seats"][1] == {"who": "bot:hard", "before": hard}
@@ -250,8 +250,8 @@ def test_the_player_and_its_rating_survive_the_archive(r, key, tmp_path):
     client, svc = app.test_client(), app.extensions["spitlog"]
     key = {"X-Api-Key": svc.apps.create("acme")[1]}
     gid, _ = rated_game(client, key)
-    archiver = Archiver(RedisStore(r), archive, 0, rater=Rater(svc.games, svc.profiles.players),
-                        players=svc.profiles.players)  # fmt: skip
+    rater = Rater(svc.games, svc.store, svc.profiles.players)
+    archiver = Archiver(RedisStore(r), archive, 0, rater=rater, players=svc.profiles.players)
     assert archiver.step(gid)[0] == "archived"  # rated first: never archived unrated
     before = client.get(f"/v1/games/{gid}").get_json()
     assert archiver.step(gid)[0] == "deleted"
@@ -379,7 +379,7 @@ def test_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_and_not_rat
     assert [(e["type"], e.get("reason")) for e in events[-2:]] == [
         ("player_resigned", None), ("game_aborted", "unplayed")]  # fmt: skip
     assert events[0]["rated"] is True  # the log says the game was rated
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    assert Rater(svc.games, svc.store, svc.profiles.players).step(gid) == "unrated"
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     assert (alice["games"], alice["rating"]) == (0, 1500)
     # one seat's move is not enough: one plays, the other only says it is ready
@@ -430,7 +430,7 @@ def test_a_rated_game_won_by_play_against_a_seat_that_never_moved_is_not_rated(c
     wire = [domain.event_to_dict(e) for e in given + events]
     assert isinstance(svc.store.append(gid, 0, wire, record=record), Appended)
     assert svc.games.load(gid).state == state
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unplayed"
+    assert Rater(svc.games, svc.store, svc.profiles.players).step(gid) == "unplayed"
     outcome = svc.store.game_record(gid).rating
     assert outcome["unrated"] == "unplayed" and [s.get("moved") for s in outcome["seats"]] == [
         True, False]  # fmt: skip
@@ -443,7 +443,7 @@ def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
     """A rating with RD of 110 or more is provisional (Lichess's threshold): shown so on the
     player's page and with its seat, and kept off the leaderboard until it is
     established."""
-    rater = Rater(svc.games, svc.profiles.players)
+    rater = Rater(svc.games, svc.store, svc.profiles.players)
     levels = ("bot:medium", "bot:easy")
     for n in range(20):  # alice against two calibrated levels (RD 50), loses and wins
         gid, _ = rated_game(client, key, opponent=levels[n % 2], winner_resigns=n % 2)
@@ -473,7 +473,7 @@ def test_a_provisional_rating_found_on_the_leaderboard_is_taken_off(client, svc,
     """A provisional rating listed before they were kept off (a leaderboard of older
     data) is taken off as the board is read, and the ranks count only those left."""
     gid, _ = rated_game(client, key)
-    Rater(svc.games, svc.profiles.players).step(gid)
+    Rater(svc.games, svc.store, svc.profiles.players).step(gid)
     store = svc.profiles.players
     for pid in ("alice", "bob"):  # each listed with its provisional rating as it stands
         page = client.get(f"/v1/players/{pid}", headers=key).get_json()

@@ -410,7 +410,7 @@ def test_a_waiting_read_finishes_a_pairing_its_maker_left_making(redis_client, c
     with pytest.raises(OSError):
         seeks.post("spit", {})  # paired, its game not made: the process dies
     seeks._settle = real
-    assert seeks.store.get(a["id"])["status"] == "making"
+    assert seeks.store.get(a["id"]).status == "making"
     waiter = _Waiter(clock)
     got = seeks.read(a["id"], a["token"], 30, waiter)
     assert waiter.timeouts == [MAKING_GRACE_S]

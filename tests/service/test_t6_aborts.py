@@ -37,7 +37,7 @@ def test_T6_a_rated_game_whose_hosted_bot_was_not_run_is_aborted_never_rated(app
     assert (view["status"], view["result"], view["winner"]) == ("aborted", "T-6", None)
     why = "the service could not run seat 1's decisions for 120 s"
     assert view["aborted"] == {"by": "service", "why": why} and view["rated"] is True
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    assert Rater(svc.games, svc.store, svc.profiles.players).step(gid) == "unrated"
     alice = client.get("/v1/players/alice", headers=key).get_json()
     assert alice["ratings"].get("spit", {}).get("games", 0) == 0
 
@@ -59,7 +59,7 @@ def test_T6_the_operators_abort_shows_who_and_why_to_every_viewer(app, client):
             "why": "reported: a stuck table",
         }  # fmt: skip
     assert client.get(f"/v1/games/{gid}/audit").get_json()["verified"] is True
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    assert Rater(svc.games, svc.store, svc.profiles.players).step(gid) == "unrated"
     # an abort of another kind has no one named: T-5's
     waiting = client.post("/v1/games", json={"game": "speed"}).get_json()["id"]
     _later(svc.games, 601)
