@@ -15,13 +15,15 @@
 Each has an in-memory fake in tests/support/fakes.py, on which the use cases' tests run.
 
 The entry points plug the workers' scheduler in (``workers.schedule.Scheduler``, given to
-``Games`` and to ``create_app``): after each append it learns the game's new state (and
+``create_app`` and ``workers.runtime``): after each append it learns the game's new state (and
 the one before) and arms what ``domain.deadlines(state)`` and the bots' turns require.
 By default nothing happens.
 """
 
+import math
 import random
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -309,9 +311,15 @@ class Outbound(Protocol):
 
 
 class Clock(Protocol):
-    """Now, in seconds since the epoch (``time.time`` or a test's)."""
+    """Now, in seconds since the epoch (``time.time``, ``ms_now`` or a test's)."""
 
     def __call__(self) -> float: ...
+
+
+def ms_now() -> float:
+    """The time events are stamped with: now, rounded up to the millisecond (what the
+    export notation keeps, docs/export.md; up, so a deadline is never fired early)."""
+    return math.ceil(time.time() * 1000) / 1000
 
 
 class Entropy(Protocol):

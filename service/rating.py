@@ -42,7 +42,7 @@ class Rater:
     """Apply a finished rated game's rating, exactly once."""
 
     def __init__(self, games, store: GameStore, players: PlayerStore):
-        self.games = games  # loads a game's state
+        self.games = games  # service.reading.Reading: a game's state
         self.store = store
         self.players = players
 

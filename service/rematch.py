@@ -28,10 +28,13 @@ import domain
 
 from .cache import Game
 from .errors import GameRunning, NoSuchGame, ServiceError
-from .games import token_hash
+from .pairs import RatedPairs
 from .players import Who
-from .ports import SYSTEM_ENTROPY, Entropy, RematchStore
+from .ports import SYSTEM_ENTROPY, Clock, Entropy, RematchStore
+from .reading import Reading
 from .records import GameRecord
+from .seating import Seating
+from .tokens import Tokens, token_hash
 
 
 class RematchExpired(ServiceError):
@@ -56,14 +59,21 @@ def _hosted(record: GameRecord, seat: int) -> bool:
 
 
 class Rematches:
-    def __init__(self, games, store: RematchStore, *, entropy: Entropy = SYSTEM_ENTROPY):
-        self.games = games  # reads the games, makes the new one, takes the rated pair's count
+    def __init__(self, reading: Reading, tokens: Tokens, seating: Seating, pairs: RatedPairs,
+                 store: RematchStore, *, clock: Clock, rematch_s: float = 60.0,
+                 entropy: Entropy = SYSTEM_ENTROPY):  # fmt: skip
+        self.reading = reading
+        self.tokens = tokens
+        self.seating = seating  # makes the new game
+        self.pairs = pairs
         self.store = store
+        self.clock = clock
+        self.rematch_s = rematch_s  # how long after its end a game's rematch may be asked
         self.entropy = entropy
 
     def _finished(self, game_id: str, token: str | None, required: bool):
-        game = self.games.load(game_id)
-        seat = self.games.seat(game, token, required=required)
+        game = self.reading.load(game_id)
+        seat = self.tokens.seat(game, token, required=required)
         if game.state.status != "finished":
             what = "aborted" if game.state.over else "not over"
             raise GameRunning(f"the game is {what}: no rematch", version=game.version)
@@ -72,7 +82,7 @@ class Rematches:
     def ask(self, game_id: str, token: str) -> tuple[int, dict]:
         """A seat's ask: (201, the new game) once both asked, else (202, the offer). The
         rematch of a rated game is rated: while it is not named yet, an ask is a 429 if
-        the pair of seats is over its cap of rated games (``Games.take_pair``)."""
+        the pair of seats is over its cap of rated games (``pairs.RatedPairs``)."""
         game, seat = self._finished(game_id, token, required=True)
         if game.log is not None:
             raise RematchExpired("the game has left Redis: its rematch time is over")
@@ -80,12 +90,12 @@ class Rematches:
         if game.rated and record.rematch.game is None:
             ids = tuple(_occupant(record, s).pkey or record.seats[s].kind for s in (0, 1))
             try:
-                self.games.take_pair(ids, "", take=False)
+                self.pairs.take(ids, "", take=False)
             except ServiceError as e:
                 e.version = game.version
                 raise
-        now = self.games.clock()
-        until = game.state.phase_since + self.games.rematch_s
+        now = self.clock()
+        until = game.state.phase_since + self.rematch_s
         agrees = tuple(_hosted(record, s) for s in (0, 1))
         got, new_id = self.store.rematch(
             game_id, seat, int(now * 1000), int(until * 1000), self.entropy.ident("g_"), agrees
@@ -102,7 +112,7 @@ class Rematches:
         if got == "gone":
             raise RematchExpired("the game has left Redis: its rematch time is over")
         if got == "waiting":
-            return 202, self._offer(self.games.load(game_id), seat)
+            return 202, self._offer(self.reading.load(game_id), seat)
         return 201, self._made(game, seat, new_id)
 
     def read(self, game_id: str, token: str | None) -> dict:
@@ -115,9 +125,9 @@ class Rematches:
         return self._offer(game, seat)
 
     def _offer(self, game: Game, seat: int | None) -> dict:
-        info = self.games.rematch_of(game) or {}
-        expired = game.log is not None or game.record.rematch.closed or self.games.clock() > \
-            game.state.phase_since + self.games.rematch_s  # fmt: skip
+        info = self.reading.rematch_of(game) or {}
+        expired = game.log is not None or game.record.rematch.closed or self.clock() > \
+            game.state.phase_since + self.rematch_s  # fmt: skip
         status = "made" if info.get("game") else "expired" if expired else (
             "offered" if any(info.get("asked", ())) else "none")  # fmt: skip
         return {"status": status, **info, "seat": seat}
@@ -126,12 +136,12 @@ class Rematches:
         """Make the rematch of a game closed to asks (``service.archiving``) if it was
         named but not made (the ask that named it did not live to, and no one asked or
         read since): the archived game never links a game that does not exist."""
-        old = self.games.load(game_id)
+        old = self.reading.load(game_id)
         new_id = old.record.rematch.game
         if new_id is None or old.log is not None:
             return
         try:
-            self.games.load(new_id)
+            self.reading.load(new_id)
         except NoSuchGame:
             self._make(old, new_id)
 
@@ -143,13 +153,13 @@ class Rematches:
         is the offer as a spectator sees it)."""
         archived = old.log is not None
         try:
-            game = self.games.load(new_id)
+            game = self.reading.load(new_id)
         except NoSuchGame:
             if archived:
                 return self._offer(old, None)
             game = self._make(old, new_id)
         new_seat = 1 - seat
-        view = self.games.view(game, new_seat)
+        view = self.reading.view(game, new_seat)
         token = {} if archived else {"token": new_token(old.record.secret, new_id, seat)}
         return {"status": "made", "game": new_id, "seat": new_seat, **token, "state": view}
 
@@ -162,7 +172,7 @@ class Rematches:
             hashes.append(None if hosted
                           else token_hash(new_token(record.secret, new_id, s)))  # fmt: skip
         options = state.options.public(domain.RULES[state.game].OPTIONS)
-        return self.games.make(
+        return self.seating.make(
             new_id,
             state.game,
             options,

@@ -25,10 +25,11 @@ from typing import Protocol
 import domain
 
 from .errors import Forbidden, NoSuchGame, SeatTaken, Unauthorized
-from .games import token_hash
 from .players import ANONYMOUS, NEWCOMER, Who
-from .ports import SYSTEM_ENTROPY, Entropy, PlayerStore, Scheduler, SeekStore
+from .ports import SYSTEM_ENTROPY, Clock, Entropy, PlayerStore, Scheduler, SeekStore, ms_now
 from .records import Pairing, SeekRecord
+from .seating import Seating
+from .tokens import token_hash
 
 RANGE = (0, 4000)  # the ratings a range may name
 JOB_GRACE_S = 1.0  # a waiting read does a seek's job once it is this late (its scheduler's)
@@ -72,14 +73,15 @@ def nearest_level(game: str, rating: float) -> str:
 
 
 class Seeks:
-    def __init__(self, games, store: SeekStore, players: PlayerStore | None = None,
+    def __init__(self, seating: Seating, store: SeekStore, players: PlayerStore | None = None,
                  scheduler: Scheduler | None = None, max_s: float = 300.0, *,
-                 entropy: Entropy = SYSTEM_ENTROPY):  # fmt: skip
-        self.games = games  # makes the paired games (``Seating.make``) by its clock
+                 clock: Clock = ms_now, entropy: Entropy = SYSTEM_ENTROPY):  # fmt: skip
+        self.seating = seating  # makes the paired games
         self.store = store
         self.players = players
         self.scheduler = scheduler  # arms a seek's due job (workers.schedule); None: readers
         self.max_s = max_s
+        self.clock = clock
         self.entropy = entropy
 
     def post(
@@ -107,10 +109,10 @@ class Seeks:
             raise domain.MalformedAction(errors)
         rating = NEWCOMER.rating
         if who.pkey is not None and self.players is not None:
-            self.players.touch_player(who.pkey, who.name, int(self.games.clock() * 1000))
+            self.players.touch_player(who.pkey, who.name, int(self.clock() * 1000))
             (stored,) = self.players.ratings([who.pkey], game)
             rating = stored["rating"] if stored else rating
-        now = self.games.clock()
+        now = self.clock()
         seek_id, token = self.entropy.ident("s_"), self.entropy.token()
         expires = int((now + expires_s) * 1000)
         fallback = None if bot_fallback_s is None else int((now + bot_fallback_s) * 1000)
@@ -146,7 +148,7 @@ class Seeks:
         while True:
             if seek.status == "making" and not patient:
                 seek = self._settle(seek_id)
-            elif seek.status == "open" and self._due_ms(seek) <= self.games.clock() * 1000:
+            elif seek.status == "open" and self._due_ms(seek) <= self.clock() * 1000:
                 self.due(seek_id)  # its job is late: do it now
                 seek = self.store.get(seek_id)
             left = end - time.monotonic()
@@ -157,7 +159,7 @@ class Seeks:
                 timeout = min(left, MAKING_GRACE_S)
             else:
                 grace = JOB_GRACE_S if self.scheduler is not None else 0.0
-                due_in = self._due_ms(seek) / 1000 - self.games.clock() + grace
+                due_in = self._due_ms(seek) / 1000 - self.clock() + grace
                 timeout = min(left, max(due_in, MIN_WAIT_S))
             moved = waiter.wait(seek_id, seek.version, timeout)
             if status == "making" and not moved:
@@ -183,7 +185,7 @@ class Seeks:
             self._settle(seek_id)
             return "settled", None
         level = nearest_level(seek.game, seek.rating)
-        now = int(self.games.clock() * 1000)
+        now = int(self.clock() * 1000)
         got, nxt = self.store.due(seek_id, seek.pool, now, self._game_id(), level)
         if got == "fallback":
             self._settle(seek_id)
@@ -236,7 +238,7 @@ class Seeks:
         if second is not None:
             seats[1] = Who(second.kind, second.name, second.pkey)
             hashes[1] = second.token_hash
-        self.games.make(pairing.game_id, first.game, first.options, tuple(seats),
+        self.seating.make(pairing.game_id, first.game, first.options, tuple(seats),
                         tuple(hashes), rated=first.rated)  # fmt: skip
         self.store.finish(pairing)
 

@@ -40,6 +40,7 @@ import domain
 from domain import State
 
 from . import telemetry
+from .errors import NotTheCreator
 from .players import with_players
 from .ports import SYSTEM_ENTROPY, Clock, Entropy, Outbound, WebhookStore
 from .records import GameRecord
@@ -220,6 +221,34 @@ class Settings:
         return cls(allow_private=s.webhook_allow_private, deployment=deployment)
 
 
+class DeliveryLog:
+    """A game's webhook and its latest deliveries, as its creator reads them."""
+
+    def __init__(self, reading, tokens, store: WebhookStore):
+        self.reading = reading  # service.reading.Reading
+        self.tokens = tokens  # service.tokens.Tokens
+        self.store = store
+
+    def read(self, game_id: str, token: str | None) -> dict:
+        """The webhook of a game and its latest deliveries, for its creator (seat 0's
+        token: 403 for another)."""
+        game = self.reading.load(game_id)
+        if self.tokens.seat(game, token, required=True) != 0:
+            raise NotTheCreator("only the game's creator (seat 0) reads its webhook deliveries",
+                                version=game.version)  # fmt: skip
+        hook = game.record.webhook
+        if hook is None:
+            return {"webhook": None, "deliveries": []}
+        cursor = self.store.hooks(game.id, "g") if game.log is None else None
+        done = cursor is None or cursor["v"] > game.version
+        return {
+            "webhook": {"url": hook.url, "events": "all" if hook.all_events else "lifecycle"},
+            "pending": not done,
+            "deliveries": [d for d in (self.store.deliveries(game.id, 100) if cursor else [])
+                           if d.get("target") == "g"],
+        }  # fmt: skip
+
+
 class Deliverer:
     """The delivery job's use case (see the module's doc)."""
 
@@ -227,7 +256,7 @@ class Deliverer:
                  deployment: Target | None = None, allow_private: bool = False,
                  timeout_s: float = 5.0, retry_s: float = 86_400,
                  clock: Clock = time.time):  # fmt: skip
-        self.games = games  # reads the game: its log, its states at a version
+        self.games = games  # service.reading.Reading: the game, its log, its past states
         self.store = store
         self.outbound = outbound
         self.deployment = deployment

@@ -4,7 +4,7 @@ and dropped jobs), so each is idempotent by construction:
 
 - a bot's job whose game has moved past its version does nothing: a newer plan exists
   (``Scheduler.on_appended`` armed it with the append that moved the game); otherwise
-  it decides on that version and appends through ``Games.submit``, the same
+  it decides on that version and appends through ``Acting.submit``, the same
   decide-and-append path as a human's request, with the version as the guard: of two
   runs of one decision (a duplicate, a retry, a re-arm after a crash), at most one
   append succeeds, and the other finds the version moved. A bot never acts twice for
@@ -105,7 +105,7 @@ def bot_turn(game_id: str, seat: int, version: int, attempt: int = 0, due_ms=Non
 
 
 def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
-    game = rt.games.load(game_id)
+    game = rt.reading.load(game_id)
     state = game.state
     if state.over or state.version != version:
         return "stale", state.version
@@ -117,7 +117,7 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
     wire = policy.choose(domain.view(state, seat), rng)
     if wire is not None:
         action = domain.parse_action(state.game, wire)
-        new = rt.games.submit(game_id, seat, action, version, known=game)
+        new = rt.acting.submit(game_id, seat, action, version, known=game)
         if new is not None:
             BOT_ACTIONS.labels(policy.name).inc()
             return "acted", new.version
@@ -157,11 +157,11 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
     """(outcome, the first rule fired or None, the version it leaves)."""
     fired = None
     for _try in range(FIRES_PER_JOB):
-        game = rt.games.load(game_id)
+        game = rt.reading.load(game_id)
         state = game.state
         if state.over:
             return ("fired" if fired else "stale"), fired, state.version
-        found = rt.games.due(game, time.time())
+        found = rt.deadlines.due(game, time.time())
         if found is None:  # none runs: the append that starts one arms the slot
             return ("fired" if fired else "idle"), fired, state.version
         d, at = found
@@ -178,7 +178,7 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
             # due by the ticker's clock, not yet by this one (clock skew beyond
             # MAX_EARLY_S): back off like a refusal, not a claim a few ms later again
             break
-        new = rt.games.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version,
+        new = rt.acting.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version,
                               known=game)  # fmt: skip
         if new is not None:
             TIMEOUTS.labels(d.rule).inc()

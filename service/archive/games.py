@@ -140,6 +140,8 @@ def pack(game_id: str, game: GameRecord, entries: list[tuple[int, dict]]) -> Pac
     if not state.over:
         raise ValueError(f"game {game_id} is not over")
     seed = game.seed
+    if not seed:  # a record that lost its seed: no export can be made (and no retry helps)
+        raise KeyError("seed")
     text = export_formats.to_ndjson(events, seed).encode()
     verdict = verify(events, seed)
     ym = month(events[-1].at)

@@ -63,7 +63,7 @@ def _game(rt, game_id: str):
     from ..errors import NoSuchGame, ServiceError
 
     try:
-        return rt.games.load(game_id)
+        return rt.reading.load(game_id)
     except NoSuchGame:
         raise Refused(f"no game {game_id} (neither in Redis nor in the archive)") from None
     except ServiceError as e:  # an archived copy that cannot be read, the archive away
@@ -194,11 +194,11 @@ def abort(game_id: str, why: str, yes: bool) -> int:
         click.confirm(f"abort game {game_id} ({game.state.status}, version {game.version})?",
                       abort=True)  # fmt: skip
     for _try in range(5):  # the game may move meanwhile: look again
-        state = rt.games.submit(game_id, None, action, None)
+        state = rt.acting.submit(game_id, None, action, None)
         if state is not None:
             click.echo(f"aborted {game_id} at version {state.version} (T-6: {why})")
             return 0
-        if rt.games.load(game_id).state.over:
+        if rt.reading.load(game_id).state.over:
             raise Refused(f"game {game_id} ended meanwhile")
     raise Refused(f"game {game_id} kept moving: not aborted, try again")
 

@@ -13,7 +13,7 @@
    address; an app's key is looked up only after (401 unless a live app's), so that an
    address over its failed authentications is refused before the lookup;
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
-6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
+6. **use case**: the route's handler, which calls one use case and makes the answer;
 7. **answer**: errors become problem+json (``problems``, with the request's id); a failed
    authentication (``ServiceError.failed_auth``: a 401 or 403 of a credential) is charged
    to the address's bucket of them, and answered 429 instead when that refuses; a 503 of
@@ -326,14 +326,14 @@ class Pipeline:
     def refusal(self, exc: BaseException, call: Call) -> Answer:
         """The problem+json answer of an error. A refusal of a seat's request on a game for
         no excess of its own (a 503; a 429 of its address's limits only: ``excused``) is
-        remembered (``Games.refused``): T-4 does not count against a seat the time the
+        remembered (``Deadlines.refused``): T-4 does not count against a seat the time the
         service kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
         body["request_id"] = call.request_id
         if call.token is not None and "game_id" in call.args and excused(exc, status):
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
-                self.services.games.refused(call.args["game_id"], call.token, call.started,
+                self.services.deadlines.refused(call.args["game_id"], call.token, call.started,
                                             time.time() + retry)  # fmt: skip
         return json_answer(body, status, headers.items(), PROBLEM_JSON)
 

@@ -84,8 +84,8 @@ import redis.cluster
 from prometheus_client import Counter
 
 from ..errors import RateLimited
-from ..games import token_hash
 from ..store.records import TOKEN_FIELDS
+from ..tokens import token_hash
 
 # GCRA over a request's buckets, all or nothing, as a Lua function: ``gcra(K, k, A, a)``.
 # A[a]: now (ms; '' for the server's clock), A[a+1]: n, the number of buckets, A[a+2]: the

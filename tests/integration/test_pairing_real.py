@@ -12,12 +12,14 @@ import pytest
 import redis
 
 from domain import speed
-from service.games import Games, token_hash
+from service.assembly import GameCases
+from service.ports import ms_now
 from service.rematch import Rematches
 from service.seeks import Seeks
 from service.store.players import PlayerStore
 from service.store.redis import RedisStore
 from service.store.seeks import DUE, MAKING, SeekStore
+from service.tokens import token_hash
 
 pytestmark = pytest.mark.redis
 
@@ -30,8 +32,13 @@ NEAREST_1500 = "bot:" + min(speed.BOT_RATINGS, key=lambda lv: abs(speed.BOT_RATI
 def use_cases(url: str):
     client = redis.Redis.from_url(url, max_connections=64)
     store, players = RedisStore(client), PlayerStore(client)
-    games = Games(store, players=players)
-    return games, Seeks(games, SeekStore(client), players, None, max_s=300)
+    cases = GameCases.build(store, players=players)
+    return cases, Seeks(cases.seating, SeekStore(client), players, None, max_s=300)
+
+
+def rematches(cases: GameCases) -> Rematches:
+    return Rematches(cases.reading, cases.tokens, cases.seating, cases.pairs,
+                     cases.store, clock=ms_now)  # fmt: skip
 
 
 def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_client, redis_url):
@@ -156,8 +163,8 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
         t.join()
     got = seeks.read(a["id"], a["token"])
     assert (got["status"], got["game_id"], got["seat"]) == ("paired", gid, 0)
-    assert games.load(gid).record.seats[0].token_hash == token_hash(a["token"])
-    assert games.store.version(gid) == games.load(gid).version
+    assert games.reading.load(gid).record.seats[0].token_hash == token_hash(a["token"])
+    assert games.store.version(gid) == games.reading.load(gid).version
     assert seeks.store.making(int(time.time() * 1000) + 1) == []
 
 
@@ -165,15 +172,14 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
     games, _seeks = use_cases(redis_url)
     played = []
     for _ in range(40):
-        g = games.create("speed", None, "human", "").body
-        j = games.join(g["id"], "").body
-        games.act(g["id"], j["token"], {"type": "resign"})
+        g = games.seating.create("speed", None, "human", "").body
+        j = games.joining.join(g["id"], "").body
+        games.acting.act(g["id"], j["token"], {"type": "resign"})
         played.append((g["id"], g["token"], j["token"]))
     answers = defaultdict(list)
 
     def ask(gid, token, barrier):
-        here = use_cases(redis_url)[0]
-        mine = Rematches(here, here.store)
+        mine = rematches(use_cases(redis_url)[0])
         barrier.wait()
         answers[gid].append(mine.ask(gid, token))
 
@@ -193,10 +199,10 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
         new = named.pop()
         made[new] += 1
         assert games.store.game_record(gid).rematch.game == new
-        assert games.load(new).record.rematch_of == gid
+        assert games.reading.load(new).record.rematch_of == gid
         for token, seat in ((t0, 1), (t1, 0)):
-            mine = Rematches(games, games.store).read(gid, token)
-            assert games.seat(games.load(new), mine["token"]) == seat
+            mine = rematches(games).read(gid, token)
+            assert games.tokens.seat(games.reading.load(new), mine["token"]) == seat
     assert len(made) == len(played)
     rows, _ = games.store.lobby("running", None, 100)
     assert len(rows) == len(played)  # one new game each, nothing more

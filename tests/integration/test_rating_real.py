@@ -103,7 +103,7 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
             # both seats make a move first (a hosted level's, the workers' own): resigned
             # before that, a rated game is aborted, not rated (docs/decisions/0027)
             seats = (tokens[0], tokens[1] if len(tokens) > 1 else "workers")
-            assert not move_each(client, svc.games, g["id"], seats, rng_seed=n).over
+            assert not move_each(client, svc, g["id"], seats, rng_seed=n).over
             loser = rng.randrange(len(tokens))
             resign = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
                                  headers=bearer(tokens[loser]))  # fmt: skip

@@ -10,10 +10,11 @@ import pytest
 
 from service.config import load
 from service.errors import Busy, RateLimited
-from service.games import ms_now, token_hash
 from service.http.app import create_app
 from service.http.pipeline import excused
+from service.tokens import token_hash
 from tests.support.api import app_settings, bearer, new_game
+from tests.support.fakes import MovableClock
 from workers import jobs
 from workers.runtime import Runtime
 from workers.schedule import deadline_slot
@@ -26,8 +27,8 @@ def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_clie
     services = app.extensions["spitlog"]
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
-    game = services.games.load(gid)
-    assert services.games.excused(game, 0, time.time()) == 0.0
+    game = services.reading.load(gid)
+    assert services.deadlines.excused(game, 0, time.time()) == 0.0
     assert services.gate.acquire(gid)  # the game's only place, held: the next request waits
     try:
         t0 = time.time()
@@ -35,9 +36,9 @@ def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_clie
         assert r.status_code == 503 and r.headers["Retry-After"] == "1"
     finally:
         services.gate.release(gid)
-    excused = services.games.excused(game, 0, time.time() + 10)
+    excused = services.deadlines.excused(game, 0, time.time() + 10)
     assert 1.15 <= excused <= time.time() - t0 + 1.0 + 0.1  # its wait and its Retry-After
-    assert services.games.excused(game, 1, time.time() + 10) == 0.0  # the other seat's own
+    assert services.deadlines.excused(game, 1, time.time() + 10) == 0.0  # the other seat's own
     # a 503 to a request without a seat's token, or another game's, is no one's
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer("x"))
     assert r.status_code == 401
@@ -47,48 +48,50 @@ def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
     """Both seats idle since T, waiting to get ready (an action each may take: T-4 runs),
     their T-4 (2 s) long due. Seat 0 was refused by the service from T until now and on:
     only seat 1 is forfeited."""
-    rt = Runtime(load(warn=None, redis_url=redis_url))
+    clock = MovableClock()
+    rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
     t = time.time() - 100
-    rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
+    clock.at = t
+    g = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
     gid, tok0 = g["id"], g["token"]
-    rt.games.join(gid, "")
-    state = rt.games.load(gid).state
+    rt.joining.join(gid, "")
+    state = rt.reading.load(gid).state
     assert state.phase == "ready" and state.can_act == (True, True)
-    rt.games.refused(gid, tok0, t, time.time() + 60)
-    rt.games.clock = ms_now
+    rt.deadlines.refused(gid, tok0, t, time.time() + 60)
+    clock.at = None
     outcome = jobs._fire(rt, gid, 0)
     assert outcome[0] == "fired" and outcome[1] == "T-4"
-    final = rt.games.load(gid).state
+    final = rt.reading.load(gid).state
     assert (final.result, final.winner) == ("T-4", 0)  # seat 1 forfeited, seat 0 excused
     # and without the window, seat 0 would have gone first (its deadline sorts first)
-    rt.games.clock = lambda: t
-    g2 = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
-    rt.games.join(g2["id"], "")
-    rt.games.clock = ms_now
+    clock.at = t
+    g2 = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
+    rt.joining.join(g2["id"], "")
+    clock.at = None
     assert jobs._fire(rt, g2["id"], 0)[1] == "T-4"
-    assert rt.games.load(g2["id"]).state.winner == 1
+    assert rt.reading.load(g2["id"]).state.winner == 1
 
 
 def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
-    rt = Runtime(load(warn=None, redis_url=redis_url))
+    clock = MovableClock()
+    rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
     t = time.time() - 1.5
-    rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 1, "ready_grace_s": 60}, "human", "").body
+    clock.at = t
+    g = rt.seating.create("spit", {"idle_forfeit_s": 1, "ready_grace_s": 60}, "human", "").body
     gid, tok0 = g["id"], g["token"]
-    tok1 = rt.games.join(gid, "").body["token"]
+    tok1 = rt.joining.join(gid, "").body["token"]
     for tok in (tok0, tok1):
-        rt.games.refused(gid, tok, t, t + 5)  # both refused from T, for 5 s
-    rt.games.clock = ms_now
+        rt.deadlines.refused(gid, tok, t, t + 5)  # both refused from T, for 5 s
+    clock.at = None
     now = time.time()
     claimed, _next = rt.schedule.claim((now + 0.01) * 1000)  # as the ticker hands the job on
     assert [d.slot for d in claimed] == [deadline_slot(gid)]
     outcome = jobs._fire(rt, gid, 0)
-    assert outcome[0] == "excused" and rt.games.load(gid).state.status == "running"
+    assert outcome[0] == "excused" and rt.reading.load(gid).state.status == "running"
     # the time refused so far (T to now) pushes the deadline back: armed at T + 1 s + that
     ((due, _plan),) = rt.schedule.status([deadline_slot(gid)])
     assert due is not None and abs(due - (t + 1 + (now - t)) * 1000) < 100
@@ -107,7 +110,7 @@ def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_
     services = app.extensions["spitlog"]
     client = app.test_client()
     gid, tok0, _tok1 = new_game(client)  # two requests of the address's twelve
-    game = services.games.load(gid)
+    game = services.reading.load(gid)
     for _ in range(20):  # a spectator of the same address, until the address is refused
         if client.get(f"/v1/games/{gid}").status_code == 429:
             break
@@ -116,24 +119,24 @@ def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_
     t0 = time.time()
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok0))
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 10
-    assert services.games.load(gid).version == game.version  # it changed nothing
-    excused = services.games.excused(game, 0, t0 + 10)
+    assert services.reading.load(gid).version == game.version  # it changed nothing
+    excused = services.deadlines.excused(game, 0, t0 + 10)
     assert 9.5 <= excused <= 10.0  # refused from its request on, past now + 10 s
-    assert services.games.excused(game, 1, t0 + 10) == 0.0
+    assert services.deadlines.excused(game, 1, t0 + 10) == 0.0
 
     # the seat's own action rate: its 429 is its own doing, nothing is excused
     own = create_app(app_settings(rate_actions=0.01, rate_actions_burst=1),
                      redis_client=redis_client)  # fmt: skip
     client = own.test_client()
     gid, tok0, _tok1 = new_game(client)
-    game = own.extensions["spitlog"].games.load(gid)
+    game = own.extensions["spitlog"].reading.load(gid)
     ready = {"type": "ready"}
     assert (
         client.post(f"/v1/games/{gid}/actions", json=ready, headers=bearer(tok0)).status_code == 201
     )
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(tok0))
     assert r.status_code == 429
-    assert own.extensions["spitlog"].games.excused(game, 0, time.time() + 10) == 0.0
+    assert own.extensions["spitlog"].deadlines.excused(game, 0, time.time() + 10) == 0.0
 
 
 def test_which_refusals_T4_excuses_read_from_the_error():

@@ -207,7 +207,7 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     clock = [1_800_000_000.0]
     client = create_app(app_settings(rematch_s=60), redis_client=r, archive=archive,
                         clock=lambda: clock[0]).test_client()  # fmt: skip
-    games = client.application.extensions["spitlog"].games
+    svc = client.application.extensions["spitlog"]
     store = RedisStore(r)
     gid, t0, t1 = new_game(client)
     assert act(client, gid, t1, {"type": "resign"}).status_code == 201
@@ -234,7 +234,15 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     for seat in (0, 1):
         got = store.rematch(other, seat, ms, ms + 60_000, "g_00000000000000aa", (False, False))
     assert got == ("made", "g_00000000000000aa")
-    settle = Rematches(games, games.store).settle
+    settle = Rematches(
+        svc.reading,
+        svc.tokens,
+        svc.seating,
+        svc.joining.pairs,
+        svc.store,
+        clock=svc.seating.clock,
+        rematch_s=60,
+    ).settle
     late[0] = clock[0] + 65
     archiver = Archiver(store, archive, retain_s=0, clock=lambda: late[0], rematch_s=60,
                         settle=settle)  # fmt: skip
@@ -264,11 +272,11 @@ def test_a_create_key_replayed_from_an_archived_game_is_a_409(r, archive):
     assert act(client, g["id"], t1, {"type": "resign"}).status_code == 201
     archiver = Archiver(RedisStore(r), archive, retain_s=0)
     assert [archiver.step(g["id"])[0] for _ in range(2)] == ["archived", "deleted"]
-    games = client.application.extensions["spitlog"].games
-    archived = games.load(g["id"])
+    svc = client.application.extensions["spitlog"]
+    archived = svc.reading.load(g["id"])
     assert archived.log is not None  # read from the archive
     with pytest.raises(domain.GameOver, match="left Redis for the archive"):
-        games._created_again((g["id"], "fp", 0), "fp", "create-0123456789")
+        svc.seating._created_again((g["id"], "fp", 0), "fp", "create-0123456789")
     again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-0123456789"})
     assert again.status_code == 201 and again.get_json()["id"] != g["id"]
 
@@ -375,7 +383,7 @@ def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, arch
         problem_of(act(client, gid, t0, {"type": "resign"}, **{"Idempotency-Key": "k2"}), 409)
     problem_of(client.post(f"/v1/games/{gid}/seats", json={}), 409)
     # nor a 503 to a seat (RULES T-4's refused windows: a running game's only)
-    client.application.extensions["spitlog"].games.refused(gid, t0, 1.0, 2.0)
+    client.application.extensions["spitlog"].deadlines.refused(gid, t0, 1.0, 2.0)
     assert keys_naming(r, gid) == []
     # and a refusal's record racing the delete (the game loaded from Redis just before)
     # writes nothing either
@@ -387,13 +395,13 @@ def test_a_game_deleted_between_its_load_and_its_read_is_read_from_the_archive(r
     app = make_app(r, archive)
     client = app.test_client()
     gid, t0, _t1 = finished_game(client)
-    games = app.extensions["spitlog"].games
-    held = games.load(gid)  # as Redis has it: a request that loaded it just before...
-    expected = games.entries(held, 2, 5)
+    svc = app.extensions["spitlog"]
+    held = svc.reading.load(gid)  # as Redis has it: a request that loaded it just before...
+    expected = svc.reading.entries(held, 2, 5)
     Archiver(RedisStore(r), archive, retain_s=0).step(gid)
     Archiver(RedisStore(r), archive, retain_s=0).step(gid)  # ... the retention deleted it
-    assert held.log is None and games.entries(held, 2, 5) == expected
-    assert games.entries(held) == list(games.load(gid).log)
+    assert held.log is None and svc.reading.entries(held, 2, 5) == expected
+    assert svc.reading.entries(held) == list(svc.reading.load(gid).log)
 
 
 @pytest.mark.parametrize("spoil", ["truncate", "flip", "record", "missing"])

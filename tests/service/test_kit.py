@@ -181,21 +181,21 @@ def test_a_create_key_is_long_and_secret(client, redis_client):
 
 
 def test_a_create_still_in_flight_is_a_409_to_its_retry(client, redis_client, monkeypatch):
-    games = client.application.extensions["spitlog"].games
+    svc = client.application.extensions["spitlog"]
     entered, go = threading.Event(), threading.Event()
-    real = games._create
+    real = svc.seating._create
 
     def slow(*args):
         entered.set()
         go.wait(5)
         return real(*args)
 
-    monkeypatch.setattr(games, "_create", slow)
+    monkeypatch.setattr(svc.seating, "_create", slow)
     first = {}
     t = threading.Thread(target=lambda: first.setdefault("r", create(client)))
     t.start()
     entered.wait(5)
-    monkeypatch.setattr(games, "_create", real)
+    monkeypatch.setattr(svc.seating, "_create", real)
     during = create(client)
     go.set()
     t.join(5)
@@ -205,12 +205,12 @@ def test_a_create_still_in_flight_is_a_409_to_its_retry(client, redis_client, mo
 
 
 def test_a_create_that_failed_frees_its_key(client, monkeypatch):
-    games = client.application.extensions["spitlog"].games
+    svc = client.application.extensions["spitlog"]
 
     def broken(*args):
         raise RuntimeError("the store went away")
 
-    monkeypatch.setattr(games, "_create", broken)
+    monkeypatch.setattr(svc.seating, "_create", broken)
     assert create(client).status_code == 500
     monkeypatch.undo()
     assert (

@@ -208,10 +208,10 @@ def test_a_finished_games_view_is_never_answered_304_once_a_rematch_changed_it(c
 def test_what_changes_a_finished_games_view_without_a_new_version(fields, log, changed):
     from domain import State
     from service.cache import Game
-    from service.games import Games
+    from service.reading import Reading
 
     game = Game("g_1", State(), GameRecord("spit", **fields), log)
-    assert Games.changed_after_end(game) is changed
+    assert Reading.changed_after_end(game) is changed
 
 
 def test_a_rematch_ask_counts_against_the_game_creation_bucket(redis_client):
@@ -263,7 +263,7 @@ def test_the_rematch_of_a_rated_game_is_refused_over_the_pair_cap(redis_client, 
         ).get_json()
         j = client.post(f"/v1/games/{g['id']}/seats", headers=key,
                         json={"player": {"id": "bob", "name": "B"}}).get_json()  # fmt: skip
-        move_each(client, svc.games, g["id"], (g["token"], j["token"]))
+        move_each(client, svc, g["id"], (g["token"], j["token"]))
         resign(client, g["id"], j["token"])
         return g["id"], g["token"], j["token"]
 
@@ -281,7 +281,7 @@ def test_the_rematch_of_a_rated_game_is_refused_over_the_pair_cap(redis_client, 
     assert problem_of(client.post(f"/v1/games/{g['id']}/seats", headers=key,
                                   json={"player": {"id": "bob", "name": "B"}}), 429)  # fmt: skip
     new = made.get_json()
-    move_each(client, svc.games, new["game"], (new["token"], mine.get_json()["token"]))
+    move_each(client, svc, new["game"], (new["token"], mine.get_json()["token"]))
     resign(client, new["game"], new["token"])
     over = client.post(f"/v1/games/{new['game']}/rematch", headers=bearer(new["token"]))
     body = problem_of(over, 429)
@@ -375,15 +375,16 @@ class _Waiter:
 
 
 def _seeks(redis_client, clock, scheduler=None):
-    from service.games import Games
+    from service.assembly import GameCases
     from service.seeks import Seeks
     from service.store.players import PlayerStore
     from service.store.redis import RedisStore
     from service.store.seeks import SeekStore
 
     players = PlayerStore(redis_client)
-    games = Games(RedisStore(redis_client), players=players, clock=clock)
-    return Seeks(games, SeekStore(redis_client), players, scheduler, max_s=300)
+    cases = GameCases.build(RedisStore(redis_client), players=players, clock=clock)
+    return Seeks(cases.seating, SeekStore(redis_client), players, scheduler, max_s=300,
+                 clock=clock)  # fmt: skip
 
 
 def test_a_waiting_read_does_a_late_jobs_fallback_a_grace_after_its_due_time(redis_client, clock):

@@ -100,19 +100,19 @@ def test_real_answers_of_both_games_hold_to_the_typed_schemas(redis_client):
         for h in (bearer(tok0), bearer(tok1), {}):
             seen("Events", client.get(f"/v1/games/{gid}/events", headers=h).get_json())
             seen("State", client.get(f"/v1/games/{gid}/states/3", headers=h).get_json())
-        games = app.extensions["spitlog"].games
+        svc = app.extensions["spitlog"]
         clock.shift(100_000)
-        assert games.submit(gid, None, domain.Timeout("T-4", 0)) is not None
+        assert svc.acting.submit(gid, None, domain.Timeout("T-4", 0)) is not None
         clock.shift(-100_000)
         look(client, seen, gid, (tok0, tok1))
     # aborted under T-6 (RULES T-6), by the operator and by the service (a hosted bot's
     # decisions not run for idle_forfeit_s): who and why in the view and the log
     gid, tok0, tok1 = new_game(client, "spit")
-    assert games.submit(gid, None, domain.Abort(why="a test of the schemas")) is not None
+    assert svc.acting.submit(gid, None, domain.Abort(why="a test of the schemas")) is not None
     look(client, seen, gid, (tok0, tok1))
     bot = client.post("/v1/games", json={"game": "speed", "opponent": "bot:easy"}).get_json()
     clock.shift(100_000)
-    assert games.submit(bot["id"], None, domain.Timeout("T-6", 1)) is not None
+    assert svc.acting.submit(bot["id"], None, domain.Timeout("T-6", 1)) is not None
     clock.shift(-100_000)
     look(client, seen, bot["id"], (bot["token"], bot["token"]))
     # resigned before anyone joined: aborted

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 
 from service import ids
 from service.archive.games import GameArchive
-from service.games import ms_now
 from service.ports import (
     LOBBY_STATUSES,
     Appended,
@@ -27,6 +26,7 @@ from service.ports import (
     Replayed,
     SystemEntropy,
     lobby_status,
+    ms_now,
 )
 from service.records import (
     AppRecord,
