@@ -248,7 +248,7 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
 @traced("deliver_webhooks")
 def deliver_webhooks(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Deliver the game's webhook notifications that are due, in order
-    (``service.webhooks.Deliverer.step``); arm the slot again at the next retry if a
+    (``service.deliveries.Deliverer.step``); arm the slot again at the next retry if a
     target failed. Its own errors (Redis away) leave the slot claimed: the sweeper arms
     it again."""
     rt = runtime()

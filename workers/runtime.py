@@ -8,6 +8,7 @@ from service.archive import open_archive
 from service.archiving import Archiver
 from service.assembly import GameCases
 from service.config import Settings
+from service.deliveries import Deliverer
 from service.metrics import Metrics
 from service.outbound.webhooks import HttpOutbound
 from service.ports import SYSTEM_ENTROPY, Clock, Entropy, ms_now
@@ -53,7 +54,7 @@ class Runtime:
         self.rater = Rater(self.reading, self.store, self.players)
         self.seeks = Seeks(self.seating, SeekStore(client), self.players, self.scheduler,
                            s.seek_max_s, clock=clock, entropy=entropy)  # fmt: skip
-        self.deliverer = webhooks.Deliverer(
+        self.deliverer = Deliverer(
             self.reading, self.store, outbound, deployment=hooks.deployment,
             allow_private=hooks.allow_private, timeout_s=s.webhook_timeout_s,
             retry_s=s.webhook_retry_s,

@@ -24,6 +24,7 @@ from ..archive import open_archive
 from ..assembly import GameCases
 from ..audit import Audits
 from ..deadlines import Deadlines
+from ..deliveries import DeliveryLog
 from ..joining import Joining
 from ..limits import GameGate, Limits
 from ..lobby import Lobby
@@ -41,7 +42,6 @@ from ..store.players import PlayerStore
 from ..store.redis import RedisStore
 from ..store.seeks import SeekStore
 from ..tokens import Tokens
-from ..webhooks import DeliveryLog
 from . import docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
@@ -266,7 +266,7 @@ def create_app(
         settings=s, reading=cases.reading, tokens=cases.tokens, seating=cases.seating,
         joining=cases.joining, acting=cases.acting, lobby=cases.lobby,
         deadlines=cases.deadlines,
-        deliveries=webhooks.DeliveryLog(cases.reading, cases.tokens, store),
+        deliveries=DeliveryLog(cases.reading, cases.tokens, store),
         audits=Audits(cases.reading), store=store,
         hub=Hub(store, seeks=seek_store), limits=limits,
         gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,

@@ -741,7 +741,7 @@ class RedisStore:
         self._script(self._swap, [_key(game_id, f"lock:{what}")], [token, "", 1])
 
     def hooks(self, game_id: str, target: str) -> dict:
-        """The delivery cursor of a webhook target (``service.webhooks.Deliverer``)."""
+        """The delivery cursor of a webhook target (``service.deliveries.Deliverer``)."""
         raw = self.r.hget(_key(game_id, "hooks"), target)
         if not raw:
             return {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}

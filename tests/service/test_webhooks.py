@@ -9,6 +9,7 @@ import pytest
 
 import domain
 from service import webhooks
+from service.deliveries import Deliverer
 from service.http.app import create_app
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
 
@@ -53,7 +54,7 @@ def setup(r, allow_private=True, **settings):
 
 
 def deliverer(svc, sender, clock=None, **kw):
-    return webhooks.Deliverer(svc.reading, svc.store, sender, allow_private=True,
+    return Deliverer(svc.reading, svc.store, sender, allow_private=True,
                               clock=clock or Clock(), **kw)  # fmt: skip
 
 
