@@ -17,7 +17,7 @@ from domain import State
 from . import idempotency
 from .appending import Appender
 from .cache import Game
-from .errors import Busy, Forbidden, PreconditionFailed, Unauthorized, Unconfirmed
+from .errors import Busy, Forbidden, PreconditionFailed, Unauthorized, Unconfirmed, at_version
 from .metrics import Metrics
 from .ports import SYSTEM_ENTROPY, Appended, Entropy, GameStore, Replayed
 from .reading import Reading
@@ -57,24 +57,20 @@ class Acting:
         *,
         idem_key: str | None = None,
         if_match: frozenset[int] | None = None,
-        bill=None,
     ) -> Acted:
         """A seat's action (the seat is the token's, the action its game's wire form):
         its answer, or the error that refuses it.
 
         Anything refused on a cached state is judged again on a freshly loaded one. With
         ``idem_key`` the first answer is kept (its record: ``idempotency``) and given
-        again, even while the first is in flight; with another body, a 422.
-
-        ``bill``: the request's rate buckets (``limits.rates.Bill``), charged in the first
-        load or append this makes, before anything is written (a refusal's record comes
-        after a fresh load); a 429 from it goes up as it is. Decided on the cache and
-        refused by the rules, or malformed, it makes none: the caller charges it then.
+        again, even while the first is in flight; with another body, a 422. Nothing is
+        written before the first load or append (a refusal's record comes after a fresh
+        load).
         """
         fp = idempotency.fingerprint(body) if idem_key else ""
         game, idem, fresh = self.cache.get(game_id), (None, None), False
         if game is None:
-            (game, idem), fresh = self.reading.load_keyed(game_id, idem_key, bill), True
+            (game, idem), fresh = self.reading.load_keyed(game_id, idem_key), True
         action = domain.parse_action(game.state.game, body)  # the only validator: 400 first
         for attempt in range(self.retries + 1):
             try:
@@ -82,7 +78,7 @@ class Acting:
             except (Unauthorized, Forbidden):
                 if fresh:
                     raise
-                (game, idem), fresh = self.reading.load_keyed(game_id, idem_key, bill), True
+                (game, idem), fresh = self.reading.load_keyed(game_id, idem_key), True
                 continue
             field = f"{seat}:{idem_key}" if idem_key else None
             if fresh and field and idem[seat] is not None:
@@ -92,13 +88,13 @@ class Acting:
                     raise PreconditionFailed(
                         f"the game is at version {game.version}", version=game.version
                     )
-                (game, idem), fresh = self.reading.load_keyed(game_id, idem_key, bill), True
+                (game, idem), fresh = self.reading.load_keyed(game_id, idem_key), True
                 continue
             try:
                 events, state = self.appender.decide(game, seat, action)
             except (domain.IllegalAction, domain.GameOver) as e:
                 if not fresh:
-                    (game, idem), fresh = self.reading.load_keyed(game_id, idem_key, bill), True
+                    (game, idem), fresh = self.reading.load_keyed(game_id, idem_key), True
                     continue
                 self.metrics.action(game.state.game, "refused")
                 if field:  # the first answer is the answer, refusals included
@@ -107,14 +103,12 @@ class Acting:
                     )
                     if prior is not None:
                         return self._replay(game, seat, prior, fp)
-                e.version = game.version  # for the problem's `version`
-                raise
+                raise at_version(e, game.version) from None
             record = idempotency.appended(fp, game.version + 1, state.version) if field else None
             wire = [domain.event_to_dict(e) for e in events]
             result = self.appender.append(
-                game, events, state, idem=(field, record) if field else None, wire=wire,
-                bill=bill,
-            )  # fmt: skip
+                game, events, state, idem=(field, record) if field else None, wire=wire
+            )
             if isinstance(result, Appended):
                 if not result.confirmed:
                     raise Unconfirmed(version=state.version)
@@ -131,7 +125,7 @@ class Acting:
             time.sleep(self.entropy.jitter(0.001 * (attempt + 1)))
             game, fresh = self.reading.caught_up(game, result), True
         self.metrics.action("any", "busy")
-        raise Busy("the game changed too fast to act on: retry", headers={"Retry-After": "1"})
+        raise Busy("the game changed too fast to act on: retry", retry_after_s=1)
 
     def _answer(self, game: Game, base: int, events, state: State, seat: int, wire=None) -> dict:
         """``{version, events, state}`` of events appended to ``game`` at version ``base``

@@ -45,8 +45,8 @@ class Appender:
         )
 
     def append(self, game: Game, events, state: State, *, idem=None,
-               record: GameRecord | None = None, wire=None, made: list | None = None,
-               bill=None) -> Appended | Clash | Replayed:  # fmt: skip
+               record: GameRecord | None = None, wire=None,
+               made: list | None = None) -> Appended | Clash | Replayed:  # fmt: skip
         """Append the events of a decision on ``game`` (``wire``: their wire forms, if made
         already; ``record``: the game's record with them, default its own, the status
         brought up to date); on success, the follow-ups (cache, lobby and token indexes,
@@ -58,7 +58,7 @@ class Appender:
         result = self.store.append(
             game.id, game.version, wire or [domain.event_to_dict(e) for e in events], idem=idem,
             snapshot=self._snapshot(game.version, events, game.state), record=record,
-            before=before, bill=bill,
+            before=before,
         )  # fmt: skip
         if isinstance(result, Appended):
             if made is not None:  # in the log: whatever fails next, it exists

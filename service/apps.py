@@ -15,17 +15,11 @@ KEY_PREFIX = "spk_"  # a key says what it is (as Stripe's sk_): a leaked one is 
 
 
 class BadAppKey(BadCredentials):
-    slug, title = "invalid-app-key", "Unknown or revoked API key"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers["WWW-Authenticate"] = 'ApiKey realm="spitlog", header="X-Api-Key"'
+    """An unknown or revoked API key: a failed authentication."""
 
 
 class NoSuchApp(NoSuchGame):
-    """No app has that id (404)."""
-
-    title = "No such app"
+    """No app has that id."""
 
 
 @dataclass(frozen=True, slots=True)

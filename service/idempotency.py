@@ -22,7 +22,7 @@ import math
 
 import domain
 
-from .errors import IdempotencyKeyReused
+from .errors import GameOverAt, IdempotencyKeyReused, IllegalActionAt
 
 KEY_LENGTH = (16, 255)  # a create's or a join's key
 KEY_MIN_BITS = 24.0
@@ -90,9 +90,5 @@ def check(record: dict, fp: str) -> None:
 def error_of(record: dict) -> domain.DomainError:
     """The refusal a record keeps, raised again as it was (``replayed``, at its version)."""
     if record["s"] == 422:
-        e = domain.IllegalAction(record["r"], record["d"])
-    else:
-        e = domain.GameOver(record["d"])
-    e.version = record["v"]
-    e.replayed = True
-    return e
+        return IllegalActionAt(record["r"], record["d"], version=record["v"], replayed=True)
+    return GameOverAt(record["d"], version=record["v"], replayed=True)

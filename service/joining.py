@@ -11,7 +11,7 @@ from . import idempotency
 from .acting import Acted
 from .appending import Appender
 from .cache import Game
-from .errors import Busy, PlayersOnly, RatedPairCapped, SeatTaken, Unconfirmed
+from .errors import Busy, GameOverAt, PlayersOnly, SeatTaken, Unconfirmed
 from .metrics import Metrics
 from .players import ANONYMOUS, Who
 from .ports import SYSTEM_ENTROPY, Appended, Clock, Entropy, GameStore, Replayed
@@ -79,12 +79,8 @@ class Joining:
             self._check(game, token, who)
             if game.rated and not taken:
                 pair = (game.record.pkeys[0], who.pkey)
-                try:
-                    if self.pairs.take(pair, game_id) == "taken":
-                        taken.append(pair)
-                except RatedPairCapped as e:
-                    e.version = game.version
-                    raise
+                if self.pairs.take(pair, game_id, version=game.version) == "taken":
+                    taken.append(pair)
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
             events, state = domain.run(game.state, domain.Join(who.kind, client_seed), ctx)
             record = game.record
@@ -108,7 +104,7 @@ class Joining:
             if isinstance(result, Replayed):
                 return self._joined_again(self.reading.load(game_id), result.record, fp, idem_key)
             self.metrics.append_retries.inc()
-        raise Busy("the game changed too fast to join: retry", headers={"Retry-After": "1"})
+        raise Busy("the game changed too fast to join: retry", retry_after_s=1)
 
     def _check(self, game: Game, token: str | None, who: Who) -> None:
         """Refuse a join the game's seat 1 is not for."""
@@ -116,9 +112,7 @@ class Joining:
             held = self.tokens.seat(game, token)
             raise SeatTaken(f"you already hold seat {held} of this game", version=game.version)
         if game.state.over:
-            e = domain.GameOver(f"the game is {game.state.status}")
-            e.version = game.version
-            raise e
+            raise GameOverAt(f"the game is {game.state.status}", version=game.version)
         if game.state.status != "waiting":
             raise SeatTaken("both seats are taken", version=game.version)
         if game.rated and who.pkey is None:

@@ -42,7 +42,7 @@ class RatedPairs:
         raise RatedPairCapped(
             f"{names} started {self.cap} rated games together in the last 24 hours, the cap: "
             f"this game is rated; retry in {wait} s, or play an unrated one",
-            headers={"Retry-After": str(wait)}, version=version,
+            wait_s=wait, version=version,
         )  # fmt: skip
 
     def release(self, pair: tuple, game_id: str) -> None:

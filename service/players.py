@@ -32,15 +32,11 @@ PROVISIONAL_RD = 110.0  # Lichess's: a rating this uncertain is provisional
 
 
 class OtherAppsPlayer(Forbidden):
-    title = "Player of another app"
+    """A player of another app than the request's key."""
 
 
 class NeedsAppKey(ServiceError):
-    status, slug, title = 401, "app-key-required", "An API key is required"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("WWW-Authenticate", 'ApiKey realm="spitlog", header="X-Api-Key"')
+    """A player named without an app's key (X-Api-Key): players are apps'."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,7 @@ from .players import provisional, rating_of, shown, summary
 
 
 class NoSuchPlayer(NoSuchGame):
-    """No such player (404)."""
-
-    title = "No such player"
+    """No such player in the app."""
 
 
 def _split(pkey: str) -> dict:

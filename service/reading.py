@@ -31,20 +31,19 @@ class Reading:
 
     # ---------------------------------------------------------------- the game now
 
-    def load(self, game_id: str, bill=None) -> Game:
-        """The game now (404 if there is none). ``bill``: the request's rate buckets, charged
-        in the same call as the load (``limits.rates.Bill``; a cached archived game needs
-        no call: then it is left to the caller)."""
-        return self.load_keyed(game_id, bill=bill)[0]
+    def load(self, game_id: str) -> Game:
+        """The game now (404 if there is none), in one round trip (none for a cached
+        archived game)."""
+        return self.load_keyed(game_id)[0]
 
-    def load_keyed(self, game_id: str, idem_key: str | None = None, bill=None):
+    def load_keyed(self, game_id: str, idem_key: str | None = None):
         """The game now and, with ``idem_key``, that key's records for both seats: the
-        cached state or the latest snapshot, plus the events after it, in one round trip
-        (``bill``: and the request's rate buckets)."""
+        cached state or the latest snapshot, plus the events after it, in one round
+        trip."""
         cached = self.cache.get(game_id)
         if cached is not None and cached.log is not None:
             return cached, (None, None)  # archived: it never changes again
-        loaded = self.store.load(game_id, cached.version if cached else -1, idem_key, bill=bill)
+        loaded = self.store.load(game_id, cached.version if cached else -1, idem_key)
         if loaded is None:
             return self.archived(game_id), (None, None)
         state, tail = State(), loaded.tail

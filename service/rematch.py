@@ -38,7 +38,7 @@ from .tokens import Tokens, token_hash
 
 
 class RematchExpired(ServiceError):
-    status, slug, title = 409, "rematch-expired", "The rematch offer expired"
+    """A rematch asked for too late: its time is over, or the game is being archived."""
 
 
 def new_token(secret: str, new_id: str, old_seat: int) -> str:
@@ -89,11 +89,7 @@ class Rematches:
         record = game.record
         if game.rated and record.rematch.game is None:
             ids = tuple(_occupant(record, s).pkey or record.seats[s].kind for s in (0, 1))
-            try:
-                self.pairs.take(ids, "", take=False)
-            except ServiceError as e:
-                e.version = game.version
-                raise
+            self.pairs.take(ids, "", take=False, version=game.version)
         now = self.clock()
         until = game.state.phase_since + self.rematch_s
         agrees = tuple(_hosted(record, s) for s in (0, 1))

@@ -15,7 +15,7 @@ from . import webhooks as webhooks_module
 from .acting import Acted
 from .appending import Appender
 from .cache import Game
-from .errors import BadRequest, Busy, KeyInUse, NoSuchGame, Unconfirmed
+from .errors import BadRequest, Busy, GameOverAt, KeyInUse, NoSuchGame, Unconfirmed
 from .metrics import Metrics
 from .players import ANONYMOUS, Who, seated
 from .ports import SYSTEM_ENTROPY, Appended, Clock, Entropy, GameStore, Outbound, PlayerStore
@@ -54,11 +54,9 @@ class Seated:
         from the archive has none (it is not kept there): its first answer is a 409."""
         secret = game.record.secret
         if secret is None:
-            e = domain.GameOver(f"the game {game.id} has left Redis for the archive: the "
-                                "first answer of this Idempotency-Key (its token) is not "
-                                "kept there")  # fmt: skip
-            e.version = game.version
-            raise e
+            raise GameOverAt(f"the game {game.id} has left Redis for the archive: the first "
+                             "answer of this Idempotency-Key (its token) is not kept there",
+                             version=game.version)  # fmt: skip
         return secret
 
 
@@ -248,7 +246,7 @@ class Seating:
         except NoSuchGame:
             raise KeyInUse(
                 "a request with this Idempotency-Key is still in progress: retry",
-                headers={"Retry-After": "1"},
+                retry_after_s=1,
             ) from None
         made = game.record.created_version
         self.appender.confirm(game.version)

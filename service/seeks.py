@@ -49,15 +49,12 @@ class Waiter(Protocol):
 
 
 class NoSuchSeek(NoSuchGame):
-    """No such seek (404)."""
-
-    title = "No such seek"
+    """No such seek."""
 
 
 class OtherSeeksToken(Forbidden):
     """Another seek's token: a failed authentication."""
 
-    title = "Token of another seek"
     failed_auth = True
 
 

@@ -28,7 +28,7 @@ NO_STORE = [("Vary", "Authorization"), ("Cache-Control", "no-store")]  # answers
 
 def _viewer(call: Call):
     svc = call.services
-    game = svc.reading.load(call.args["game_id"], call.bill)
+    game = svc.reading.load(call.args["game_id"])
     call.seat = svc.tokens.seat(game, call.token)
     return game, call.seat
 
@@ -174,7 +174,7 @@ def join(call: Call) -> Answer:
 def act(call: Call) -> Answer:
     acted: Acted = call.services.acting.act(
         call.args["game_id"], call.token, call.body, idem_key=_idem_key(call),
-        if_match=_if_match(call), bill=call.bill,
+        if_match=_if_match(call),
     )  # fmt: skip
     call.seat = acted.body["state"].get("you")
     return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *_replayed(acted)])
@@ -277,7 +277,7 @@ def ready(call: Call) -> Answer:
     try:
         call.services.store.ping()
     except Exception:
-        raise Busy("the game store does not answer", headers={"Retry-After": "1"}) from None
+        raise Busy("the game store does not answer", retry_after_s=1) from None
     return json_answer({"status": "ready"})
 
 

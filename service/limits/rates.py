@@ -423,7 +423,7 @@ class Limits:
                 self.refused.labels("streams").inc()
                 raise RateLimited(
                     f"too many open streams: at most {cap} per {per}; close one",
-                    headers={"Retry-After": str(STREAM_RETRY_S)},
+                    wait_s=STREAM_RETRY_S,
                     limits=("streams" if per == "address" else "token streams",),
                 )
             taken.append((key, member))
@@ -476,13 +476,11 @@ class Bill:
     def settled_states(self, states: list, seat: bool = False) -> "Charged":
         self.charged = charged = self.limits._charged(self.buckets, states, seat)
         if charged.wait:
-            rated = charged.headers()
             over = ", ".join(DESCRIBED.get(n, n) for n in charged.refused)
             raise RateLimited(
-                f"over the rate limit of {over}",
-                headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
-                limits=charged.refused,
-            )
+                f"over the rate limit of {over}", wait_s=charged.wait, limits=charged.refused,
+                charged=charged,
+            )  # fmt: skip
         return charged
 
 

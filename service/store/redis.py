@@ -73,6 +73,7 @@ import orjson
 import redis
 import redis.cluster
 
+from ..limits.pending import pending, withdraw
 from ..limits.rates import GCRA_LUA
 from ..ports import LOBBY_STATUSES, Appended, Clash, Listed, Loaded, Replayed, lobby_status
 from ..records import ArchivedMark, GameRecord
@@ -526,14 +527,16 @@ class RedisStore:
             raise counted
         return self._confirmed(wait, waited)
 
-    def _game_script(self, plain, charging, keys: list, args: list, bill, wait: bool = False):
+    def _game_script(self, plain, charging, keys: list, args: list, wait: bool = False):
         """Run a game's script: (its reply, confirmed: with ``wait``, ``_waited``'s).
-        With a ``bill`` (a request's rate buckets, not charged yet:
-        ``limits.rates.Bill``) on a single Redis, its charging form, which charges the
-        buckets first and, when they refuse, does nothing else (``bill.settled`` raises
-        the 429). On a Cluster the bill is left to its own call (the pipeline's)."""
+        When the request left its rate buckets to its first game script
+        (``limits.pending``: a bill not charged yet) on a single Redis, its charging
+        form, which charges the buckets first and, when they refuse, does nothing else
+        (``bill.settled`` raises the 429). On a Cluster the bill is left to its own call
+        (the pipeline's)."""
         run = self._waited if wait else lambda *a: (self._script(*a), True)
-        if bill is None or bill.charged is not None or self.cluster:
+        bill = pending()
+        if bill is None or self.cluster:
             return run(plain, keys, args)
         bill_keys = bill.keys
         reply, confirmed = run(charging, [*bill_keys, *keys], [len(bill_keys), *bill.args, *args])
@@ -554,7 +557,6 @@ class RedisStore:
         snapshot: tuple[int, dict] | None = None,
         record: GameRecord | None = None,
         before: GameRecord | None = None,
-        bill=None,
     ) -> Appended | Clash | Replayed:
         """Append ``events`` if the log holds exactly ``expected`` events; all or nothing.
 
@@ -563,10 +565,10 @@ class RedisStore:
         events. ``snapshot`` = (version, state dict) is stored beside the log. ``record``:
         the game's record with this append, written where it differs from ``before`` (the
         record the caller decided on; None: a new game's, written whole). Expected 0
-        creates a game. ``bill``: the request's rate buckets,
-        charged first in the same call (``_game_script``). Strict durability waits in the
-        same round trip (``_waited``): an append it did not confirm is ``Appended`` with
-        ``confirmed`` False.
+        creates a game. The request's rate buckets, if it left them to its first game
+        script, are charged first in the same call (``_game_script``). Strict durability
+        waits in the same round trip (``_waited``): an append it did not confirm is
+        ``Appended`` with ``confirmed`` False.
         """
         args: list = [expected, len(events), *(_dumps(e) for e in events)]
         tag = _key(game_id, "")
@@ -583,7 +585,7 @@ class RedisStore:
                 args += [k, v]
         keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
         reply, confirmed = self._game_script(
-            self._append, self._append_charging, keys, args, bill, wait=True
+            self._append, self._append_charging, keys, args, wait=True
         )
         kind, value = _s(reply[0]), reply[1]
         if kind == "ok":
@@ -593,14 +595,14 @@ class RedisStore:
                 return Clash(int(value), records.from_hash(_flat(reply[2])), _entries(reply[3]))
             return Clash(int(value))
         if kind == "replay":
+            withdraw()  # the first answer, given again: its charge is the pipeline's
             return Replayed(_record_loads(value))
         raise StoreError(f"unexpected append reply {kind!r}")
 
-    def load(
-        self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
-    ) -> Loaded | None:
+    def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> Loaded | None:
         """The game's record and events after the best base (see ``Loaded``); None if no game.
-        ``bill``: the request's rate buckets, charged first in the same call."""
+        The request's rate buckets, if it left them to its first game script, are charged
+        first in the same call (``_game_script``)."""
         bucket, args = "idem:0", [known, "", "", "", ""]
         if idem_key:
             raws = [f"{seat}:{idem_key}" for seat in (0, 1)]
@@ -608,7 +610,7 @@ class RedisStore:
             bucket = places[0][0]  # the key's, whatever the seat
             args = [known, places[0][1], places[1][1], *raws]
         keys = [_key(game_id, p) for p in ("meta", "log", "snap", bucket, "idem:r", "idem")]
-        raw, _confirmed = self._game_script(self._load, self._load_charging, keys, args, bill)
+        raw, _confirmed = self._game_script(self._load, self._load_charging, keys, args)
         if raw is None:
             return None
         m, v, base, snap, tail, i0, i1 = raw

@@ -154,7 +154,7 @@ class MemoryGameStore:
     # ------------------------------------------------ the log
 
     def append(self, game_id, expected, events, *, idem=None, snapshot=None, record=None,
-               before=None, bill=None):  # fmt: skip
+               before=None):  # fmt: skip
         with self._lock:
             g = self.games.setdefault(game_id, _Game())
             if idem and idem[0] in g.idem:
@@ -176,7 +176,7 @@ class MemoryGameStore:
                 g.record = GameRecord("")
             return Appended(len(g.log))
 
-    def load(self, game_id, known=-1, idem_key=None, bill=None):
+    def load(self, game_id, known=-1, idem_key=None):
         with self._lock:
             g = self._game(game_id)
             if g is None:
