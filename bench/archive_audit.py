@@ -44,7 +44,7 @@ sys.path.insert(0, str(HERE))
 import bench_service  # noqa: E402
 
 from domain.bots import POLICIES  # noqa: E402
-from domain.events import event_to_dict  # noqa: E402
+from domain.codec import event_to_dict  # noqa: E402
 from domain.simulate import play_game  # noqa: E402
 from service.archive import open_archive  # noqa: E402
 from service.archive.games import (  # noqa: E402

@@ -5,7 +5,7 @@
 Prints events/s for replaying logs of 100, 1,000 and 10,000 events (domain objects,
 and from their stored JSON form), random-vs-random games/s for Spit and Speed in the
 virtual-time simulator, and the deep size of a game's state. Figures are this
-machine's, on one core; the targets (issue 2) are 100,000 events/s, 50 Spit games/s
+machine's, on one core; the targets are 100,000 events/s, 50 Spit games/s
 and well under 100 KB per state.
 """
 

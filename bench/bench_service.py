@@ -5,7 +5,7 @@
 
 Everything runs on loopback: a redis-server of its own (no persistence), the API under
 gunicorn with gevent workers (``spitlog serve``), and load generators in other
-processes. Loops are bounded in count and time. Measures the issue's three targets:
+processes. Loops are bounded in count and time. Measures three targets:
 
 1. action throughput under gunicorn against the floor, a bare Flask endpoint doing one
    EVALSHA on the same Redis under the same gunicorn settings (target: ratio >= 0.7);
@@ -590,7 +590,7 @@ def report_throughput(redis_port: int, redis_pid: int, quick: bool, runs: int = 
     print(
         f"   ratio to the floor: closed loop {t['ratio']:.2f}; server CPU per action "
         f"{t['cpu_ratio']:.2f} ({t['cpu_ratio_ours']:.2f} to the floor on the API's "
-        f"connections)   (targets: closed loop >= 0.70; CPU per action >= 0.80, issue 13)"
+        f"connections)   (targets: closed loop >= 0.70; CPU per action >= 0.80)"
     )
     if runs > 1:
         print(

@@ -1,4 +1,4 @@
-"""How long each hosted level takes to decide, against its reaction time (issue 16).
+"""How long each hosted level takes to decide, against its reaction time.
 
     cd /work/wt16b && PYTHONPATH=. /work/main/.venv/bin/python bench/bot_decisions.py
     PYTHONPATH=. python bench/bot_decisions.py --games 10     # quicker

@@ -1,4 +1,4 @@
-"""The hosted bot levels' Glicko-2 ratings, calibrated from simulated games (issue 16).
+"""The hosted bot levels' Glicko-2 ratings, calibrated from simulated games.
 
 Every level plays every other level ``--games`` games per rating period in each game
 kind (seats alternate), at each level's own reaction times (``domain.simulate``, virtual
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain import GAMES  # noqa: E402
+from domain import RULES  # noqa: E402
 from domain.bots import POLICIES  # noqa: E402
 from domain.ratings import Rating, rate_period  # noqa: E402
 from domain.simulate import play_game  # noqa: E402
@@ -58,7 +58,7 @@ def main() -> None:
     ap.add_argument("--floor", type=float, default=800, help="random's rating")
     a = ap.parse_args()
     t0 = time.time()
-    for game in GAMES:
+    for game in RULES:
         out = calibrate(game, a.games, a.periods, random.Random(f"{a.seed}|{game}"), a.floor)
         print(
             f"# {game}: rating (RD) " + ", ".join(f"{k} {r} ({rd})" for k, (r, rd) in out.items())

@@ -1,4 +1,4 @@
-"""Capacity (issue 17): how many games at human pace this box holds at once.
+"""Capacity: how many games at human pace this box holds at once.
 
     PYTHONPATH=. python bench/capacity.py                        # both runs, ~12 min
     PYTHONPATH=. python bench/capacity.py --quick                # shorter steps, rougher

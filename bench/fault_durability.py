@@ -191,8 +191,14 @@ def _check(games: GameCases, tally: Tally) -> tuple[int, int, int]:
     return lost, lost_games, gaps
 
 
-def run(mode: str, kills: int, clients: int = 4, every: float = 0.35, seed: int = 1) -> dict:
-    """Play under ``kills`` SIGKILLs of Redis; return the figures (see the module doc)."""
+def run(
+    mode: str, kills: int, clients: int = 4, every: float = 0.35, seed: int = 1,
+    min_acked: int = 0, deadline_s: float = 600.0,
+) -> dict:  # fmt: skip
+    """Play under ``kills`` SIGKILLs of Redis, and more until the clients have had
+    ``min_acked`` actions acknowledged (on a busy machine each uptime gets fewer), unless
+    ``deadline_s`` has passed by then; return the figures (see the module doc): ``kills``
+    is how many were made."""
     fsync = "always" if mode == "strict" else "everysec"
     with tempfile.TemporaryDirectory() as workdir:
         server = Server(workdir, fsync)
@@ -209,22 +215,27 @@ def run(mode: str, kills: int, clients: int = 4, every: float = 0.35, seed: int 
         ]  # fmt: skip
         for t in threads:
             t.start()
-        t0 = time.monotonic()
-        for _ in range(kills):
+        t0, made = time.monotonic(), 0
+        while made < kills or (
+            tally.counts["acknowledged"] < min_acked and time.monotonic() - t0 < deadline_s
+        ):
             time.sleep(every)
             server.kill()
             time.sleep(0.05)
             server.start()
+            made += 1
         time.sleep(every)
         stop.set()
-        for t in threads:
-            t.join(10)
+        for t in threads:  # (each call gives up within its socket timeout)
+            t.join(120)
+            if t.is_alive():
+                raise RuntimeError("a client did not stop: its answers may come after the check")
         elapsed = time.monotonic() - t0
         lost, lost_games, gaps = _check(games, tally)
         server.kill()
     return {
         "mode": mode,
-        "kills": kills,
+        "kills": made,
         "games": len(tally.games),
         **tally.counts,
         "lost": lost,

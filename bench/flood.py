@@ -1,4 +1,4 @@
-"""Flood isolation (issue 6): does a flood of one game slow the other games down?
+"""Flood isolation: does a flood of one game slow the other games down?
 
     python bench/flood.py            # about a minute
     python bench/flood.py --quick    # about 30 s, rougher
@@ -252,7 +252,8 @@ def main() -> None:
     print(f"slow clients ({r['clients']}, {r['connections']} connections, a byte every 0.5 s, "
           f"{r['slow_408']} x 408): the game's players p50 {r['base_p50']:.1f} -> "
           f"{r['slow_p50']:.1f} ms, p99 {r['base_p99']:.1f} -> {r['slow_p99']:.1f} ms "
-          f"(n={r['n'][0]}/{r['n'][1]}); {r['players_503']} x 503 to them")  # fmt: skip
+          f"(n={r['n'][0]}/{r['n'][1]}); {r['players_503']} x 503 to them "
+          f"(target: p99 <= 100 ms, no 503)")  # fmt: skip
     for r in run(seconds):
         print(f"limits {'on ' if r['limits'] else 'off'}: victims' actions p50 "
               f"{r['base_p50']:.1f} -> {r['flood_p50']:.1f} ms, p99 {r['base_p99']:.1f} -> "

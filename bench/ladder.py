@@ -1,4 +1,4 @@
-"""The bots' ladder (issue 16, item 7): the hosted levels rated by Glicko-2 from simulated
+"""The bots' ladder: the hosted levels rated by Glicko-2 from simulated
 games, and what their play alone is worth at equal reaction times.
 
     PYTHONPATH=. python bench/ladder.py ladder --only spit --games 100    # ~6 min

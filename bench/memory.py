@@ -1,4 +1,4 @@
-"""Redis memory of a game (issue 14): the bytes per event of a live game, and the keys a
+"""Redis memory of a game: the bytes per event of a live game, and the keys a
 finished game leaves behind after its retention.
 
     cd /work/main && PYTHONPATH=. python bench/memory.py                 # a short and a long game
@@ -48,7 +48,7 @@ from workers.schedule import PREFIX as SCHED  # noqa: E402
 from workers.schedule import Schedule, Scheduler  # noqa: E402
 
 PARTS = ("log", "meta", "idem", "snap", "refused", "tokens", "lobby", "sched")
-TARGET = 160  # bytes per event (issue 14)
+TARGET = 160  # bytes per event at most
 
 
 def usage(r: redis.Redis, key) -> int:

@@ -1,4 +1,4 @@
-"""Rating farms (issue 25, item 3): how far can an app lift one of its players with games
+"""Rating farms: how far can an app lift one of its players with games
 it arranges? The attacks of the adversarial review, run against the API in this process
 on a redis-server of its own (loopback), each game rated as the archive job rates it
 (``service.rating.Rater``), with the limits at their defaults:

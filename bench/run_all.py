@@ -1,4 +1,4 @@
-"""The benchmark suite: one command, one table (issue 6).
+"""The benchmark suite: one command, one table.
 
     cd /work/main && PYTHONPATH=. /work/venv/bin/python bench/run_all.py            # ~6 min
     cd /work/main && PYTHONPATH=. /work/venv/bin/python bench/run_all.py --quick    # ~3 min

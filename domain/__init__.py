@@ -1,26 +1,16 @@
-"""spitlog's rules engine: Spit and Speed as a pure, event-sourced domain.
+"""spitlog's rules engine: card games as a pure, event-sourced domain.
 
 Nothing here does I/O: time, randomness and the secret seed come in as arguments
 (``Ctx``). The decider shape: ``decide(state, action, ctx) -> events``,
-``evolve(state, event) -> state``, ``replay(events) -> state``.
+``evolve(state, event) -> state``, ``replay(events) -> state``. The games are found in
+the registry (``registry.py``: the built-ins, the installed packages' and the
+registered ones); ``RULES`` reads it at each use.
 """
 
-from .actions import (
-    Abort,
-    Choose,
-    Draw,
-    Join,
-    Move,
-    Play,
-    PlayCard,
-    Ready,
-    Resign,
-    Slap,
-    Spit,
-    Timeout,
-    TurnUp,
-)
+from . import registry
+from .actions import Abort, Join, Ready, Resign, Timeout
 from .cards import DECK, Card, CardError, adjacent
+from .codec import current, event_from_dict, event_to_dict, event_types
 from .errors import (
     DomainError,
     GameOver,
@@ -29,7 +19,7 @@ from .errors import (
     MalformedAction,
     SeatUnavailable,
 )
-from .events import Event, event_from_dict, event_to_dict
+from .events import Event
 from .game import (
     HOSTED,
     KINDS,
@@ -49,20 +39,20 @@ from .game import (
     run,
 )
 from .options import Options
-from .rules import GAMES, RULES, Rules
+from .registry import RULES
+from .rules import Rules
 from .shuffle import commitment, shuffle
 from .snapshot import state_from_dict, state_to_dict
 from .state import Player, State
 from .views import full_state, redact, view
 
 __all__ = [
-    "Abort", "DECK", "GAMES", "HOSTED", "KINDS", "RULES", "Card", "CardError", "Choose", "Ctx",
-    "Deadline",
-    "DomainError", "Draw", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join",
-    "MalformedAction", "Move", "Options", "Play", "PlayCard", "Player", "Ready", "Resign",
-    "Rules", "SeatUnavailable", "Slap", "Spit", "State", "Timeout", "TurnUp", "action_to_dict",
-    "adjacent", "check_why", "commitment", "create_game", "deadlines", "decide", "event_from_dict",
-    "event_to_dict", "evolve", "full_state", "legal_actions", "options_for", "parse_action",
-    "redact", "replay", "rules_for", "run", "shuffle", "state_from_dict", "state_to_dict",
+    "Abort", "DECK", "HOSTED", "KINDS", "RULES", "Card", "CardError", "Ctx", "Deadline",
+    "DomainError", "Event", "GameOver", "IllegalAction", "InvalidOptions", "Join",
+    "MalformedAction", "Options", "Player", "Ready", "Resign", "Rules", "SeatUnavailable",
+    "State", "Timeout", "action_to_dict", "adjacent", "check_why", "commitment", "create_game",
+    "current", "deadlines", "decide", "event_from_dict", "event_to_dict", "event_types",
+    "evolve", "full_state", "legal_actions", "options_for", "parse_action", "redact",
+    "registry", "replay", "rules_for", "run", "shuffle", "state_from_dict", "state_to_dict",
     "view",
 ]  # fmt: skip

@@ -1,15 +1,17 @@
 """Actions: what a seat (or the system) asks to do. Imperative names, frozen values.
 
-Each game gives the wire form of its actions (``Rules.ACTIONS``: a JSON object with a
-``type``): ``read_action`` reads it, ``Encoder`` writes it back, and the two
-round-trip. ``read_action`` refuses a malformed body (unknown type or field, stockpile
-7, card ``1X``) before any rule is consulted; it is the only validator of actions, and
-the service's documents are made from the same tables (``FIELDS``).
+The engine's actions are here (``Join``, ``Ready``, ``Resign``, ``Timeout``, ``Abort``);
+each game defines its own. Each game gives the wire form of its actions
+(``Rules.ACTIONS``: a JSON object with a ``type``): ``read_action`` reads it, ``Encoder``
+writes it back, and the two round-trip. ``read_action`` refuses a malformed body
+(unknown type or field, an index out of range, card ``1X``) before any rule is
+consulted; it is the only validator of actions, and the service's documents are made
+from the same tables (each field's ``Kind``).
 
->>> from domain.spit import ACTIONS
->>> a = read_action(ACTIONS, {"type": "play", "from": 2, "to": 1}, "spit")
->>> a, Encoder("play", ACTIONS["play"][1])(a)
-(Play(src=2, to=1), {'type': 'play', 'from': 2, 'to': 1})
+>>> wire = {"ready": (Ready, ()), **RESIGN}
+>>> a = read_action(wire, {"type": "ready"}, "a game")
+>>> a, Encoder("ready", ())(a)
+(Ready(), {'type': 'ready'})
 """
 
 from dataclasses import dataclass
@@ -20,55 +22,12 @@ from .errors import MalformedAction
 
 
 @dataclass(frozen=True, slots=True)
-class Play:  # Spit P-1
-    src: int
-    to: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnUp:  # Spit P-2
-    stockpile: int
-
-
-@dataclass(frozen=True, slots=True)
-class Move:  # Spit P-3
-    src: int
-    to: int
-
-
-@dataclass(frozen=True, slots=True)
-class Spit:  # S-2, S-3, Q-5
-    pile: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Slap:  # N-2
-    pile: int
-
-
-@dataclass(frozen=True, slots=True)
-class Choose:  # V-2
-    pile: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ready:  # D-4, N-4, Q-2
+class Ready:  # D-4, N-4, Q-2: every round starts when both seats are ready
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class Resign:  # E-5 (both games)
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard:  # Speed Q-3
-    card: Card
-    to: int
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:  # Speed Q-4
+class Resign:  # E-5 (every game)
     pass
 
 
@@ -97,34 +56,36 @@ class Abort:
     why: str
 
 
+class Kind(NamedTuple):
+    """A kind of field on the wire: its name (in messages) and its JSON schema, an integer
+    index (``minimum``..``maximum``) or, ``CARD``, a card by its name."""
+
+    name: str
+    schema: dict
+
+
+CARD = Kind("card", {"type": "string", "pattern": "^([Aa]|[2-9]|10|[JjQqKk])[CcDdHhSs]$",
+                     "description": "a card of your hand, such as 10H or QD (C-1)"})  # fmt: skip
+
+
 class Field(NamedTuple):
     """One field of an action's wire form: its name on the wire, the action's attribute,
-    its kind (``FIELDS``) and whether it must be sent."""
+    its kind and whether it must be sent."""
 
     wire: str
     attr: str
-    kind: str
+    kind: Kind
     required: bool = True
 
 
-MAX_STOCKPILES = 5
-# The kinds of field, as the wire has them: what each accepts, for the reader and the docs.
-FIELDS = {
-    "stockpile": {"type": "integer", "minimum": 0, "maximum": MAX_STOCKPILES - 1,
-                  "description": "a stockpile, 0 to 4 (0 to 3 under V-1)"},
-    "pile": {"type": "integer", "minimum": 0, "maximum": 1,
-             "description": "a spit or centre pile, 0 or 1"},
-    "card": {"type": "string", "pattern": "^([Aa]|[2-9]|10|[JjQqKk])[CcDdHhSs]$",
-             "description": "a card of your hand, such as 10H or QD (C-1)"},
-}  # fmt: skip
-
 # type -> (class, fields): a game's actions on the wire (Rules.ACTIONS)
 Wire = dict[str, tuple[type, tuple[Field, ...]]]
+READY: Wire = {"ready": (Ready, ())}
 RESIGN: Wire = {"resign": (Resign, ())}
 
 
-def _field(kind: str, value):
-    if kind == "card":
+def _field(kind: Kind, value):
+    if kind is CARD:
         if not isinstance(value, str):
             raise ValueError("must be a card such as 10H or QD")
         try:
@@ -133,9 +94,9 @@ def _field(kind: str, value):
             raise ValueError(str(e)) from None
     if type(value) is not int:
         raise ValueError("must be an integer")
-    spec = FIELDS[kind]
-    if not spec["minimum"] <= value <= spec["maximum"]:
-        raise ValueError(f"must be a {kind} index from {spec['minimum']} to {spec['maximum']}")
+    low, high = kind.schema["minimum"], kind.schema["maximum"]
+    if not low <= value <= high:
+        raise ValueError(f"must be a {kind.name} index from {low} to {high}")
     return value
 
 
@@ -175,7 +136,7 @@ class Encoder:
 
     def __init__(self, kind: str, fields: tuple[Field, ...]):
         self.kind = kind
-        self.attrs = tuple((f.wire, f.attr, f.kind == "card") for f in fields)
+        self.attrs = tuple((f.wire, f.attr, f.kind is CARD) for f in fields)
 
     def __call__(self, action) -> dict:
         out = {"type": self.kind}

@@ -1,4 +1,4 @@
-"""Hosted bot policies (issue 4): pure functions of what a seat may see.
+"""Hosted bot policies: pure functions of what a seat may see.
 
 A bot is ``choose(view, rng) -> action wire form | None`` plus ``reaction(rng) ->
 seconds``. It gets the seat's view (views.view: face-up cards, its own Speed hand,
@@ -20,7 +20,7 @@ The levels differ in play, not only in pace (bench/ladder.py measures both):
 - ``medium``: quicker; sees nine plays in ten; looks one step ahead (a play that
   uncovers a card or frees a space, with its own follow-ups); turns up at once; digs
   with free spaces; slaps the wrong pile one time in ten.
-- ``hard``: quickest. In Spit it searches (issue 16): with a play in reach, it weighs
+- ``hard``: quickest. In Spit it searches: with a play in reach, it weighs
   each play, a turn-up and a dig by determinized rollouts over what its seat may see
   (``spit._search``: the unseen cards dealt at random, ``search`` times, both seats then
   playing as the greedy baseline). It spits at once, slaps or chooses (V-2) the smaller
@@ -31,8 +31,7 @@ The levels differ in play, not only in pace (bench/ladder.py measures both):
 
 ``BASELINES`` are policies the service does not host, for the ladder's comparisons: the
 greedy baseline (any fitting card at once, then turn-ups and moves or a draw, calls at
-once, the smaller pile) and ``planner``, hard's plans without the search (hard before
-issue 16).
+once, the smaller pile) and ``planner``, hard's plans without the search.
 
 >>> v = {"game": "spit", "phase": "slap", "you": 0, "legal_actions": [
 ...     {"type": "slap", "pile": 0}, {"type": "slap", "pile": 1}, {"type": "resign"}],
@@ -44,8 +43,8 @@ issue 16).
 import math
 from dataclasses import dataclass
 
+from . import registry
 from .actions import Resign
-from .rules import RULES
 
 
 def _legal(view: dict) -> list[dict]:
@@ -93,14 +92,14 @@ class Bot:
             return None
         if legal[0]["type"] == "ready":  # D-4, N-4, Q-2
             return legal[0]
-        return RULES[view["game"]].bot_choose(self, view, legal, rng)
+        return registry.get(view["game"]).bot_choose(self, view, legal, rng)
 
 
 class RandomBot:
     """Any legal action but resign, uniformly, at the slowest pace: the ladder's floor."""
 
     name = "random"
-    # slower than easy at its slowest: at 0.5 + 1.0 s (issue 4) easy won only 56% of
+    # slower than easy at its slowest: at 0.5 + 1.0 s easy won only 56% of
     # Speed games against it, where pace decides most, too close for a ladder's step
     pace = Reaction(0.8, 1.3, 0.45)
 
@@ -141,9 +140,9 @@ POLICIES: dict[str, Bot | RandomBot] = {
 
 
 BASELINES: dict[str, Bot] = {
-    # Issue 16's yardstick, not hosted: any fitting card at once (P-1, Q-3), then turn-ups
+    # The ladder's yardstick, not hosted: any fitting card at once (P-1, Q-3), then turn-ups
     # and moves (P-2, P-3) or a draw (Q-4), calls at once (S-2, Q-5), the smaller pile (N-2).
     "greedy": Bot("greedy", POLICIES["hard"].pace, plan=0),
-    # ``hard`` before its search (issue 16): its plans alone, for the ladder's comparisons.
+    # ``hard`` without its search: its plans alone, for the ladder's comparisons.
     "planner": Bot("planner", POLICIES["hard"].pace),
 }

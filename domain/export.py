@@ -12,16 +12,8 @@ import dataclasses
 import json
 import re
 
-from .events import (
-    EVENT_TYPES,
-    Event,
-    GameAborted,
-    GameCreated,
-    GameEnded,
-    aborted_under,
-    event_from_dict,
-    event_to_dict,
-)
+from .codec import current, event_from_dict, event_to_dict
+from .events import Event, GameAborted, GameCreated, GameEnded
 from .shuffle import VERSION
 
 NDJSON_FORMAT = "spitlog-log/1"
@@ -102,10 +94,17 @@ def _fmt(v) -> str:
     return json.dumps(v)
 
 
-_OPTIONAL = {  # fields that default to None: left out of a line when None
-    cls: {f.name for f in dataclasses.fields(cls) if f.default is None}
-    for cls in EVENT_TYPES.values()
-}
+_OPTIONAL: dict[type, frozenset] = {}  # per type, its fields that default to None
+
+
+def _optional(cls: type) -> frozenset:
+    """The fields of ``cls`` that default to None: left out of a line when None."""
+    out = _OPTIONAL.get(cls)
+    if out is None:
+        out = _OPTIONAL[cls] = frozenset(
+            f.name for f in dataclasses.fields(cls) if f.default is None
+        )
+    return out
 
 
 def _ms(t: float) -> int:
@@ -130,7 +129,7 @@ def to_notation(events: list[Event], server_seed: bytes | None = None) -> str:
     for e in events:
         d = event_to_dict(e)
         kind, at = d.pop("type"), d.pop("at")
-        optional = _OPTIONAL[type(e)]
+        optional = _optional(type(e))
         fields = " ".join(
             f"{k}={_fmt(v)}" for k, v in d.items() if v is not None or k not in optional
         )
@@ -146,7 +145,7 @@ def _result(events: list[Event], header: dict) -> str:
         winner = "-" if header["winner"] is None else header["winner"]
         return f"{winner} {header['result']}"
     aborted = next((e for e in events if isinstance(e, GameAborted)), None)
-    return "*" if aborted is None else f"- {aborted_under(aborted)[0]}"
+    return "*" if aborted is None else f"- {current(aborted).reason}"
 
 
 class _Reader:

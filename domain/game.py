@@ -1,15 +1,18 @@
 """The decider: ``decide(state, action, ctx) -> events``, ``evolve``, ``replay``.
 
-What both games share lives here (seats, readiness, resignation, the timeouts
+What every game shares lives here (seats, readiness, resignation, the timeouts
 T-1..T-6, the operator's abort and the bookkeeping every state carries); everything else
-is asked of the game's own rules (``rules.RULES``), never by the game's name.
+is asked of the game's own rules, found in the registry by the name the state carries,
+never by the game's name.
 """
 
 from dataclasses import dataclass
 from functools import reduce
 
+from . import registry
 from .actions import Abort, Encoder, Join, Ready, Resign, Timeout, read_action
-from .errors import GameOver, IllegalAction, MalformedAction, SeatUnavailable
+from .codec import current
+from .errors import GameOver, IllegalAction, InvalidOptions, MalformedAction, SeatUnavailable
 from .events import (
     DeadlineExpired,
     Event,
@@ -19,15 +22,11 @@ from .events import (
     PlayerReady,
     PlayerResigned,
     SeatTaken,
-    SideCardsTurned,
-    SpitCalled,
-    SpitCardsTurned,
-    aborted_under,
 )
 from .options import Options, parse_options
-from .rules import OPTIONS, RULES, Rules
+from .rules import Rules
 from .state import State, set_player
-from .values import replace
+from .values import build, replace
 
 # Who sits at a seat: a person ("human") or a client's bot ("bot"), both playing through
 # the API with the seat's token, or a hosted bot level ("bot:<level>"), played by the
@@ -42,10 +41,16 @@ WHY_MAX = 200  # the longest ``why`` of an operator's abort (T-6), in characters
 UNPLAYED = "unplayed"
 # The events of a seat's own that are not a move (``State.moved``): taking the seat,
 # saying it is ready, resigning. Every other event a seat makes itself (``seat`` set and
-# no ``by``: CardPlayed, CardTurnedUp, CardMoved, SpitCalled, PileSlapped, PileChosen,
-# CardDrawn) is an action of the game's play, a move; what a timeout does for a seat
-# (``by``, DeadlineExpired) is not the seat's.
+# no ``by``: the game's own) is an action of the game's play, a move; what a timeout does
+# for a seat (``by``, DeadlineExpired) is not the seat's.
 NOT_MOVES = (SeatTaken, PlayerReady, PlayerResigned)
+# The service's rulings a new game is played under (``GameCreated.ruling``; a log without
+# one was written before them and is judged by the rulings of its time), docs/decisions/0029:
+# 1: a hosted bot's idle clock ends only as T-6 and an operator's abort only as T-6 (the
+# forms of a log from before T-6 are not accepted); a T-6 due no later than a person's
+# T-4 comes first (the service's failure is not the person's fault); a rated table's
+# idle_forfeit_s is at least ``RATED_IDLE_MIN_S``.
+RULING = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +72,20 @@ class Deadline:
 def rules_for(game: str) -> Rules:
     """The rules of ``game``; MalformedAction for a game there is none of."""
     try:
-        return RULES[game]
+        return registry.get(game)
     except KeyError:
-        raise MalformedAction({"game": [f"must be one of {', '.join(RULES)}"]}) from None
+        raise MalformedAction({"game": [f"must be one of {', '.join(registry.games())}"]}) from None
 
 
-def options_for(game: str, raw: dict | None) -> Options:
-    """Validate the table options ``raw`` of ``game`` (InvalidOptions names each field)."""
-    return parse_options(game, raw, OPTIONS)
+def options_for(game: str, raw: dict | None, *, rated: bool = False) -> Options:
+    """Validate the table options ``raw`` of ``game`` (InvalidOptions names each field, and
+    ``game`` if there is no such game); ``rated``: of a rated table
+    (``options.RATED_IDLE_MIN_S``)."""
+    if game not in registry.games():
+        raise InvalidOptions({"game": [f"must be one of {', '.join(registry.games())}"]})
+    rules = registry.get(game)
+    others = {name: r.OPTIONS for name, r in registry.games().items()}
+    return parse_options(game, rules.OPTIONS, rules.OPTIONS_CLASS, raw, others, rated=rated)
 
 
 def parse_action(game: str, body):
@@ -82,13 +93,21 @@ def parse_action(game: str, body):
     return read_action(rules_for(game).ACTIONS, body, game)
 
 
-_ENCODERS: dict = {}
-for _rules in RULES.values():  # Spit's encoder of Spit (with its pile) serves both
-    for _kind, (_cls, _fields) in _rules.ACTIONS.items():
-        _ENCODERS.setdefault(_cls, Encoder(_kind, _fields))
-
-
+# What is made from the registered games, made when first asked and forgotten when the
+# list of games changes: per game, its evolve table and its rules; per action type, its
+# encoder (a type two games share, such as ready, is written alike by both).
+_GAMES: dict[str, tuple[dict, Rules]] = {}
+_ENCODERS: dict[type, Encoder] = {}
 _WIRE: dict = {}  # action -> its wire form, made once (actions are frozen values)
+
+
+def _forget() -> None:
+    _GAMES.clear()
+    _ENCODERS.clear()
+    _WIRE.clear()
+
+
+registry.on_change(_forget)
 
 
 def action_to_dict(action) -> dict:
@@ -96,7 +115,7 @@ def action_to_dict(action) -> dict:
     wire = _WIRE.get(action)
     if wire is None:
         try:
-            wire = _ENCODERS[type(action)](action)
+            wire = (_ENCODERS.get(type(action)) or _encoder(type(action)))(action)
         except KeyError:
             raise TypeError(f"not a player's action: {action!r}") from None
         if len(_WIRE) < 4096:
@@ -104,14 +123,23 @@ def action_to_dict(action) -> dict:
     return dict(wire)
 
 
+def _encoder(cls: type) -> Encoder:
+    for rules in registry.games().values():
+        for kind, (c, fields) in rules.ACTIONS.items():
+            if c is cls:
+                _ENCODERS[cls] = Encoder(kind, fields)
+                return _ENCODERS[cls]
+    raise KeyError(cls)
+
+
 # ---------------------------------------------------------------- evolve
 
 
 def _created(s: State, e: GameCreated) -> State:
-    rules = RULES[e.game]
-    opts = Options(**e.options)
+    rules = registry.get(e.game)
+    opts = rules.OPTIONS_CLASS(**e.options)
     empty = rules.setup(opts)
-    return State(
+    return rules.STATE(
         id=e.game_id,
         game=e.game,
         options=opts,
@@ -121,82 +149,94 @@ def _created(s: State, e: GameCreated) -> State:
         created_at=e.at,
         players=(replace(empty, kind=e.kind, client_seed=e.client_seed), empty),
         rated=bool(e.rated),
+        ruling=e.ruling,
     )
 
 
-def _seat_taken(s: State, e: SeatTaken) -> State:
+def _seat_taken(s: State, e: SeatTaken) -> dict:
     p = replace(s.players[e.seat], kind=e.kind, client_seed=e.client_seed)
-    return replace(s, players=set_player(s.players, e.seat, p))
+    return {"players": set_player(s.players, e.seat, p)}
 
 
-def _ready(s: State, e: PlayerReady) -> State:
-    return replace(s, players=set_player(s.players, e.seat, replace(s.players[e.seat], ready=True)))
+def _ready(s: State, e: PlayerReady) -> dict:
+    return {"players": set_player(s.players, e.seat, replace(s.players[e.seat], ready=True))}
 
 
-def _called(s: State, e: SpitCalled) -> State:
-    return replace(
-        s, players=set_player(s.players, e.seat, replace(s.players[e.seat], called=True))
-    )
+def _ended(s: State, e: GameEnded) -> dict:
+    return {"status": "finished", "phase": "finished", "winner": e.winner, "result": e.reason}
 
 
-def _ended(s: State, e: GameEnded) -> State:
-    return replace(s, status="finished", phase="finished", winner=e.winner, result=e.reason)
+def _aborted(s: State, e: GameAborted) -> dict:
+    return {"status": "aborted", "phase": "aborted", "result": e.reason, "aborted_by": e.by,
+            "aborted_why": e.why}  # fmt: skip
 
 
-def _aborted(s: State, e: GameAborted) -> State:
-    rule, by = aborted_under(e)
-    return replace(s, status="aborted", phase="aborted", result=rule, aborted_by=by,
-                   aborted_why=e.why)  # fmt: skip
+def _same(s: State, e: Event) -> dict:
+    return {}
 
 
-def _same(s: State, e: Event) -> State:
-    return s
-
-
-_NEW = {GameCreated: _created}  # a state that is no game yet
+_NEW = {GameCreated: _created}  # a state that is no game yet: the game's own state
 _COMMON = {
     SeatTaken: _seat_taken,
     PlayerReady: _ready,
-    SpitCalled: _called,
     PlayerResigned: _same,
     DeadlineExpired: _same,
     GameEnded: _ended,
     GameAborted: _aborted,
 }
-_EVOLVE = {name: {**_COMMON, **rules.EVOLVE} for name, rules in RULES.items()}
-_NEW_ROUND = (SpitCardsTurned, SideCardsTurned)  # a stalemate after these is a new one
-_set = object.__setattr__  # only on the state evolve is building (see evolve)
+
+
+def _upcasting(handler):
+    """``handler`` of an event type whose meaning changed: it reads the event as its
+    current version (``codec.current``)."""
+    return lambda s, e: handler(s, current(e))
+
+
+def _game(name: str) -> tuple[dict, Rules]:
+    """The evolve table of the game ``name`` (the engine's events and its own) and its rules."""
+    rules = registry.get(name)
+    table = {**_COMMON, **rules.EVOLVE}
+    table = {cls: _upcasting(fn) if cls.VERSION > 1 else fn for cls, fn in table.items()}
+    _GAMES[name] = table, rules
+    return _GAMES[name]
 
 
 def evolve(state: State, event: Event) -> State:
-    """The state after ``event``: the event's own change, then the derived bookkeeping
-    (stalemate S-1/Q-5, the phase and its start, who can act, T-4's clocks).
+    """The state after ``event``: the event's own changes (its handler's: the fields it
+    changes), then the bookkeeping derived from them (``_book``). The new state is built
+    once (``values.build``); ``state`` is not changed."""
+    if state.status == "new":
+        new = _NEW[type(event)](state, event)
+        table, rules = _GAMES.get(event.game) or _game(event.game)
+        return build(new, {}, _book, state, event, rules)
+    table, rules = _GAMES.get(state.game) or _game(state.game)
+    return build(state, table[type(event)](state, event), _book, state, event, rules)
 
-    ``evolve`` builds each state it returns: the event's handler returns a copy of
-    ``state`` (``values.replace``) that nothing else holds yet, and ``evolve`` fills in
-    the bookkeeping fields of that copy before it hands it over (one copy per event
-    instead of three, on replay's hot path). A state is never changed once returned."""
-    table = _EVOLVE[state.game] if state.status != "new" else _NEW
-    s = table[type(event)](state, event)
-    if s is state:
-        s = replace(state)
+
+def _book(s: State, state: State, event: Event, rules: Rules) -> dict:
+    """The bookkeeping of ``s``, the state ``event`` makes of ``state``: stalemate (S-1,
+    Q-5), the phase and its start, who can act, T-4's clocks, the version."""
     at = event.at
     stalemate = False
+    phase = s.phase
     if s.status != "running":
         can = (False, False)
-        _set(s, "phase", s.status)
-    else:
-        rules = RULES[s.game]
-        if s.phase in ("playing", "stalemate"):
-            can = (rules.has_moves(s, 0), rules.has_moves(s, 1))
-            stalemate = not (can[0] or can[1])
-            _set(s, "phase", "stalemate" if stalemate else "playing")
-            if stalemate:
-                can = (rules.can_act(s, 0), rules.can_act(s, 1))
-        else:
+        phase = s.status
+    elif phase == "playing" or phase == "stalemate":
+        can = (rules.has_moves(s, 0), rules.has_moves(s, 1))
+        stalemate = not (can[0] or can[1])
+        if stalemate:
+            phase = "stalemate"
+            if s.phase != phase:  # who can act in a stalemate is the phase's question
+                s = replace(s, phase=phase)
             can = (rules.can_act(s, 0), rules.can_act(s, 1))
-    if s.phase != state.phase or type(event) in _NEW_ROUND:
-        _set(s, "phase_since", at)
+        else:
+            phase = "playing"
+    else:
+        can = (rules.can_act(s, 0), rules.can_act(s, 1))
+    book = {"version": state.version + 1, "phase": phase, "can_act": can, "stalemate": stalemate}
+    if phase != state.phase or type(event) in rules.NEW_ROUND:
+        book["phase_since"] = at
     # T-4: each seat's clock counts, in total, the time it had a legal action since its own
     # last action: it pauses (without restarting) while the seat has nothing to do, and a
     # timeout acting for the seat (``by``: T-1 calling, T-2 making ready) is not its action.
@@ -204,19 +244,16 @@ def evolve(state: State, event: Event) -> State:
     seat = getattr(event, "seat", None) if type(event) is not DeadlineExpired else None
     actor = seat if by is None else None
     if actor is not None or can != state.can_act:
-        _set(s, "idle_used", _counted(state, can, at, actor))
-        _set(s, "idle_since", tuple(
+        book["idle_used"] = _counted(state, can, at, actor)
+        book["idle_since"] = tuple(
             at if i == actor or (can[i] and not state.can_act[i]) else state.idle_since[i]
             for i in (0, 1)
-        ))  # fmt: skip
+        )
         if actor is not None:
-            _set(s, "acted_at", (at, state.acted_at[1]) if actor == 0 else (state.acted_at[0], at))
+            book["acted_at"] = (at, state.acted_at[1]) if actor == 0 else (state.acted_at[0], at)
     if actor is not None and not state.moved[actor] and type(event) not in NOT_MOVES:
-        _set(s, "moved", (True, state.moved[1]) if actor == 0 else (state.moved[0], True))
-    _set(s, "version", state.version + 1)
-    _set(s, "can_act", can)
-    _set(s, "stalemate", stalemate)
-    return s
+        book["moved"] = (True, state.moved[1]) if actor == 0 else (state.moved[0], True)
+    return book
 
 
 def _counted(state: State, can: tuple[bool, bool], at: float, actor) -> tuple[float, float]:
@@ -252,12 +289,14 @@ def create_game(
     client_seed: str = "",
     kind: str = "human",
     rated: bool = False,
+    ruling: int | None = RULING,
 ) -> list[Event]:
     """The first events of a game: its creation (options validated, seed committed) and,
     against a bot, the bot's seat and the first deal. ``rated``: rated when it ends (the
-    service's ratings), which the log keeps for ``UNPLAYED``."""
-    rules = rules_for(game)
-    opts = options_for(game, options)
+    service's ratings), which the log keeps for ``UNPLAYED``. ``ruling``: the rulings it
+    is played under (``RULING``; None: a game of a log written before them, as the audit
+    re-creates one)."""
+    opts = options_for(game, options, rated=rated and ruling is not None)
     if opponent != "human" and opponent not in HOSTED:
         raise MalformedAction({"opponent": [f"must be one of human, {', '.join(HOSTED)}"]})
     if kind not in KINDS:
@@ -267,11 +306,12 @@ def create_game(
             at=now,
             game_id=game_id,
             game=game,
-            options=opts.public(rules.OPTIONS),
+            options=opts.public(),
             kind=kind,
             client_seed=client_seed,
             commitment=commitment,
             rated=True if rated else None,
+            ruling=ruling,
         )
     ]
     if opponent != "human":
@@ -292,7 +332,7 @@ def run(state: State, action, ctx: Ctx) -> tuple[list[Event], State]:
         raise GameOver(f"the game is {state.status}")
     events = _stamp(_decide(state, action, ctx), ctx.now)
     s = reduce(evolve, events, state)
-    follow = RULES[s.game].follow
+    follow = registry.get(s.game).follow
     while extra := follow(s, ctx.server_seed, ctx.now):
         extra = _stamp(extra, ctx.now)
         events += extra
@@ -301,11 +341,8 @@ def run(state: State, action, ctx: Ctx) -> tuple[list[Event], State]:
 
 
 def _stamp(events: list[Event], now: float) -> list[Event]:
-    """Date the events the rules just made (fresh objects nothing else holds yet: ``run``
-    builds them, as ``evolve`` builds states, and hands them over dated)."""
-    for e in events:
-        _set(e, "at", now)
-    return events
+    """The events the rules just made, dated ``now`` (copies)."""
+    return [replace(e, at=now) for e in events]
 
 
 def unplayed(state: State) -> bool:
@@ -339,7 +376,7 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
         if unplayed(state):
             return [PlayerResigned(seat=seat), _unplayed(state, f"seat {seat} resigned (E-5)")]
         return [PlayerResigned(seat=seat), GameEnded(winner=1 - seat, reason="E-5")]
-    rules = RULES[state.game]
+    rules = registry.get(state.game)
     if state.status == "waiting":
         raise IllegalAction(rules.START_RULE, "the game has not started: a seat is still free")
     if isinstance(action, Ready):
@@ -379,73 +416,75 @@ def _join(state: State, action: Join, ctx: Ctx) -> list[Event]:
     if action.kind not in KINDS:
         raise MalformedAction({"kind": [f"must be one of {', '.join(KINDS)}"]})
     taken = SeatTaken(seat=1, kind=action.kind, client_seed=action.client_seed)
-    return [taken, RULES[state.game].deal(evolve(state, taken), ctx.server_seed)]
+    return [taken, registry.get(state.game).deal(evolve(state, taken), ctx.server_seed)]
 
 
 # ---------------------------------------------------------------- timeouts (T-1..T-6)
 
-_GRACE = {"T-1": "spit_grace_s", "T-2": "ready_grace_s", "T-3": "slap_grace_s"}
-
-
-_last: tuple = (None, ())  # the state deadlines() last answered for, and its answer
-
 
 def deadlines(state: State) -> tuple[Deadline, ...]:
-    """Every deadline running in ``state``, soonest first: the game-wide one of its phase
-    (T-1..T-3, while someone has to act) or T-5, and each seat's idle clock: T-4 for a
-    person or a client's bot, T-6 for a hosted bot, whose decisions the service makes (it
-    does not forfeit for the time the service failed to run them: the game is aborted).
-    (The answer for the last state asked about is kept: a request asks it of one state
-    two or three times.)"""
-    global _last
-    last = _last
-    if last[0] is state:
-        return last[1]
-    out = _deadlines(state)
-    _last = (state, out)
-    return out
-
-
-def _deadlines(state: State) -> tuple[Deadline, ...]:
+    """Every deadline running in ``state``, soonest first (``first``: a T-6 before
+    another at the same time): the game-wide one of its phase (T-1..T-3, while someone
+    has to act) or T-5, and each seat's idle clock: T-4 for a person or a client's bot,
+    T-6 for a hosted bot, whose decisions the service makes (it does not forfeit for the
+    time the service failed to run them: the game is aborted)."""
     o = state.options
     if state.status == "waiting":
         return (Deadline("T-5", state.created_at + o.join_timeout_s),)
     if state.status != "running":
         return ()
     out = []
-    rule = RULES[state.game].PHASE_DEADLINES.get(state.phase)
-    if rule is not None and any(state.can_act):
-        out.append(Deadline(rule, state.phase_since + getattr(o, _GRACE[rule])))
+    phase = registry.get(state.game).PHASE_DEADLINES.get(state.phase)
+    if phase is not None and any(state.can_act):
+        rule, grace = phase
+        out.append(Deadline(rule, state.phase_since + getattr(o, grace)))
     for seat in (0, 1):
         if state.can_act[seat]:
             left = o.idle_forfeit_s - state.idle_used[seat]
             rule = "T-6" if state.players[seat].kind in HOSTED else "T-4"
             out.append(Deadline(rule, state.idle_since[seat] + left, seat))
-    return tuple(sorted(out, key=_at))
+    return tuple(sorted(out, key=first))
 
 
-def _at(d: Deadline) -> float:
-    return d.at
+def first(d: Deadline) -> tuple[float, int]:
+    """The order deadlines fall due in: by time; at the same time a T-6 first (the service
+    failing a seat is no fault of the other seat's person, whose T-4 it would forfeit)."""
+    return (d.at, 0 if d.rule == "T-6" else 1)
 
 
 def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:
+    running = deadlines(state)
     due = next(
         (
             d
-            for d in deadlines(state)
+            for d in running
             if d.rule == action.rule and (action.seat is None or d.seat == action.seat)
         ),
         None,
     )
+    refused = False  # T-6 of a seat the service refused (RULES T-4), on its T-4's clock
+    if due is None and action.rule == "T-6" and action.seat is not None:
+        due = next((d for d in running if d.rule == "T-4" and d.seat == action.seat), None)
+        refused = due is not None
     if due is None:
         raise IllegalAction(action.rule, "no such deadline is running")
     if ctx.now < due.at:
         raise IllegalAction(action.rule, f"not due for another {due.at - ctx.now:.3f} s")
-    events: list[Event] = [DeadlineExpired(rule=due.rule, seat=due.seat)]
-    rules = RULES[state.game]
+    if action.rule == "T-4" and state.ruling is not None:
+        # a T-6 due no later comes first: the service's failure, not the person's fault
+        ahead = next((d for d in running if d.rule == "T-6" and d.at <= due.at), None)
+        if ahead is not None:
+            raise IllegalAction("T-6", f"seat {ahead.seat}'s T-6 falls due first")
+    events: list[Event] = [DeadlineExpired(rule=action.rule, seat=due.seat)]
+    rules = registry.get(state.game)
     if due.rule == "T-2":  # made ready (N-4, Q-2)
         events += [PlayerReady(seat=s, by="T-2") for s in (0, 1) if not state.players[s].ready]
         events.append(rules.start(state))
+    elif refused:  # the service refused the seat's requests for its whole clock
+        why = (f"the service refused seat {due.seat}'s requests (a 503, or a 429 of a limit "
+               f"the seat did not exceed) for {state.options.idle_forfeit_s:g} s since its "
+               "last action")  # fmt: skip
+        events.append(GameAborted(reason="T-6", by="service", why=why))
     elif due.rule == "T-4":
         if unplayed(state):
             idle = f"seat {due.seat} was idle for {state.options.idle_forfeit_s:g} s (T-4)"
@@ -472,4 +511,4 @@ def legal_actions(state: State, seat: int | None) -> list:
         return []
     if state.status == "waiting":
         return [Resign()] if state.players[seat].kind else []
-    return RULES[state.game].legal(state, seat) + [Resign()]
+    return registry.get(state.game).legal(state, seat) + [Resign()]

@@ -1,61 +1,36 @@
-"""Table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): the one definition of each, from
-which the service's documents are made, and their validation at creation.
+"""Table options: the one definition of each (``OptionSpec``: its rule, type, allowed
+values, default, meaning), from which the service's documents are made, and their
+validation at creation.
 
-``SPEC`` describes every option once (its rule, type, allowed values, default, meaning);
-each game names the options it takes (``Rules.OPTIONS``). ``parse_options`` refuses
-unknown options, options of the other game and values out of range with
-``InvalidOptions``, whose ``errors`` maps each offending option to its messages.
-
->>> parse_options("spit", {"stockpiles": 4}, {"spit": ("stockpiles",), "speed": ()}).stockpiles
-4
+The engine defines the options it reads itself (T-2, T-4, T-5: ``ENGINE``); a game lists
+its options, the engine's among them, in the order its views and ``game_created`` show
+them (``Rules.OPTIONS``), and holds them in a class of its own (``options_class``).
+``parse_options`` refuses unknown options, options of another game and values out of
+range with ``InvalidOptions``, whose ``errors`` maps each offending option to its
+messages.
 """
 
-from dataclasses import dataclass, fields
+import dataclasses
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from .errors import InvalidOptions
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
-    stockpiles: int = 5  # V-1
-    pile_choice: str = "slap"  # V-2
-    alternate_colors: bool = False  # V-3
-    side_piles: int = 10  # V-4
-    target_score: int = 0  # Q-8
-    max_rounds: int = 60  # E-4
-    spit_grace_s: float = 3.0  # T-1
-    ready_grace_s: float = 10.0  # T-2
-    slap_grace_s: float = 3.0  # T-3
-    idle_forfeit_s: float = 120.0  # T-4
-    join_timeout_s: float = 600.0  # T-5
-
-    def public(self, names: tuple[str, ...]) -> dict:
-        """The options ``names`` (a game's), as they appear in views and events."""
-        return dict(_public(self, names))
-
-
-@lru_cache(maxsize=256)  # a table's options repeat from view to view
-def _public(options: Options, names: tuple[str, ...]) -> dict:
-    return {name: getattr(options, name) for name in names}
-
-
-@dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One option: an integer or a string among ``choices``, a boolean, an integer in
-    ``low..high``, or (``seconds``) a number of seconds in ``low..high``."""
+    ``low..high``, or (float) a number of seconds in ``low..high``."""
 
     name: str
     rule: str
     text: str
     kind: type  # int, str, bool, float
+    default: object
     choices: tuple = ()
     low: float | None = None
     high: float | None = None
-
-    @property
-    def default(self):
-        return _DEFAULTS[self.name]
 
     def check(self, v) -> str | None:
         """What is wrong with the value ``v``, or None."""
@@ -74,53 +49,82 @@ class OptionSpec:
         return None
 
 
-_DEFAULTS = {f.name: f.default for f in fields(Options)}
-_S = {"kind": float, "low": 0.05, "high": 86_400}  # a timeout, in seconds
-SPEC: dict[str, OptionSpec] = {
-    o.name: o
-    for o in (
-        OptionSpec("stockpiles", "V-1", "Spit: 5 stockpiles (1..5 cards) or 4 (1..4)", int,
-                   choices=(4, 5)),
-        OptionSpec("pile_choice", "V-2", "Spit: slap for the smaller pile, or the player who "
-                   "cleared chooses", str, choices=("slap", "choose")),
-        OptionSpec("alternate_colors", "V-3", "a card played must change colour", bool),
-        OptionSpec("side_piles", "V-4", "Speed: side piles of 10 cards (15 to each player) or "
-                   "5 (20 each)", int, choices=(5, 10)),
-        OptionSpec("target_score", "Q-8", "Speed: the match target (0: a single game)", int,
-                   low=0, high=10_000),
-        OptionSpec("max_rounds", "E-4", "rounds (Speed: games) before the game ends", int,
-                   low=1, high=10_000),
-        OptionSpec("spit_grace_s", "T-1", "seconds before a stalemate is called for", **_S),
-        OptionSpec("ready_grace_s", "T-2", "seconds before a player is made ready", **_S),
-        OptionSpec("slap_grace_s", "T-3", "seconds before the piles are taken without a slap",
-                   **_S),
-        OptionSpec("idle_forfeit_s", "T-4", "seconds in all with a legal action, since your own "
-                   "last one, before you forfeit (a hosted bot's seat: before the game is "
-                   "aborted, T-6)", **_S),
-        OptionSpec("join_timeout_s", "T-5", "seconds before a game with an empty seat is "
-                   "aborted", **_S),
-    )
-}  # fmt: skip
+SECONDS = {"kind": float, "low": 0.05, "high": 86_400}  # a timeout's range, in seconds
+READY_GRACE = OptionSpec("ready_grace_s", "T-2", "seconds before a player is made ready",
+                         default=10.0, **SECONDS)  # fmt: skip
+IDLE_FORFEIT = OptionSpec(
+    "idle_forfeit_s", "T-4", "seconds in all with a legal action, since your own last one, "
+    "before you forfeit (a hosted bot's seat: before the game is aborted, T-6); at least 30 "
+    "at a rated table", default=120.0, **SECONDS,
+)  # fmt: skip
+JOIN_TIMEOUT = OptionSpec("join_timeout_s", "T-5", "seconds before a game with an empty seat "
+                          "is aborted", default=600.0, **SECONDS)  # fmt: skip
+ENGINE = (READY_GRACE, IDLE_FORFEIT, JOIN_TIMEOUT)  # every game takes these
+# The shortest idle_forfeit_s (T-4, T-6) of a rated table: a clock shorter than a hosted
+# level's reaction plus the service's usual delays would end rated games by the clock
+# rather than by play (docs/decisions/0029)
+RATED_IDLE_MIN_S = 30.0
 
 
-def parse_options(game: str, raw: dict | None, games: dict[str, tuple[str, ...]]) -> Options:
-    """Validate the table options ``raw`` of ``game``, whose options and those of every
-    other game are ``games`` (name -> option names); raise InvalidOptions naming each."""
-    if game not in games:
-        raise InvalidOptions({"game": [f"must be one of {', '.join(games)}"]})
+@dataclass(frozen=True, slots=True)
+class Options:
+    """A game's table options: the engine's (``ENGINE``) here, the game's own in its
+    subclass (``options_class``). ``NAMES``: all of them, in the game's order."""
+
+    NAMES: ClassVar[tuple[str, ...]] = tuple(spec.name for spec in ENGINE)
+
+    ready_grace_s: float = READY_GRACE.default  # T-2
+    idle_forfeit_s: float = IDLE_FORFEIT.default  # T-4
+    join_timeout_s: float = JOIN_TIMEOUT.default  # T-5
+
+    def public(self) -> dict:
+        """The options as views and events show them, in the game's order."""
+        return dict(_public(self))
+
+
+@lru_cache(maxsize=256)  # a table's options repeat from view to view
+def _public(options: Options) -> dict:
+    return {name: getattr(options, name) for name in options.NAMES}
+
+
+def options_class(name: str, specs: tuple[OptionSpec, ...]) -> type[Options]:
+    """The frozen class of a game's options ``specs`` (the engine's among them): the
+    engine's fields and a field for each of the others, ``NAMES`` in the specs' order."""
+    own = [(s.name, s.kind, dataclasses.field(default=s.default))
+           for s in specs if s not in ENGINE]  # fmt: skip
+    cls = dataclasses.make_dataclass(name, own, bases=(Options,), frozen=True, slots=True)
+    cls.NAMES = tuple(s.name for s in specs)
+    return cls
+
+
+def parse_options(
+    game: str,
+    specs: tuple[OptionSpec, ...],
+    cls: type[Options],
+    raw: dict | None,
+    others: dict[str, tuple[OptionSpec, ...]],
+    *,
+    rated: bool = False,
+) -> Options:
+    """Validate the table options ``raw`` of ``game``, which takes ``specs`` (``cls``
+    holds them), every game's being ``others`` (name -> specs); raise InvalidOptions
+    naming each. ``rated``: of a rated table, whose ``idle_forfeit_s`` is
+    ``RATED_IDLE_MIN_S`` or more."""
     raw = dict(raw or {})
     errors: dict[str, list[str]] = {}
-    mine = games[game]
+    mine = {s.name: s for s in specs}
     for key, v in raw.items():
         if key in mine:
-            problem = SPEC[key].check(v)
+            problem = mine[key].check(v)
             if problem:
                 errors[key] = [problem]
-        elif key in SPEC:
-            owner = next(g for g, names in games.items() if key in names)
-            errors[key] = [f"is a {owner} option, not a {game} one"]
         else:
-            errors[key] = ["unknown option"]
+            owner = next((g for g, theirs in others.items() if any(s.name == key for s in theirs)),
+                         None)  # fmt: skip
+            errors[key] = [f"is a {owner} option, not a {game} one" if owner else "unknown option"]
+    idle = raw.get(IDLE_FORFEIT.name, IDLE_FORFEIT.default)
+    if rated and IDLE_FORFEIT.name not in errors and idle < RATED_IDLE_MIN_S:
+        errors[IDLE_FORFEIT.name] = [f"must be at least {RATED_IDLE_MIN_S:g} s in a rated game"]
     if errors:
         raise InvalidOptions(errors)
-    return Options(**{k: float(v) if SPEC[k].kind is float else v for k, v in raw.items()})
+    return cls(**{k: float(v) if mine[k].kind is float else v for k, v in raw.items()})

@@ -57,7 +57,6 @@ class Result:
     rounds: int
     events: int
     seconds: float  # virtual
-    scores: tuple[int, int]
     log: list | None = None
 
 
@@ -133,6 +132,5 @@ def play_game(
         rounds=state.round,
         events=count,
         seconds=now - start,
-        scores=state.scores,
         log=log if keep_log else None,
     )

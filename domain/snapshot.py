@@ -1,19 +1,24 @@
 """A JSON-safe form of a State, for snapshots stored beside the log.
 
 A snapshot is only a cache: ``replay`` of the log is the truth, and a test checks
-that ``state_from_dict(state_to_dict(s)) == s``.
+that ``state_from_dict(state_to_dict(s)) == s``. Its ``format`` is the version of its
+form; an older format is upcast (``_UPCASTERS``, as the eventsourcing library upcasts
+its snapshots) or, older still, refused with a ValueError, and the log is replayed.
+
+Formats: 2, T-4's clock counts in total (``idle_used``, ``acted_at``); 3, ``rated`` and
+``moved``; 4, each game's state and player in classes of their own (``Rules.STATE``):
+the fields of the other games are gone.
 """
 
 import dataclasses
 import types
 import typing
 
+from . import registry
 from .cards import Card
-from .events import LEGACY_ADMIN
-from .options import Options
-from .state import Player, State
+from .state import State
 
-FORMAT = 3  # 2: T-4's clock counts in total (idle_used, acted_at); 3: rated, moved
+FORMAT = 4
 
 
 def _encode(v):
@@ -32,7 +37,15 @@ def _decoder(hint):
     if dataclasses.is_dataclass(hint):
         hints = typing.get_type_hints(hint)
         fields = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(hint)]
-        return lambda d: hint(**{n: dec(d[n]) for n, dec in fields if n in d})
+        names = {n for n, _dec in fields}
+
+        def decode(d):
+            unknown = d.keys() - names
+            if unknown:
+                raise ValueError(f"{hint.__name__} has no field {', '.join(sorted(unknown))}")
+            return hint(**{n: dec(d[n]) for n, dec in fields if n in d})
+
+        return decode
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
@@ -48,8 +61,37 @@ def _decoder(hint):
     return lambda v: v
 
 
-_STATE = _decoder(State)
-assert Options and Player  # decoded through State's type hints
+_DECODERS: dict[type, object] = {}  # state class -> its decoder, made when first asked
+
+
+def _state_class(game: str) -> type[State]:
+    """The class of a state of ``game`` ("": none yet); ValueError if no game has the name."""
+    if not game:
+        return State
+    try:
+        return registry.get(game).STATE
+    except KeyError:
+        raise ValueError(f"no game {game!r} is registered") from None
+
+
+def _upcast_v3_v4(state: dict) -> None:
+    """Format 3 held every game's fields in one state and one player: keep the game's."""
+    cls = _state_class(state.get("game", ""))
+    _keep(state, cls)
+    player = typing.get_type_hints(cls)["players"].__args__[0]
+    for p in state.get("players", ()):
+        _keep(p, player)
+    options = typing.get_type_hints(cls)["options"]
+    _keep(state.get("options", {}), options)
+
+
+def _keep(d: dict, cls: type) -> None:
+    names = {f.name for f in dataclasses.fields(cls)}
+    for name in [n for n in d if n not in names]:
+        del d[name]
+
+
+_UPCASTERS = {3: _upcast_v3_v4}  # format n -> what makes its state of format n + 1
 
 
 def state_to_dict(state: State) -> dict:
@@ -58,10 +100,27 @@ def state_to_dict(state: State) -> dict:
 
 
 def state_from_dict(d: dict) -> State:
-    """Read a snapshot back; ValueError for a format this code does not know."""
-    if d.get("format") != FORMAT:
-        raise ValueError(f"unknown snapshot format {d.get('format')!r}")
-    state = _STATE(d["state"])
-    if state.result == LEGACY_ADMIN:  # an operator's abort snapshotted before T-6
-        state = dataclasses.replace(state, result="T-6", aborted_by="operator")
-    return state
+    """Read a snapshot back, upcast from an older format; ValueError for a format this code
+    does not read (older than the oldest upcaster, or newer than ``FORMAT``)."""
+    fmt = d.get("format")
+    state = d["state"]
+    if fmt != FORMAT:
+        if fmt not in _UPCASTERS:
+            raise ValueError(f"unknown snapshot format {fmt!r}")
+        state = _copy(state)
+        for n in range(fmt, FORMAT):
+            _UPCASTERS[n](state)
+    cls = _state_class(state.get("game", ""))
+    decode = _DECODERS.get(cls)
+    if decode is None:
+        decode = _DECODERS[cls] = _decoder(cls)
+    return decode(state)
+
+
+def _copy(v):
+    """A copy of a snapshot's JSON, so that an upcaster leaves what it was given as it was."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v

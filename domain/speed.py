@@ -1,25 +1,28 @@
-"""Speed, whole: section SPEED of RULES.md (Q-1..Q-9, V-3, V-4), what a viewer may see of
-it, and how a hosted bot plays it (a ``rules.Rules``, in the shape of ``spit.py``)."""
+"""Speed, whole: section SPEED of RULES.md (Q-1..Q-9, V-3, V-4), its state, actions, events
+and options, what a viewer may see of it, and how a hosted bot plays it (a
+``rules.Rules``, in the shape of ``spit.py``)."""
 
+from dataclasses import dataclass
 from functools import lru_cache
 
-from .actions import RESIGN, Draw, Field, PlayCard, Ready, Spit
+from .actions import CARD, READY, RESIGN, Field, Ready
 from .cards import DECK, FITS, Card, fmt, kind, longest_run, may_land_on
 from .errors import IllegalAction
-from .events import (
-    CardDrawn,
+from .events import Event, GameEnded, PlayerReady, event
+from .options import ENGINE, OptionSpec, options_class
+from .piles import (
+    ALTERNATE_COLORS,
+    MAX_ROUNDS,
+    SLAP_GRACE,
+    SPIT_GRACE,
+    TO_PILE,
     CardPlayed,
-    CentreStarted,
-    GameEnded,
-    GameScored,
-    SideCardsTurned,
-    SidePilesRebuilt,
-    SpeedDealt,
+    Spit,
     SpitCalled,
+    apply_called,
 )
-from .options import Options
 from .shuffle import shuffle
-from .state import Player, State, set_at, set_player
+from .state import Cards, Player, State, set_at, set_player
 from .values import replace
 from .wire import CARDS, SIZE, SIZES, TOP, array, either, obj, ref
 
@@ -29,25 +32,139 @@ START_RULE = "Q-2"
 # (bench/bot_ratings.py --games 40 --periods 10 --seed 16 --floor 800: a round robin of
 # 10 periods of 40 games a pair, random put at 800)
 BOT_RATINGS = {"random": 800, "easy": 1100, "medium": 1433, "hard": 1791}
-OPTIONS = ("alternate_colors", "side_piles", "target_score", "max_rounds", "spit_grace_s",
-           "ready_grace_s", "slap_grace_s", "idle_forfeit_s", "join_timeout_s")  # fmt: skip
-ACTIONS = {
-    "play": (PlayCard, (Field("card", "card", "card"), Field("to", "to", "pile"))),
-    "draw": (Draw, ()),
-    "spit": (Spit, ()),
-    "ready": (Ready, ()),
-    **RESIGN,
-}
-DEALS = (SpeedDealt, SidePilesRebuilt)  # the events that record a shuffle
-PHASE_DEADLINES = {"stalemate": "T-1", "ready": "T-2"}
 HAND = 5  # Q-4
 
+# ---------------------------------------------------------------- options (V-4, Q-8)
 
-def setup(options: Options) -> Player:
-    return Player()
+SIDE_PILES = OptionSpec("side_piles", "V-4", "Speed: side piles of 10 cards (15 to each player) "
+                        "or 5 (20 each)", int, default=10, choices=(5, 10))  # fmt: skip
+TARGET_SCORE = OptionSpec("target_score", "Q-8", "Speed: the match target (0: a single game)",
+                          int, default=0, low=0, high=10_000)  # fmt: skip
+READY_GRACE, IDLE_FORFEIT, JOIN_TIMEOUT = ENGINE
+OPTIONS = (ALTERNATE_COLORS, SIDE_PILES, TARGET_SCORE, MAX_ROUNDS, SPIT_GRACE, READY_GRACE,
+           SLAP_GRACE, IDLE_FORFEIT, JOIN_TIMEOUT)  # fmt: skip
+OPTIONS_CLASS = options_class("SpeedOptions", OPTIONS)
+
+# ---------------------------------------------------------------- state
 
 
-def deal(state: State, seed: bytes) -> SpeedDealt:
+@dataclass(frozen=True, slots=True)
+class SpeedPlayer(Player):
+    hand: Cards = ()
+    draw: Cards = ()  # top first
+
+    @property
+    def cards(self) -> int:
+        """How many cards this player holds in all (C-3)."""
+        return len(self.hand) + len(self.draw)
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedState(State):
+    options: OPTIONS_CLASS = OPTIONS_CLASS()
+    players: tuple[SpeedPlayer, SpeedPlayer] = (SpeedPlayer(), SpeedPlayer())
+    piles: tuple[Cards | None, ...] = (None, None)  # centre piles, bottom first
+    side: tuple[Cards, ...] = ((), ())  # side piles, top first
+    middle: Cards = ()  # the two face-down middle cards before the start
+    rebuilt_idle: bool = False  # Q-9: side piles rebuilt (Q-6), no card played since
+    scores: tuple[int, int] = (0, 0)  # Q-8
+
+
+STATE = SpeedState
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:  # Q-3
+    card: Card
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:  # Q-4
+    pass
+
+
+ACTIONS = {
+    "play": (PlayCard, (Field("card", "card", CARD), TO_PILE)),
+    "draw": (Draw, ()),
+    "spit": (Spit, ()),
+    **READY,
+    **RESIGN,
+}
+
+# ---------------------------------------------------------------- events
+
+
+@event
+class SpeedDealt(Event):  # Q-1, Q-2
+    """Speed: the cards were dealt: side piles, the middle, hands and draw piles."""
+
+    game_no: int
+    nonce: int
+    side_piles: tuple[Cards, ...]  # top first
+    middle: Cards
+    hands: tuple[Cards, ...]
+    draw_piles: tuple[Cards, ...]  # top first
+
+
+@event
+class CentreStarted(Event):  # Q-2
+    """Speed: the centre piles were started with these cards."""
+
+    cards: Cards
+
+
+@event
+class CardDrawn(Event):  # Q-4
+    """Speed: a seat drew a card from its draw pile into its hand."""
+
+    seat: int
+    card: Card
+
+
+@event
+class SideCardsTurned(Event):  # Q-5
+    """Speed: each side pile's top card was turned onto a centre pile."""
+
+    cards: tuple[Card | None, ...]
+
+
+@event
+class SidePilesRebuilt(Event):  # Q-6
+    """Speed: the side piles were rebuilt from the centre piles and shuffled."""
+
+    nonce: int
+    side_piles: tuple[Cards, ...]  # top first
+
+
+@event
+class GameScored(Event):  # Q-7, Q-8, Q-9
+    """Speed: a game was scored."""
+
+    winner: int | None
+    points: int
+    scores: tuple[int, ...]
+    reason: str
+
+
+# the events of a game of a match, in the order they come
+EVENTS = (SpeedDealt, PlayerReady, CentreStarted, CardPlayed, CardDrawn, SpitCalled,
+          SideCardsTurned, SidePilesRebuilt, GameScored)  # fmt: skip
+DEALS = (SpeedDealt, SidePilesRebuilt)  # the events that record a shuffle
+NEW_ROUND = (SideCardsTurned,)  # a stalemate after these is a new one
+PHASE_DEADLINES = {  # phase -> (rule, the option of its seconds)
+    "stalemate": ("T-1", SPIT_GRACE.name),
+    "ready": ("T-2", READY_GRACE.name),
+}
+
+
+def setup(options) -> SpeedPlayer:
+    return SpeedPlayer()
+
+
+def deal(state: SpeedState, seed: bytes) -> SpeedDealt:
     """Q-1, Q-2: side piles, two middle cards, draw piles; five of each draw pile to hand."""
     n = state.options.side_piles
     d = (52 - 2 * n - 2) // 2
@@ -64,13 +181,12 @@ def deal(state: State, seed: bytes) -> SpeedDealt:
     )
 
 
-def apply_dealt(s: State, e: SpeedDealt) -> State:
+def apply_dealt(s: SpeedState, e: SpeedDealt) -> dict:
     players = tuple(
         replace(p, hand=e.hands[i], draw=e.draw_piles[i], ready=False, called=False)
         for i, p in enumerate(s.players)
     )
-    return replace(
-        s,
+    return dict(
         players=players,
         status="running",
         phase="ready",
@@ -83,22 +199,22 @@ def apply_dealt(s: State, e: SpeedDealt) -> State:
     )
 
 
-def start(state: State) -> CentreStarted:
+def start(state: SpeedState) -> CentreStarted:
     """Q-2: the two middle cards are turned up and start the centre piles."""
     return CentreStarted(cards=state.middle)
 
 
-def apply_started(s: State, e: CentreStarted) -> State:
-    return replace(s, middle=(), piles=tuple((c,) for c in e.cards), phase="playing")
+def apply_started(s: SpeedState, e: CentreStarted) -> dict:
+    return dict(middle=(), piles=tuple((c,) for c in e.cards), phase="playing")
 
 
-def guard(state: State, action) -> None:
+def guard(state: SpeedState, action) -> None:
     """Q-2: nothing is played before both are ready."""
     if state.phase == "ready":
         raise IllegalAction(START_RULE, "the round has not started: both players must be ready")
 
 
-def decide_play(state: State, seat: int, a: PlayCard) -> list:
+def decide_play(state: SpeedState, seat: int, a: PlayCard) -> list:
     """Q-3 (with C-2, V-3): a card from your hand onto an adjacent centre pile."""
     if a.card not in state.players[seat].hand:
         raise IllegalAction("Q-3", f"{a.card} is not in your hand")
@@ -110,7 +226,7 @@ def decide_play(state: State, seat: int, a: PlayCard) -> list:
     return [CardPlayed(seat=seat, card=a.card, to=a.to)]
 
 
-def decide_draw(state: State, seat: int, a: Draw) -> list:
+def decide_draw(state: SpeedState, seat: int, a: Draw) -> list:
     """Q-4: draw while your hand holds fewer than five cards."""
     p = state.players[seat]
     if len(p.hand) >= HAND:
@@ -120,24 +236,23 @@ def decide_draw(state: State, seat: int, a: Draw) -> list:
     return [CardDrawn(seat=seat, card=p.draw[0])]
 
 
-def apply_played(s: State, e: CardPlayed) -> State:
+def apply_played(s: SpeedState, e: CardPlayed) -> dict:
     p = s.players[e.seat]
     p = replace(p, hand=tuple(c for c in p.hand if c != e.card))
-    return replace(
-        s,
+    return dict(
         players=set_player(s.players, e.seat, p),
         piles=set_at(s.piles, e.to, s.piles[e.to] + (e.card,)),
         rebuilt_idle=False,
     )
 
 
-def apply_drawn(s: State, e: CardDrawn) -> State:
+def apply_drawn(s: SpeedState, e: CardDrawn) -> dict:
     p = s.players[e.seat]
     p = replace(p, hand=p.hand + (e.card,), draw=p.draw[1:])
-    return replace(s, players=set_player(s.players, e.seat, p))
+    return dict(players=set_player(s.players, e.seat, p))
 
 
-def has_moves(state: State, seat: int) -> bool:
+def has_moves(state: SpeedState, seat: int) -> bool:
     p = state.players[seat]
     if len(p.hand) < HAND and p.draw:
         return True
@@ -151,7 +266,7 @@ def has_moves(state: State, seat: int) -> bool:
     return False
 
 
-def moves(state: State, seat: int) -> list:
+def moves(state: SpeedState, seat: int) -> list:
     p = state.players[seat]
     fits = FITS[state.options.alternate_colors]
     targets = [(to, fits[pile[-1].index]) for to, pile in enumerate(state.piles) if pile]
@@ -161,7 +276,7 @@ def moves(state: State, seat: int) -> list:
     return out
 
 
-def decide_spit(state: State, seat: int, a: Spit) -> list:
+def decide_spit(state: SpeedState, seat: int, a: Spit) -> list:
     """Q-5: both call in a stalemate; the second call turns the side piles up."""
     if state.phase != "stalemate":
         raise IllegalAction("Q-5", "there is no stalemate: spit may be called only in one")
@@ -170,7 +285,7 @@ def decide_spit(state: State, seat: int, a: Spit) -> list:
     return [SpitCalled(seat=seat)]
 
 
-def resolve(state: State, seed: bytes) -> list:
+def resolve(state: SpeedState, seed: bytes) -> list:
     """Q-5, Q-6, Q-9: turn the side piles up, rebuilding them from the centre if needed."""
     if any(state.side):
         return [SideCardsTurned(cards=tuple(sp[0] if sp else None for sp in state.side))]
@@ -193,9 +308,8 @@ def resolve(state: State, seed: bytes) -> list:
     ]
 
 
-def apply_rebuilt(s: State, e: SidePilesRebuilt) -> State:
-    return replace(
-        s,
+def apply_rebuilt(s: SpeedState, e: SidePilesRebuilt) -> dict:
+    return dict(
         side=e.side_piles,
         piles=tuple(p[-1:] for p in s.piles),
         nonce=e.nonce,
@@ -203,17 +317,17 @@ def apply_rebuilt(s: State, e: SidePilesRebuilt) -> State:
     )
 
 
-def apply_side_turned(s: State, e: SideCardsTurned) -> State:
+def apply_side_turned(s: SpeedState, e: SideCardsTurned) -> dict:
     piles, side = list(s.piles), list(s.side)
     for i, card in enumerate(e.cards):
         if card is not None:
             piles[i] = piles[i] + (card,)
             side[i] = side[i][1:]
     players = tuple(replace(p, called=False) for p in s.players)
-    return replace(s, piles=tuple(piles), side=tuple(side), players=players, phase="playing")
+    return dict(piles=tuple(piles), side=tuple(side), players=players, phase="playing")
 
 
-def game_over(state: State, winner: int | None, reason: str) -> list:
+def game_over(state: SpeedState, winner: int | None, reason: str) -> list:
     """Q-7, Q-8: score the game; end the match at the target score or at E-4's bound."""
     points = len(state.players[1 - winner].draw) if winner is not None else 0
     scores = list(state.scores)
@@ -231,11 +345,11 @@ def game_over(state: State, winner: int | None, reason: str) -> list:
     return events  # without GameEnded the phase is "dealing": follow() deals the next game
 
 
-def apply_scored(s: State, e: GameScored) -> State:
-    return replace(s, scores=e.scores, phase="dealing")
+def apply_scored(s: SpeedState, e: GameScored) -> dict:
+    return dict(scores=e.scores, phase="dealing")
 
 
-def follow(state: State, seed: bytes | None, at: float) -> list:
+def follow(state: SpeedState, seed: bytes | None, at: float) -> list:
     """Q-7 (a player out of cards has won), Q-5 (both called), Q-8 (the match's next deal)."""
     if state.status != "running":
         return []
@@ -251,7 +365,7 @@ def follow(state: State, seed: bytes | None, at: float) -> list:
     return []
 
 
-def can_act(state: State, seat: int) -> bool:
+def can_act(state: SpeedState, seat: int) -> bool:
     phase = state.phase
     if phase == "playing":
         return has_moves(state, seat)
@@ -262,7 +376,7 @@ def can_act(state: State, seat: int) -> bool:
     return False
 
 
-def legal(state: State, seat: int) -> list:
+def legal(state: SpeedState, seat: int) -> list:
     phase = state.phase
     if phase == "playing":
         return moves(state, seat)
@@ -271,7 +385,7 @@ def legal(state: State, seat: int) -> list:
     return []
 
 
-def on_timeout(state: State, rule: str) -> list:
+def on_timeout(state: SpeedState, rule: str) -> list:
     """T-1: each seat not yet called is called for (``follow`` then turns the side piles)."""
     return [SpitCalled(seat=s, by="T-1") for s in (0, 1) if not state.players[s].called]
 
@@ -283,7 +397,7 @@ def _top(pile):
     return pile[-1].name if pile else None
 
 
-def view(state: State, seat: int | None, out: dict) -> None:
+def view(state: SpeedState, seat: int | None, out: dict) -> None:
     """The viewer's own hand (H-2); sizes of hands, draw piles and side piles (H-1); the
     centre piles' tops (H-3), face down until both are ready (Q-2)."""
     out["scores"] = list(state.scores)
@@ -299,7 +413,7 @@ def view(state: State, seat: int | None, out: dict) -> None:
         out["centre_piles"] = [{"size": len(p or ()), "top": _top(p)} for p in state.piles]
 
 
-def full_view(state: State, out: dict) -> None:
+def full_view(state: SpeedState, out: dict) -> None:
     out["scores"] = list(state.scores)
     for pv, p in zip(out["players"], state.players, strict=True):
         pv["hand"] = fmt(p.hand)
@@ -525,6 +639,7 @@ EVOLVE = {
     CentreStarted: apply_started,
     CardPlayed: apply_played,
     CardDrawn: apply_drawn,
+    SpitCalled: apply_called,
     SidePilesRebuilt: apply_rebuilt,
     SideCardsTurned: apply_side_turned,
     GameScored: apply_scored,

@@ -1,5 +1,6 @@
 """Spit, whole: sections DEAL, PLAY, STALEMATE, NEW LAYOUT, END and VARIATIONS of RULES.md,
-what a viewer may see of it, and how a hosted bot plays it (a ``rules.Rules``).
+its state, actions, events and options, what a viewer may see of it, and how a hosted bot
+plays it (a ``rules.Rules``).
 
 Each rule lives here once and names its RULES.md ID. ``decide_*`` functions judge an
 action against a state and return events; ``apply_*`` functions evolve the state by
@@ -7,23 +8,25 @@ one event; ``follow`` adds what the rules make happen by themselves after an act
 (the game or a round ending, piles going to their takers, the next deal).
 """
 
-from .actions import RESIGN, Choose, Field, Move, Play, Ready, Slap, Spit, TurnUp
+from dataclasses import dataclass
+
+from .actions import READY, RESIGN, Field, Kind, Ready
 from .cards import DECK, FITS, Card, fmt, longest_run, may_land_on
 from .errors import IllegalAction
-from .events import (
-    CardMoved,
+from .events import Event, GameEnded, PlayerReady, event
+from .options import ENGINE, OptionSpec, options_class
+from .piles import (
+    ALTERNATE_COLORS,
+    MAX_ROUNDS,
+    PILE,
+    SLAP_GRACE,
+    SPIT_GRACE,
+    TO_PILE,
     CardPlayed,
-    CardTurnedUp,
-    GameEnded,
-    PileChosen,
-    PileSlapped,
-    PilesTaken,
-    RoundEnded,
+    Spit,
     SpitCalled,
-    SpitCardsTurned,
-    SpitDealt,
+    apply_called,
 )
-from .options import Options
 from .shuffle import shuffle
 from .state import Cards, Player, State, set_at, set_player
 from .values import replace
@@ -35,27 +38,191 @@ START_RULE = "D-4"
 # (bench/bot_ratings.py --games 40 --periods 10 --seed 16 --floor 800: a round robin of
 # 10 periods of 40 games a pair, random put at 800)
 BOT_RATINGS = {"random": 800, "easy": 1210, "medium": 1638, "hard": 2169}
-OPTIONS = ("stockpiles", "pile_choice", "alternate_colors", "max_rounds", "spit_grace_s",
-           "ready_grace_s", "slap_grace_s", "idle_forfeit_s", "join_timeout_s")  # fmt: skip
-_FROM, _TO_PILE = Field("from", "src", "stockpile"), Field("to", "to", "pile")
+
+# ---------------------------------------------------------------- options (V-1, V-2)
+
+MAX_STOCKPILES = 5
+STOCKPILES = OptionSpec("stockpiles", "V-1", "Spit: 5 stockpiles (1..5 cards) or 4 (1..4)", int,
+                        default=MAX_STOCKPILES, choices=(4, 5))  # fmt: skip
+PILE_CHOICE = OptionSpec("pile_choice", "V-2", "Spit: slap for the smaller pile, or the player "
+                         "who cleared chooses", str, default="slap",
+                         choices=("slap", "choose"))  # fmt: skip
+READY_GRACE, IDLE_FORFEIT, JOIN_TIMEOUT = ENGINE
+OPTIONS = (STOCKPILES, PILE_CHOICE, ALTERNATE_COLORS, MAX_ROUNDS, SPIT_GRACE, READY_GRACE,
+           SLAP_GRACE, IDLE_FORFEIT, JOIN_TIMEOUT)  # fmt: skip
+OPTIONS_CLASS = options_class("SpitOptions", OPTIONS)
+
+# ---------------------------------------------------------------- state
+
+Layout = tuple[Cards, ...]  # stockpiles, bottom card first
+
+
+@dataclass(frozen=True, slots=True)
+class SpitPlayer(Player):
+    stockpiles: tuple[Cards, ...] = ()  # bottom card first
+    face_up: tuple[bool, ...] = ()  # is the top card of each stockpile face up
+    spit: Cards = ()  # top first
+    pool: Cards = ()  # the cards gathered at a round's end, before the next deal (N-3)
+    had_spit: bool = False  # held spit cards when the round began (E-3)
+
+    @property
+    def cards(self) -> int:
+        """How many cards this player holds in all (C-3)."""
+        return sum(map(len, self.stockpiles)) + len(self.spit) + len(self.pool)
+
+    @property
+    def stock_count(self) -> int:
+        return sum(map(len, self.stockpiles))
+
+
+@dataclass(frozen=True, slots=True)
+class SpitState(State):
+    options: OPTIONS_CLASS = OPTIONS_CLASS()
+    players: tuple[SpitPlayer, SpitPlayer] = (SpitPlayer(), SpitPlayer())
+    piles: tuple[Cards | None, ...] = (None, None)  # spit piles, bottom first (None: N-5)
+    solo_pile: int | None = None  # S-3 lock
+    cleared: int | None = None  # the seat that cleared its layout this round (N-1a)
+    chooser: int | None = None  # V-2
+
+
+STATE = SpitState
+
+# ---------------------------------------------------------------- actions
+
+STOCKPILE = Kind("stockpile", {"type": "integer", "minimum": 0, "maximum": MAX_STOCKPILES - 1,
+                 "description": "a stockpile, 0 to 4 (0 to 3 under V-1)"})  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Play:  # P-1
+    src: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUp:  # P-2
+    stockpile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:  # P-3
+    src: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Slap:  # N-2
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:  # V-2
+    pile: int
+
+
+_FROM = Field("from", "src", STOCKPILE)
 ACTIONS = {
-    "play": (Play, (_FROM, _TO_PILE)),
-    "turn_up": (TurnUp, (Field("stockpile", "stockpile", "stockpile"),)),
-    "move": (Move, (_FROM, Field("to", "to", "stockpile"))),
-    "spit": (Spit, (Field("pile", "pile", "pile", required=False),)),
-    "slap": (Slap, (Field("pile", "pile", "pile"),)),
-    "choose": (Choose, (Field("pile", "pile", "pile"),)),
-    "ready": (Ready, ()),
+    "play": (Play, (_FROM, TO_PILE)),
+    "turn_up": (TurnUp, (Field("stockpile", "stockpile", STOCKPILE),)),
+    "move": (Move, (_FROM, Field("to", "to", STOCKPILE))),
+    "spit": (Spit, (Field("pile", "pile", PILE, required=False),)),
+    "slap": (Slap, (Field("pile", "pile", PILE),)),
+    "choose": (Choose, (Field("pile", "pile", PILE),)),
+    **READY,
     **RESIGN,
 }
+
+# ---------------------------------------------------------------- events
+
+
+@event
+class SpitDealt(Event):  # D-1..D-3, N-3, N-5
+    """Spit: the cards were dealt into each seat's stockpiles and spit cards."""
+
+    round: int
+    nonces: tuple[int, ...]  # the shuffles of this deal (shuffle.py)
+    stockpiles: tuple[Layout, ...]  # per seat
+    spit_cards: tuple[Cards, ...]  # per seat, top first
+
+
+@event
+class SpitCardsTurned(Event):  # D-4, S-2, S-3
+    """Spit: each seat's spit card was turned onto a spit pile."""
+
+    cards: tuple[Card | None, ...]  # per seat: the card it turned, or None
+    piles: tuple[int | None, ...]  # per seat: the spit pile it landed on
+
+
+@event
+class CardTurnedUp(Event):  # P-2
+    """Spit: a stockpile's top card was turned face up."""
+
+    seat: int
+    stockpile: int
+    card: Card
+
+
+@event
+class CardMoved(Event):  # P-3
+    """Spit: a stockpile's top card was moved onto another stockpile."""
+
+    seat: int
+    src: int
+    to: int
+    card: Card
+
+
+@event
+class RoundEnded(Event):  # N-1
+    """Spit: a round ended; `next` says how the piles are taken."""
+
+    round: int
+    reason: str  # "N-1a" (a layout cleared) or "N-1b" (blocked, no spit cards)
+    cleared: int | None  # the seat that cleared its layout, if any
+    next: str  # "slap", "choose" or "take"
+    chooser: int | None = None  # V-2
+
+
+@event
+class PileSlapped(Event):  # N-2
+    """Spit: a seat slapped a spit pile."""
+
+    seat: int
+    pile: int
+
+
+@event
+class PileChosen(Event):  # V-2
+    """Spit: a seat chose a spit pile (V-2)."""
+
+    seat: int
+    pile: int
+
+
+@event
+class PilesTaken(Event):  # N-2, N-3, E-1, E-3, T-3
+    """Spit: each seat took a spit pile (or none)."""
+
+    piles: tuple[int | None, ...]  # per seat: the spit pile it takes, or None
+
+
+# the events of a round, in the order they come
+EVENTS = (SpitDealt, PlayerReady, SpitCardsTurned, CardPlayed, CardTurnedUp, CardMoved,
+          SpitCalled, RoundEnded, PileSlapped, PileChosen, PilesTaken)  # fmt: skip
 DEALS = (SpitDealt,)  # the events that record a shuffle
-PHASE_DEADLINES = {"stalemate": "T-1", "ready": "T-2", "slap": "T-3", "choose": "T-3"}
+NEW_ROUND = (SpitCardsTurned,)  # a stalemate after these is a new one
+PHASE_DEADLINES = {  # phase -> (rule, the option of its seconds)
+    "stalemate": ("T-1", SPIT_GRACE.name),
+    "ready": ("T-2", READY_GRACE.name),
+    "slap": ("T-3", SLAP_GRACE.name),
+    "choose": ("T-3", SLAP_GRACE.name),
+}
 
 
-def setup(options: Options) -> Player:
+def setup(options) -> SpitPlayer:
     """An empty layout of ``stockpiles`` spaces (V-1)."""
     k = options.stockpiles
-    return Player(stockpiles=((),) * k, face_up=(False,) * k)
+    return SpitPlayer(stockpiles=((),) * k, face_up=(False,) * k)
 
 
 # ---------------------------------------------------------------- dealing (D-1..D-4)
@@ -80,7 +247,7 @@ def deal_layout(cards: Cards, k: int) -> tuple[tuple[Cards, ...], Cards]:
     return tuple(tuple(p) for p in piles), tuple(cards[i:])  # N-5: none left, no spit cards
 
 
-def deal(state: State, seed: bytes) -> SpitDealt:
+def deal(state: SpitState, seed: bytes) -> SpitDealt:
     """D-1 for the first round (one shuffled deck, 26 each), N-3 for the next ones."""
     k = state.options.stockpiles
     if state.round == 0:
@@ -102,7 +269,7 @@ def deal(state: State, seed: bytes) -> SpitDealt:
     )
 
 
-def apply_dealt(s: State, e: SpitDealt) -> State:
+def apply_dealt(s: SpitState, e: SpitDealt) -> dict:
     players = tuple(
         replace(
             p,
@@ -116,8 +283,7 @@ def apply_dealt(s: State, e: SpitDealt) -> State:
         )
         for i, p in enumerate(s.players)
     )
-    return replace(
-        s,
+    return dict(
         players=players,
         status="running",
         phase="ready",
@@ -130,13 +296,13 @@ def apply_dealt(s: State, e: SpitDealt) -> State:
     )
 
 
-def start(state: State) -> SpitCardsTurned:
+def start(state: SpitState) -> SpitCardsTurned:
     """D-4: each player with spit cards turns the top one up to start their spit pile."""
     cards = tuple(p.spit[0] if p.spit else None for p in state.players)
     return SpitCardsTurned(cards=cards, piles=tuple(i if c else None for i, c in enumerate(cards)))
 
 
-def apply_spit_turned(s: State, e: SpitCardsTurned) -> State:
+def apply_spit_turned(s: SpitState, e: SpitCardsTurned) -> dict:
     piles = list(s.piles) if s.phase != "ready" else [None, None]
     players = []
     for p, card, pile in zip(s.players, e.cards, e.piles, strict=True):
@@ -148,19 +314,19 @@ def apply_spit_turned(s: State, e: SpitCardsTurned) -> State:
     solo = s.solo_pile
     if s.phase != "ready" and sum(c is not None for c in e.cards) == 1:
         solo = next(pl for pl in e.piles if pl is not None)  # S-3: the first solo spit locks
-    return replace(s, players=tuple(players), piles=tuple(piles), phase="playing", solo_pile=solo)
+    return dict(players=tuple(players), piles=tuple(piles), phase="playing", solo_pile=solo)
 
 
 # ---------------------------------------------------------------- play (P-1..P-5)
 
 
-def _stockpile(state: State, seat: int, index: int) -> Cards:
+def _stockpile(state: SpitState, seat: int, index: int) -> Cards:
     if index >= state.options.stockpiles:  # V-1
         raise IllegalAction("V-1", f"this table has {state.options.stockpiles} stockpiles")
     return state.players[seat].stockpiles[index]
 
 
-def decide_play(state: State, seat: int, a: Play) -> list:
+def decide_play(state: SpitState, seat: int, a: Play) -> list:
     """P-1 (with C-2, V-3, N-5): a face-up stockpile top onto an adjacent spit pile."""
     p = state.players[seat]
     src = _stockpile(state, seat, a.src)
@@ -179,7 +345,7 @@ def decide_play(state: State, seat: int, a: Play) -> list:
     return [CardPlayed(seat=seat, card=card, to=a.to, src=a.src)]
 
 
-def decide_turn_up(state: State, seat: int, a: TurnUp) -> list:
+def decide_turn_up(state: SpitState, seat: int, a: TurnUp) -> list:
     """P-2: turn a face-down stockpile top face up."""
     src = _stockpile(state, seat, a.stockpile)
     if not src:
@@ -189,7 +355,7 @@ def decide_turn_up(state: State, seat: int, a: TurnUp) -> list:
     return [CardTurnedUp(seat=seat, stockpile=a.stockpile, card=src[-1])]
 
 
-def decide_move(state: State, seat: int, a: Move) -> list:
+def decide_move(state: SpitState, seat: int, a: Move) -> list:
     """P-3 (with its ruling): a face-up top into an empty space, from a pile of two or more."""
     src = _stockpile(state, seat, a.src)
     dst = _stockpile(state, seat, a.to)
@@ -202,37 +368,34 @@ def decide_move(state: State, seat: int, a: Move) -> list:
     return [CardMoved(seat=seat, src=a.src, to=a.to, card=src[-1])]
 
 
-def apply_played(s: State, e: CardPlayed) -> State:
+def apply_played(s: SpitState, e: CardPlayed) -> dict:
     p = s.players[e.seat]
     p = replace(
         p,
         stockpiles=set_at(p.stockpiles, e.src, p.stockpiles[e.src][:-1]),
         face_up=set_at(p.face_up, e.src, False),
     )
-    return replace(
-        s,
+    return dict(
         players=set_player(s.players, e.seat, p),
         piles=set_at(s.piles, e.to, s.piles[e.to] + (e.card,)),
     )
 
 
-def apply_turned_up(s: State, e: CardTurnedUp) -> State:
+def apply_turned_up(s: SpitState, e: CardTurnedUp) -> dict:
     p = s.players[e.seat]
     p = replace(p, face_up=set_at(p.face_up, e.stockpile, True))
-    return replace(s, players=set_player(s.players, e.seat, p))
+    return dict(players=set_player(s.players, e.seat, p))
 
 
-def apply_moved(s: State, e: CardMoved) -> State:
+def apply_moved(s: SpitState, e: CardMoved) -> dict:
     p = s.players[e.seat]
     piles = set_at(p.stockpiles, e.src, p.stockpiles[e.src][:-1])
     piles = set_at(piles, e.to, (e.card,))
     face = set_at(set_at(p.face_up, e.src, False), e.to, True)
-    return replace(
-        s, players=set_player(s.players, e.seat, replace(p, stockpiles=piles, face_up=face))
-    )
+    return dict(players=set_player(s.players, e.seat, replace(p, stockpiles=piles, face_up=face)))
 
 
-def moves(state: State, seat: int) -> list:
+def moves(state: SpitState, seat: int) -> list:
     """Every legal P-1..P-3 action of ``seat`` (S-1 is the absence of these for both)."""
     p = state.players[seat]
     fits = FITS[state.options.alternate_colors]
@@ -255,7 +418,7 @@ def moves(state: State, seat: int) -> list:
     return out
 
 
-def has_moves(state: State, seat: int) -> bool:
+def has_moves(state: SpitState, seat: int) -> bool:
     """Whether ``seat`` has any P-1..P-3 action (the hot path of stalemate detection)."""
     p = state.players[seat]
     fits = FITS[state.options.alternate_colors]
@@ -276,7 +439,7 @@ def has_moves(state: State, seat: int) -> bool:
     return some_empty and some_movable
 
 
-def guard(state: State, action) -> None:
+def guard(state: SpitState, action) -> None:
     """D-4, N-4: nothing but a late slap or choice before both are ready (those lost a
     race, and their own rule, N-2 or V-2, says so); N-1: no play while the piles are
     being taken."""
@@ -290,25 +453,25 @@ def guard(state: State, action) -> None:
 # ---------------------------------------------------------------- stalemate (S-1..S-4)
 
 
-def spitters(state: State) -> list[int]:
+def spitters(state: SpitState) -> list[int]:
     """The seats that must call in a stalemate: those who still have spit cards (S-2)."""
     return [i for i, p in enumerate(state.players) if p.spit]
 
 
-def solo_piles(state: State, seat: int) -> list[int]:
+def solo_piles(state: SpitState, seat: int) -> list[int]:
     """S-3: the piles a solo spitter may name (only the locked one once it is locked)."""
     if state.solo_pile is not None:
         return [state.solo_pile]
     return [i for i, pile in enumerate(state.piles) if pile is not None]
 
 
-def solo_default(state: State, seat: int) -> int:
+def solo_default(state: SpitState, seat: int) -> int:
     """S-3 ruling: the first solo spit goes on the spitter's own pile unless named."""
     allowed = solo_piles(state, seat)
     return seat if seat in allowed else allowed[0]
 
 
-def decide_spit(state: State, seat: int, a: Spit) -> list:
+def decide_spit(state: SpitState, seat: int, a: Spit) -> list:
     """S-2..S-4: call "spit!" in a stalemate; the last needed call turns the cards."""
     if state.phase != "stalemate":
         raise IllegalAction("S-4", "there is no stalemate: a spit may be called only in one")
@@ -332,7 +495,7 @@ def decide_spit(state: State, seat: int, a: Spit) -> list:
     return events
 
 
-def turn_spit_cards(state: State, piles: dict[int, int]) -> SpitCardsTurned:
+def turn_spit_cards(state: SpitState, piles: dict[int, int]) -> SpitCardsTurned:
     """S-2: each caller turns their top spit card onto the pile given for them."""
     return SpitCardsTurned(
         cards=tuple(state.players[s].spit[0] if s in piles else None for s in (0, 1)),
@@ -343,13 +506,13 @@ def turn_spit_cards(state: State, piles: dict[int, int]) -> SpitCardsTurned:
 # ---------------------------------------------------------------- a round's end (N-1..N-5, E-*)
 
 
-def fewer_stock(state: State) -> int | None:
+def fewer_stock(state: SpitState) -> int | None:
     """The seat with fewer stockpile cards, or None on a tie."""
     a, b = (p.stock_count for p in state.players)
     return None if a == b else (0 if a < b else 1)
 
 
-def round_end(state: State) -> list:
+def round_end(state: SpitState) -> list:
     """E-2 and N-1: whether the game or the round has ended, and the events that say how
     it goes on."""
     cleared = next((i for i, p in enumerate(state.players) if not any(p.stockpiles)), None)
@@ -380,19 +543,19 @@ def round_end(state: State) -> list:
     ]
 
 
-def apply_round_ended(s: State, e: RoundEnded) -> State:
+def apply_round_ended(s: SpitState, e: RoundEnded) -> dict:
     phase = {"slap": "slap", "choose": "choose", "take": "dealing"}[e.next]
-    return replace(s, phase=phase, cleared=e.cleared, chooser=e.chooser)
+    return dict(phase=phase, cleared=e.cleared, chooser=e.chooser)
 
 
-def decide_slap(state: State, seat: int, a: Slap) -> list:
+def decide_slap(state: SpitState, seat: int, a: Slap) -> list:
     """N-2: the first slap in the log takes that pile; the other player takes the other."""
     if state.phase != "slap":
         raise IllegalAction("N-2", "there is nothing to slap: no round is ending by slap")
     return [PileSlapped(seat=seat, pile=a.pile), _taken(seat, a.pile)]
 
 
-def decide_choose(state: State, seat: int, a: Choose) -> list:
+def decide_choose(state: SpitState, seat: int, a: Choose) -> list:
     """V-2: the player who cleared (or has fewer stockpile cards) chooses a pile."""
     if state.phase != "choose":
         raise IllegalAction("V-2", "there is no pile to choose now")
@@ -405,7 +568,7 @@ def _taken(seat: int, pile: int) -> PilesTaken:
     return PilesTaken(piles=(pile, 1 - pile) if seat == 0 else (1 - pile, pile))
 
 
-def slap_timeout(state: State) -> list:
+def slap_timeout(state: SpitState) -> list:
     """T-3: the player who cleared (else fewer stockpile cards; tie: seat 0) takes the
     smaller pile (equal sizes: pile 0)."""
     taker = state.cleared if state.cleared is not None else (fewer_stock(state) or 0)
@@ -413,7 +576,7 @@ def slap_timeout(state: State) -> list:
     return [_taken(taker, 1 if b < a else 0)]
 
 
-def apply_taken(s: State, e: PilesTaken) -> State:
+def apply_taken(s: SpitState, e: PilesTaken) -> dict:
     """N-3: each player gathers the pile they took and every card they still hold."""
     players = tuple(
         replace(
@@ -430,10 +593,10 @@ def apply_taken(s: State, e: PilesTaken) -> State:
         )
         for i, p in enumerate(s.players)
     )
-    return replace(s, players=players, piles=(None, None), phase="dealing")
+    return dict(players=players, piles=(None, None), phase="dealing")
 
 
-def after_taken(state: State, seed: bytes, at: float) -> list:
+def after_taken(state: SpitState, seed: bytes, at: float) -> list:
     """E-4, then the next deal (N-3). (E-2 ended the game before any taking: round_end.)"""
     if state.round >= state.options.max_rounds:
         a, b = (len(p.pool) for p in state.players)
@@ -441,7 +604,7 @@ def after_taken(state: State, seed: bytes, at: float) -> list:
     return [deal(state, seed)]
 
 
-def follow(state: State, seed: bytes | None, at: float) -> list:
+def follow(state: SpitState, seed: bytes | None, at: float) -> list:
     """What happens by itself in ``state``: the game's or a round's end, the taking, the
     next deal."""
     if state.status != "running":
@@ -453,7 +616,7 @@ def follow(state: State, seed: bytes | None, at: float) -> list:
     return []
 
 
-def can_act(state: State, seat: int) -> bool:
+def can_act(state: SpitState, seat: int) -> bool:
     """Whether ``seat`` has an action other than resign (T-4's clock)."""
     phase = state.phase
     if phase == "playing":
@@ -469,7 +632,7 @@ def can_act(state: State, seat: int) -> bool:
     return False
 
 
-def legal(state: State, seat: int) -> list:
+def legal(state: SpitState, seat: int) -> list:
     """Every action ``decide`` accepts from ``seat`` now, resign aside."""
     phase = state.phase
     if phase == "playing":
@@ -489,7 +652,7 @@ def legal(state: State, seat: int) -> list:
     return []
 
 
-def on_timeout(state: State, rule: str) -> list:
+def on_timeout(state: SpitState, rule: str) -> list:
     """T-1: each spitter not yet called is called for (a lone one spits on its own pile,
     or the locked one: S-3), and the spit cards turn; T-3: ``slap_timeout``."""
     if rule == "T-3":
@@ -508,7 +671,7 @@ def _top(pile, up: bool = True):
     return pile[-1].name if pile and up else None
 
 
-def view(state: State, seat: int | None, out: dict) -> None:
+def view(state: SpitState, seat: int | None, out: dict) -> None:
     """Face-up stockpile tops and the spit piles' tops; sizes of everything else (H-1, H-3)."""
     out["solo_pile"] = state.solo_pile
     for pv, p in zip(out["players"], state.players, strict=True):
@@ -522,7 +685,7 @@ def view(state: State, seat: int | None, out: dict) -> None:
     ]
 
 
-def full_view(state: State, out: dict) -> None:
+def full_view(state: SpitState, out: dict) -> None:
     out["solo_pile"] = state.solo_pile
     for pv, p in zip(out["players"], state.players, strict=True):
         pv["stockpiles"] = [
@@ -744,7 +907,7 @@ _NONE = frozenset()  # what fits on no pile (N-5)
 
 
 def _search(bot, view: dict, legal: list[dict], plays: list[dict], rng) -> dict:
-    """hard (issue 16): determinized rollouts over what the seat may see (H-1). Its
+    """hard: determinized rollouts over what the seat may see (H-1). Its
     candidates are each play, a turn-up (P-2) and a dig (P-3): turning up or digging
     before a play can be worth more (the play waits; a card turned up may follow it).
     ``bot.search`` times, the cards it cannot see (face-down stockpile cards, spit cards:
@@ -917,10 +1080,11 @@ EVOLVE = {
     CardPlayed: apply_played,
     CardTurnedUp: apply_turned_up,
     CardMoved: apply_moved,
+    SpitCalled: apply_called,
     RoundEnded: apply_round_ended,
     PilesTaken: apply_taken,
-    PileSlapped: lambda s, e: s,
-    PileChosen: lambda s, e: s,
+    PileSlapped: lambda s, e: {},
+    PileChosen: lambda s, e: {},
 }
 
 DECIDE = {

@@ -1,6 +1,11 @@
-"""The state of a game: frozen values, each state a new one. ``game.evolve`` builds every
-state it returns (it fills in the bookkeeping fields of the copy an event's handler
-made, which nothing else holds yet); once returned, a state is never changed."""
+"""The state every game has: frozen values, each state a new one (``values.replace``).
+
+``State`` and ``Player`` hold what the engine reads and writes (``game.py``): who sits
+where, the phase, the version, the bookkeeping of the timeouts (T-1..T-6) and the result.
+Each game subclasses both with its own things (``Rules.STATE``; a game's ``setup``
+answers its player), as python-chess's variants keep their pockets in their own board
+class. ``State()`` is the state before any game: ``GameCreated`` makes the game's own.
+"""
 
 from dataclasses import dataclass, field
 
@@ -14,33 +19,13 @@ Cards = tuple[Card, ...]
 class Player:
     kind: str | None = None  # "human", "bot:easy", ...; None while the seat is free
     client_seed: str = ""
-    # Spit
-    stockpiles: tuple[Cards, ...] = ()  # bottom card first
-    face_up: tuple[bool, ...] = ()  # is the top card of each stockpile face up
-    spit: Cards = ()  # top first
-    pool: Cards = ()  # the cards gathered at a round's end, before the next deal (N-3)
-    had_spit: bool = False  # held spit cards when the round began (E-3)
-    # Speed
-    hand: Cards = ()
-    draw: Cards = ()  # top first
-    # both
-    ready: bool = False
-    called: bool = False
+    ready: bool = False  # for the round to start (D-4, N-4, Q-2)
+    called: bool = False  # in this stalemate (S-2, Q-5)
 
     @property
     def cards(self) -> int:
-        """How many cards this player holds in all (C-3)."""
-        return (
-            sum(map(len, self.stockpiles))
-            + len(self.spit)
-            + len(self.pool)
-            + len(self.hand)
-            + len(self.draw)
-        )
-
-    @property
-    def stock_count(self) -> int:
-        return sum(map(len, self.stockpiles))
+        """How many cards this player holds in all (C-3): its game's player counts them."""
+        return 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,20 +36,12 @@ class State:
     commitment: str = ""
     version: int = 0
     status: str = "new"  # new, waiting, running, finished, aborted
-    phase: str = "new"  # waiting, ready, playing, stalemate, slap, choose, dealing, + status
+    phase: str = "new"  # waiting, ready, playing, stalemate, the game's own, + status
     phase_since: float = 0.0
     created_at: float = 0.0
-    round: int = 0  # Spit: the round; Speed: the game of the match
+    round: int = 0  # the round (a game of a match, in some games)
     players: tuple[Player, Player] = (Player(), Player())
-    piles: tuple[Cards | None, ...] = (None, None)  # spit / centre piles, bottom first
-    side: tuple[Cards, ...] = ((), ())  # Speed side piles, top first
-    middle: Cards = ()  # Speed: the two face-down middle cards before the start
-    nonce: int = 0  # the last shuffle's number
-    rebuilt_idle: bool = False  # Speed Q-9: side piles rebuilt (Q-6), no card played since
-    solo_pile: int | None = None  # S-3 lock
-    cleared: int | None = None  # the seat that cleared its layout this round (N-1a)
-    chooser: int | None = None  # V-2
-    scores: tuple[int, int] = (0, 0)  # Speed matches (Q-8)
+    nonce: int = 0  # the last shuffle's number (shuffle.py)
     winner: int | None = None
     result: str | None = None  # the rule that ended the game
     aborted_by: str | None = None  # T-6: "operator" or "service"
@@ -76,8 +53,9 @@ class State:
     idle_used: tuple[float, float] = (0.0, 0.0)
     idle_since: tuple[float, float] = (0.0, 0.0)
     acted_at: tuple[float, float] = (0.0, 0.0)
-    stalemate: bool = False  # S-1 / Q-5
+    stalemate: bool = False  # no seat can move (S-1, Q-5)
     rated: bool = False  # rated when it ends (``GameCreated.rated``)
+    ruling: int | None = None  # the service's rulings it is played under (``GameCreated``)
     # per seat: it has made a move, an action of the game's play of its own (not a join,
     # a ready, a resignation, nor a timeout acting for it; ``game.NOT_MOVES``)
     moved: tuple[bool, bool] = (False, False)

@@ -10,12 +10,21 @@ game shares is made here; each game adds its own things (``Rules.view``,
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from .events import Event, event_to_dict
+from . import registry
+from .codec import event_to_dict
+from .events import Event
 from .game import action_to_dict, deadlines, legal_actions
-from .rules import RULES
 from .state import State
 
-_REDACT = {kind: hide for rules in RULES.values() for kind, hide in rules.REDACT.items()}
+_REDACT: dict = {}  # event type -> how it is hidden, of every game (made when first asked)
+registry.on_change(_REDACT.clear)
+
+
+def _hiders() -> dict:
+    for rules in registry.games().values():
+        _REDACT.update(rules.REDACT)
+    _REDACT[None] = None  # made
+    return _REDACT
 
 
 @lru_cache(maxsize=1024)  # a game's deadlines repeat from view to view
@@ -29,14 +38,14 @@ def view(state: State, seat: int | None) -> dict:
     if state.over:
         return full_state(state, seat)
     out = _common(state, seat)
-    RULES[state.game].view(state, seat, out)
+    registry.get(state.game).view(state, seat, out)
     return out
 
 
 def full_state(state: State, seat: int | None = None) -> dict:
     """Every card where it lies (for finished games, audits and tests)."""
     out = _common(state, seat)
-    RULES[state.game].full_view(state, out)
+    registry.get(state.game).full_view(state, out)
     return out
 
 
@@ -50,7 +59,7 @@ def _common(state: State, seat: int | None) -> dict:
         "version": state.version,
         "status": state.status,
         "phase": state.phase,
-        "options": state.options.public(RULES[state.game].OPTIONS),
+        "options": state.options.public(),
         "round": state.round,
         "you": seat,
         "players": [
@@ -82,7 +91,7 @@ def _common(state: State, seat: int | None) -> dict:
 def redact(event: Event, seat: int | None, public: bool = False, wire: dict | None = None) -> dict:
     """The wire form of ``event`` as ``seat`` may see it; in full when ``public`` (H-6).
     ``wire``: its full wire form, made already (not changed: a copy is redacted)."""
-    hide = None if public else _REDACT.get(type(event))
+    hide = None if public else (_REDACT or _hiders()).get(type(event))
     d = event_to_dict(event) if wire is None else dict(wire) if hide is not None else wire
     if hide is not None:
         hide(event, seat, d)

@@ -16,10 +16,9 @@ from urllib.parse import parse_qs, unquote
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from . import extras
+
 PREFIX = "SPITLOG_"
-# read by the test suite and the benchmarks, never by a process of the service
-NOT_SETTINGS = frozenset({"FUZZ_LONG", "PROPERTY_EXAMPLES", "AUDIT_GAMES",
-                          "SCHEMATHESIS_EXAMPLES"})  # fmt: skip
 
 
 class SettingsError(ValueError):
@@ -148,7 +147,8 @@ class Settings(BaseSettings):
         "spitlog-archive",
         "where finished games go (docs/archive.md): a directory (relative to the working "
         "directory, or `file:///abs/path`), or `s3://bucket/prefix` on any S3 endpoint "
-        "(credentials: the standard `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` variables)",
+        "(the `[s3]` extra; credentials: the standard `AWS_ACCESS_KEY_ID`/"
+        "`AWS_SECRET_ACCESS_KEY` variables)",
     )
     s3_endpoint_url: str | None = _f(
         None, "the S3 endpoint of an `s3://` archive (unset: AWS's); e.g. SeaweedFS's "
@@ -355,6 +355,13 @@ class Settings(BaseSettings):
             sentinel_url(v)  # a ValueError says what is wrong with it
         return v
 
+    @field_validator("archive_url")
+    @classmethod
+    def _archive_url(cls, v: str) -> str:
+        if v.startswith("s3://") and extras.missing("s3"):
+            raise ValueError(f"an s3:// archive needs boto3: {extras.hint('s3')}")
+        return v
+
     @field_validator("metrics_bind")
     @classmethod
     def _metrics_bind(cls, v: str | None) -> str | None:
@@ -421,7 +428,6 @@ def load(warn=sys.stderr, **overrides) -> Settings:
     every ``SPITLOG_*`` variable that no setting reads."""
     if warn is not None:
         known = {env_name(f) for f in Settings.model_fields}
-        known |= {PREFIX + n for n in NOT_SETTINGS}
         for name in sorted(n for n in os.environ if n.startswith(PREFIX) and n not in known):
             warn.write(f"spitlog: {name} is not a setting of spitlog: ignored\n")
     try:

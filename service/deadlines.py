@@ -33,15 +33,25 @@ class Deadlines:
         """The deadline to fire first and when it falls due, once a seat's T-4 is pushed
         back by the time the service refused that seat's requests (RULES T-4:
         ``excused``); None when no deadline runs. Only a T-4 already due can be pushed
-        past now, so only those are asked about (a Redis read each)."""
-        timed = [
-            (d.at + (self.excused(game, d.seat, now) if d.rule == "T-4" and d.at <= now
-                     else 0.0), i, d)
-            for i, d in enumerate(domain.deadlines(game.state))
-        ]  # fmt: skip
+        past now, so only those are asked about (a Redis read each). A seat excused for
+        ``idle_forfeit_s`` or more since its own last action stalled the game through
+        the service's refusals: its deadline is then T-6, due at once (the game is
+        aborted, RULES T-4 and T-6), so that no game hangs for as long as its seat is
+        refused. At the same time a T-6 goes first (``domain.game.first``)."""
+        cap = game.state.options.idle_forfeit_s
+        timed = []
+        for i, d in enumerate(domain.deadlines(game.state)):
+            at = d.at
+            if d.rule == "T-4" and d.at <= now:
+                excused = self.excused(game, d.seat, now)
+                if excused >= cap:
+                    d = domain.Deadline("T-6", d.at, d.seat)
+                else:
+                    at = d.at + excused
+            timed.append((at, 0 if d.rule == "T-6" else 1, i, d))
         if not timed:
             return None
-        at, _i, d = min(timed)
+        at, _first, _i, d = min(timed)
         return d, at
 
     def excused(self, game: Game, seat: int, now: float) -> float:

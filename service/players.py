@@ -128,14 +128,29 @@ def seat_players(record: GameRecord) -> list[dict]:
 
 
 def decorate(view: dict, record: GameRecord, rematch: dict | None = None) -> dict:
-    """Add the players (``seat_players``), ``rated``, and the rematch links to a view of
-    the game whose record is ``record`` (in place; returned)."""
+    """Add the players (``seat_players``), ``rated`` (the table is: its game is rated if it
+    ends with a result), ``unrated`` (``unrated``) and the rematch links to a view of the
+    game whose record is ``record`` (in place; returned)."""
     for p, extra in zip(view["players"], seat_players(record), strict=True):
         p.update(extra)
     view["rated"] = record.rated
+    view["unrated"] = unrated(record, view["status"], view["result"])
     view["rematch_of"] = record.rematch_of
     view["rematch"] = rematch
     return view
+
+
+def unrated(record: GameRecord, status: str, result: str | None) -> str | None:
+    """Why the game of a rated table was not rated: it ended with no result (aborted: the
+    rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won against
+    a seat that never moved (the rater's outcome: ``unplayed``); None for an unrated
+    table, and for a rated game running, to be rated or rated."""
+    if not record.rated:
+        return None
+    if status == "aborted":
+        return result
+    outcome = record.rating
+    return outcome.get("unrated") if outcome is not None else None
 
 
 def summary(game_id: str, record: GameRecord, version: int) -> dict:

@@ -1,7 +1,7 @@
 """Reading players: a player's page (its ratings per game kind), its games (newest first,
 in Redis and in the archive alike) and the leaderboards."""
 
-from domain import GAMES
+import domain
 from domain.views import iso
 
 from .errors import NoSuchGame
@@ -29,7 +29,7 @@ class Profiles:
         found = self.players.player(pkey)
         if found is None:
             raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
-        ratings = {g: shown(found.ratings.get(g)) for g in GAMES}
+        ratings = {g: shown(found.ratings.get(g)) for g in domain.RULES}
         return {**_split(pkey), "name": found.name,
                 "created_at": iso(found.created_ms / 1000), "ratings": ratings}  # fmt: skip
 

@@ -167,7 +167,7 @@ class Rematches:
             seats.append(record.seats[s].kind if hosted else _occupant(record, s))
             hashes.append(None if hosted
                           else token_hash(new_token(record.secret, new_id, s)))  # fmt: skip
-        options = state.options.public(domain.RULES[state.game].OPTIONS)
+        options = state.options.public()
         return self.seating.make(
             new_id,
             state.game,

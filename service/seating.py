@@ -110,6 +110,8 @@ class Seating:
         if rated and who.pkey is None:
             raise BadRequest({"rated": ["a rated game is between players: name yours "
                                         "(player, with an app's X-Api-Key)"]})  # fmt: skip
+        if rated:  # before anything is counted (a rated table's clock: at least 30 s)
+            domain.options_for(game, options, rated=True)
         if webhook is not None:
             self._check(webhook["url"])
         game_id = self.entropy.ident("g_")
@@ -150,6 +152,11 @@ class Seating:
         A rated game whose pair of seats is over its cap is made unrated: the seats asked
         for it already, and there is no request left to refuse. Answers the game."""
         hosted = [isinstance(w, str) for w in seats]
+        if rated:
+            try:
+                domain.options_for(game, options, rated=True)
+            except domain.InvalidOptions:  # a rated table of older code, too short a clock
+                rated = False  # to rate (``RATED_IDLE_MIN_S``): its rematch is unrated
         with contextlib.suppress(Busy):  # Busy: made meanwhile by another process
             self._create(
                 game_id, game, options, seats[1] if hosted[1] else "human", "",

@@ -89,7 +89,7 @@ class Seeks:
         """A new seek: ``{id, token, status, ...}`` (paired already if a compatible seek
         was waiting). Raises MalformedAction naming the field for impossible options,
         ranges or times."""
-        opts = domain.options_for(game, options).public(domain.RULES[game].OPTIONS)
+        opts = domain.options_for(game, options, rated=rated).public()
         expires_s = self.max_s if expires_s is None else expires_s
         errors = {}
         if not 0 < expires_s <= self.max_s:

@@ -13,7 +13,9 @@ job's span continues it, and a webhook delivery sends it on to its target.
 import contextlib
 import math
 import os
+import re
 
+from . import extras
 from .config import SettingsError
 
 _tracer = None  # set by ``setup`` when tracing is on
@@ -44,6 +46,9 @@ def check() -> str:
         raise SettingsError(f"OTEL_TRACES_EXPORTER={name!r}: one of {', '.join(EXPORTERS)}")
     _one_of("OTEL_TRACES_SAMPLER", SAMPLERS, strip=False)  # the SDK does not strip it
     _one_of("OTEL_SDK_DISABLED", ("true", "false"))
+    if name != "none" and not _disabled() and extras.missing("otel"):
+        raise SettingsError(f"OTEL_TRACES_EXPORTER={name!r}: tracing needs OpenTelemetry: "
+                            f"{extras.hint('otel')}")  # fmt: skip
     _check_propagators()
     ratio = _value("OTEL_TRACES_SAMPLER_ARG")
     if ratio is not None:
@@ -62,6 +67,11 @@ def check() -> str:
         _pairs(_signal("HEADERS"), headers=True)
         _number(_signal("TIMEOUT"), positive=True)  # seconds, as the Python exporter reads it
     return name
+
+
+def _disabled() -> bool:
+    """``OTEL_SDK_DISABLED=true``: the SDK does nothing, whatever the exporter."""
+    return os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true"
 
 
 def _value(var: str) -> str | None:
@@ -87,8 +97,8 @@ def _check_propagators() -> None:
     """Each name of ``OTEL_PROPAGATORS`` an installed propagator's, exactly as
     opentelemetry-api looks it up (by its entry point; "none" in any case)."""
     value = _value("OTEL_PROPAGATORS")
-    if value is None:
-        return
+    if value is None or extras.missing("otel"):
+        return  # (without OpenTelemetry nothing reads it; tracing on needs it, above)
     from importlib.metadata import entry_points
 
     known = {e.name for e in entry_points(group="opentelemetry_propagator")}
@@ -131,25 +141,30 @@ def _number(var: str, integer: bool = False, positive: bool = False) -> float | 
     return n
 
 
+# The OTLP exporter's reading of a headers variable: comma-separated (spaces and tabs
+# around a comma are part of it), each ``key=value`` with optional spaces and tabs around
+# both, the key an HTTP token (RFC 9110), the value printable US-ASCII but ``",;\``
+# (W3C Baggage's value, spaces allowed). tests/service/test_contracts.py holds it to the
+# exporter's own parser: what this refuses, it drops with a warning.
+_OWS = "[ \t]*"
+_TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+_VALUE = r'(?:(?![",;\\])[\x20-\x7e])*'
+_HEADER = re.compile(f"{_OWS}{_TOKEN}{_OWS}={_OWS}{_VALUE}{_OWS}")
+_COMMA = re.compile(r"[ \t]*,[ \t]*")
+
+
 def _pairs(var: str, headers: bool = False) -> None:
     """``var``, if set, is a comma-separated list of ``key=value`` (W3C Baggage's form);
-    for ``headers``, each one as the OTLP exporter takes it (its own patterns: a header
-    it would drop with a warning, e.g. a quoted value or a space in the name, is
-    refused)."""
+    for ``headers``, each one as the OTLP exporter takes it (``_HEADER``: a header it
+    would drop with a warning, e.g. a quoted value or a space in the name, is refused)."""
     value = _value(var)
     if value is None:
         return
-    from opentelemetry.util.re import (
-        _DELIMITER_PATTERN,
-        _HEADER_PATTERN,
-        _LIBERAL_HEADER_PATTERN,
-    )
-
-    for part in _DELIMITER_PATTERN.split(value):
-        if not part.strip():
+    for part in _COMMA.split(value):
+        if headers:  # (an empty part is skipped, one of spaces is not)
+            ok = not part or _HEADER.fullmatch(part.strip()) is not None
+        elif not part.strip():
             continue  # skipped by the SDK
-        if headers:
-            ok = any(p.fullmatch(part.strip()) for p in (_HEADER_PATTERN, _LIBERAL_HEADER_PATTERN))
         else:
             key, eq, _v = part.partition("=")
             ok = bool(eq and key.strip())
@@ -182,9 +197,7 @@ def setup(service: str, exporter=None) -> bool:
     if _tracer is not None:
         return True
     name = check() if exporter is None else "given"
-    if os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true" or (
-        exporter is None and name == "none"
-    ):
+    if _disabled() or (exporter is None and name == "none"):
         return False
     from opentelemetry import trace
     from opentelemetry.instrumentation.redis import RedisInstrumentor

@@ -1,13 +1,19 @@
 """Fixtures every layer shares.
 
 - ``SPITLOG_ARCHIVE_URL``: a temporary directory of the session, for every process;
+- ``XDG_RUNTIME_DIR``: another, where a ``spitlog dev`` the tests start says where it runs
+  (``service.cli.devfile``), never the user's own;
 - ``redis_url``: a real redis-server for the session (started on first use, by
   ``tests.support.redis_server``, as the benchmarks start theirs);
 - ``s3_server``: a real S3 server for the session (SeaweedFS), started on first use;
 - ``redis_client``, ``app``, ``client``: the API on the Flask test client over a fresh
   fakeredis (tests/integration overrides ``redis_client`` with the real server);
 - for every test module: no worker, scheduler or ``spitlog dev`` it started is left
-  running when it ends (one would take the next modules' jobs from the session's Redis).
+  running when it ends (one would take the next modules' jobs from the session's Redis);
+- the ``slow`` marker (docs/testing.md): every test of ``SLOW_DIRS`` and
+  ``SLOW_MODULES``, every test that uses a real server (``SLOW_FIXTURES``, the ``redis``
+  marker), and the few marked by hand. ``-m "not slow"`` leaves them out, and does not
+  even import ``SLOW_DIRS`` and ``SLOW_MODULES``.
 """
 
 import contextlib
@@ -16,15 +22,21 @@ import shutil
 import signal
 import tempfile
 import time
+from pathlib import Path
 
 import fakeredis
 import pytest
 
 from service.http.app import create_app
+from tests.support import profiles  # noqa: F401 - takes its variables out of the environment
 from tests.support.api import app_settings
 from tests.support.redis_server import start_redis, stop_redis
 
-_MADE: list[str] = []  # the session's own archive directory, removed at its end
+# scripts the tests start as processes, which patch the service when imported: never
+# imported by the collection of doctests (--doctest-modules) into the tests' own process
+collect_ignore = ["support/slow_worker.py", "support/patient_serve.py"]
+
+_MADE: list[str] = []  # the session's own directories (archive, runtime), removed at its end
 
 
 def pytest_configure(config):
@@ -32,7 +44,9 @@ def pytest_configure(config):
     # directory's default; every process the tests start inherits it.
     if not os.environ.get("SPITLOG_ARCHIVE_URL"):
         _MADE.append(tempfile.mkdtemp(prefix="spitlog-archive-"))
-        os.environ["SPITLOG_ARCHIVE_URL"] = _MADE[0]
+        os.environ["SPITLOG_ARCHIVE_URL"] = _MADE[-1]
+    _MADE.append(tempfile.mkdtemp(prefix="spitlog-runtime-"))
+    os.environ["XDG_RUNTIME_DIR"] = _MADE[-1]
     # every process the tests start carries this (to find those left running)
     os.environ[SESSION_MARK] = str(os.getpid())
 
@@ -40,6 +54,51 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     for made in _MADE:
         shutil.rmtree(made, ignore_errors=True)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Slow, the inner loop leaves them out: real processes and servers, a browser, a build,
+# external tools, or hundreds of generated cases.
+SLOW_DIRS = ("tests/integration", "tests/e2e")  # a real redis-server, processes, a browser
+SLOW_FIXTURES = frozenset({"redis_url", "s3_server"})  # a real redis-server, SeaweedFS
+SLOW_MODULES = (  # every test of these
+    "tests/unit/test_properties.py",  # Hypothesis: a hundred games per property
+    "tests/unit/test_audit_export.py",  # 150 simulated games per mode, exported, audited
+    "tests/service/test_api_schemathesis.py",  # every operation, generated requests
+    "tests/service/test_api_stateful.py",  # generated sequences of calls
+    "tests/service/test_fuzz_bodies.py",  # generated bodies
+    "tests/service/test_shapes.py",  # every answer of whole games against the schemas
+    "tests/service/test_cli_archive.py",  # spitlog's processes over archives
+    "tests/service/test_clients.py",  # the clients' generators (Node.js, Python)
+    "tests/service/test_deploy_monitoring.py",  # promtool
+    "tests/service/test_gc_policy.py",  # a process and its collector
+    "tests/security/test_noninterference.py",  # Hypothesis: H-5 over generated states
+    "tests/security/test_canary.py",  # whole games, every byte sent
+    "tests/security/test_hostile_clients.py",  # real servers under hostile sockets
+)
+
+
+def _slow_path(path: Path) -> bool:
+    rel = path.resolve().relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else ""
+    return rel in SLOW_MODULES or any(rel.startswith(d + "/") for d in SLOW_DIRS)
+
+
+def _no_slow(config) -> bool:
+    """Whether the run leaves the slow tests out (``-m "not slow"``)."""
+    return " ".join((config.getoption("markexpr") or "").split()) == "not slow"
+
+
+def pytest_ignore_collect(collection_path, config):
+    if _no_slow(config) and collection_path.suffix == ".py" and _slow_path(collection_path):
+        return True  # not even imported
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if (_slow_path(item.path) or item.get_closest_marker("redis") is not None
+                or SLOW_FIXTURES.intersection(item.fixturenames)):  # fmt: skip
+            item.add_marker(pytest.mark.slow)
 
 
 SESSION_MARK = "PYTEST_SESSION_OF_SPITLOG"
@@ -75,12 +134,13 @@ def background_processes() -> dict[int, str]:
 @pytest.fixture(scope="module", autouse=True)
 def no_background_process_left(request):
     """Fails the module (at its last test's teardown) if a worker, scheduler or
-    ``spitlog dev`` it started still runs 5 s after it ended, and kills them: such a
-    process would go on taking jobs from the session's Redis with this module's settings,
-    and the next modules would fail for it."""
+    ``spitlog dev`` it started still runs 60 s after it ended (a stopped process on a busy
+    machine may take seconds to go: none left ends the wait at once), and kills them: such
+    a process would go on taking jobs from the session's Redis with this module's
+    settings, and the next modules would fail for it."""
     before = set(background_processes())
     yield
-    end = time.monotonic() + 5
+    end = time.monotonic() + 60
     while True:
         left = {p: c for p, c in background_processes().items() if p not in before}
         if not left or time.monotonic() > end:

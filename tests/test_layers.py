@@ -139,13 +139,49 @@ def test_the_test_sees_the_whole_house():
     assert "service.ports" in g["service.acting"]  # the use cases call out through ports
 
 
-GAME_MODULES = ("domain/spit.py", "domain/speed.py")
+# A game's own modules may name it; so may the registry, in the list of its built-ins.
+GAME_MODULES = ("domain/spit.py", "domain/speed.py", "domain/piles.py")
+BUILT_INS = ("domain/registry.py", "_built_ins")  # (module, the function that lists them)
 GAME_NAMES = {"spit", "speed"}
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def game_name_uses(path: Path) -> list[str]:
-    """Where ``path`` compares or looks up a game by its name: a ``"spit"`` or ``"speed"``
-    string in its code (docstrings aside)."""
+def words(name: str) -> set[str]:
+    """The words of an identifier or a dotted module path, lower case: ``SpitCalled`` ->
+    {spit, called}; ``domain.spit`` -> {domain, spit}; ``spit_grace_s`` -> {spit, grace, s};
+    ``spitlog`` -> {spitlog}."""
+    out = set()
+    for part in re.split(r"[._]", name):
+        out |= {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", part)}
+    return out
+
+
+def _names(node) -> list[str]:
+    """The identifiers ``node`` writes: a name, an attribute, a definition, an argument, a
+    keyword, an import (its module and its names)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.keyword):
+        return [node.arg or ""]
+    if isinstance(node, ast.alias):
+        return [node.name, node.asname or ""]
+    if isinstance(node, ast.ImportFrom):
+        return [node.module or ""]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a name in a string
+        return [node.value] if IDENTIFIER.fullmatch(node.value) else []
+    return []
+
+
+def game_name_uses(path: Path, allowed: str | None = None) -> list[str]:
+    """Where ``path`` names a game: an identifier, an import or an identifier-like string
+    (``"speed"``, ``"spit_grace_s"``) with the word ``spit`` or ``speed`` in it (docstrings
+    aside; inside the function ``allowed`` too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = {
         id(n.body[0].value)
@@ -153,27 +189,55 @@ def game_name_uses(path: Path) -> list[str]:
         if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
         and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)
     }  # fmt: skip
+    skip: set[int] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.FunctionDef) and n.name == allowed:
+            skip |= {id(m) for m in ast.walk(n)}
     return [
-        f"{path.relative_to(ROOT)}:{n.lineno}"
+        f"{path.relative_to(ROOT)}:{n.lineno} {name}"
         for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and n.value in GAME_NAMES and id(n) not in docstrings
+        if id(n) not in docstrings and id(n) not in skip
+        for name in _names(n)
+        if words(name) & GAME_NAMES
     ]
 
 
-def test_no_branch_on_a_games_name_outside_its_module():
+def test_no_module_names_a_game_outside_its_own_modules():
+    """The engine, the service and the workers name no game: no identifier, import or
+    name-like string of ``spit`` or ``speed`` outside the games' modules and the registry's
+    list of its built-ins; they find games in the registry."""
     found = []
     for pkg in PACKAGES:
         for f in sorted((ROOT / pkg).rglob("*.py")):
-            if str(f.relative_to(ROOT)) not in GAME_MODULES:
-                found += game_name_uses(f)
+            rel = str(f.relative_to(ROOT))
+            if rel not in GAME_MODULES:
+                found += game_name_uses(f, BUILT_INS[1] if rel == BUILT_INS[0] else None)
     assert found == []
 
 
-def test_the_grep_would_see_a_branch():
+def test_the_registry_names_the_built_ins_and_nothing_else_does():
+    uses = game_name_uses(ROOT / BUILT_INS[0])
+    assert uses and all(u.split()[1] in GAME_NAMES for u in uses)  # the check sees them
+
+
+def test_the_check_would_see_a_game_named_anywhere(tmp_path):
     probe = ROOT / "tests" / "_probe_game_branch.py"
-    probe.write_text('def f(state):\n    return 1 if state.game == "speed" else 2\n')
+    probe.write_text(
+        "from domain.spit import Play\n"
+        "import domain.speed\n"
+        'def f(state):\n    return 1 if state.game == "speed" else 2\n'
+        "def g(e):\n    return isinstance(e, SpitCalled) or e.spit_grace_s\n"
+        'def h(o):\n    return getattr(o, "side_piles_speed") or spitlog(o) or "spit:rl:a"\n'
+    )
     try:
-        assert game_name_uses(probe) == ["tests/_probe_game_branch.py:2"]
+        assert sorted(game_name_uses(probe)) == [
+            "tests/_probe_game_branch.py:1 domain.spit",
+            "tests/_probe_game_branch.py:2 domain.speed",
+            "tests/_probe_game_branch.py:4 speed",
+            "tests/_probe_game_branch.py:6 SpitCalled",
+            "tests/_probe_game_branch.py:6 spit_grace_s",
+            "tests/_probe_game_branch.py:8 side_piles_speed",
+        ]
     finally:
         probe.unlink()
 

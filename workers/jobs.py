@@ -3,7 +3,8 @@ decision was planned at). RQ delivers at least once (and its scheduler has dupli
 and dropped jobs), so each is idempotent by construction:
 
 - a bot's job whose game has moved past its version does nothing: a newer plan exists
-  (``Scheduler.on_appended`` armed it with the append that moved the game); otherwise
+  (``Scheduler.on_appended`` armed it with the append that moved the game, at this
+  job's due time: at once); otherwise
   it decides on that version and appends through ``Acting.submit``, the same
   decide-and-append path as a human's request, with the version as the guard: of two
   runs of one decision (a duplicate, a retry, a re-arm after a crash), at most one
@@ -28,6 +29,7 @@ import os
 import time
 from datetime import UTC
 
+import redis
 from rq import get_current_job
 
 import domain
@@ -98,6 +100,11 @@ def bot_turn(game_id: str, seat: int, version: int, attempt: int = 0, due_ms=Non
         outcome, after = _bot_turn(rt, game_id, seat, version, attempt)
     except NoSuchGame:
         outcome, after = "gone", None
+    if outcome in ("stale", "idle"):  # its plan is done (a newer one is kept)
+        try:
+            rt.schedule.done(bot_slot(game_id, seat), version)
+        except redis.RedisError:  # left claimed: a later plan is due at once, no worse
+            log.warning("could not end the plan of bot %s of %s", seat, game_id)
     JOBS.labels("bot_turn", outcome).inc()
     if rt.trace:
         _trace(rt, "bot", game_id, seat, None, version, attempt, due_ms, start, outcome, after)
@@ -167,7 +174,9 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
         d, at = found
         if at > d.at and time.time() < at:
             # RULES T-4: the service refused this seat's requests for a while since its
-            # last action (503s): that time does not count against it, so it falls due later
+            # last action (503s, 429s of limits it did not exceed): that time does not
+            # count against it, so it falls due later (refused for idle_forfeit_s, the
+            # game is aborted under T-6 instead: ``Deadlines.due``)
             rt.scheduler.arm_deadline(game_id, state.version, ms(at))
             return ("fired" if fired else "excused"), fired, state.version
         if time.time() < d.at:

@@ -26,10 +26,15 @@ A game has at most three slots, so the set holds a few members per live game wha
 the pace of play (and a finished game one, until it has left Redis):
 
 - ``bot|<game>|<seat>``: a bot's next decision, planned at one version. After every
-  append that leaves a bot able to act, its plan moves to the new version at now +
-  reaction (the bot re-plans when the game moves on, as in ``domain.simulate``); the
-  version high-water mark makes this monotonic, so hooks from two processes that land
-  out of order cannot put an older plan over a newer one.
+  append that leaves a bot able to act, its plan moves to the new version; after the
+  bot's own action it is due at now + reaction, after any other append it keeps the
+  due time of the plan it replaces if that is sooner (one waiting, or one claimed whose
+  job has not ended: then at once, the job finding the game moved on), and the bot
+  decides on the game as it is at that time. So an opponent who acts faster than the
+  bot's reaction cannot keep it from ever acting while its idle clock (T-6) runs
+  (``domain.simulate`` re-plans at every change instead: its games calibrate the
+  levels). The version high-water mark makes the plans monotonic, so hooks from two
+  processes that land out of order cannot put an older plan over a newer one.
 - ``dl|<game>``: the game's deadlines (RULES T-1..T-5), all in one slot, due no later
   than the soonest of them. Its job (``workers.jobs.fire_deadline``) looks at the game as
   it is when it runs: it fires what is due then, and arms the slot again at the soonest
@@ -94,7 +99,9 @@ FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 NEAR_S = 30.0
 
 # KEYS: due, plan, high-water mark. ARGV: version, final ('1'/'0'), ttl, n bots, then n
-# times (bot slot, due ms, attempt), then (deadline slot, due ms or '', attempt, mode),
+# times (bot slot, due ms, attempt, keep: '1' to keep the due time of the slot's plan if
+# sooner, the plan waiting or claimed and not done, '0' not), then (deadline slot, due ms
+# or '', attempt, mode),
 # then the slots to remove. Bot plans and removals apply only if no later version was
 # armed. The deadline slot, also only if no later version was armed: mode 'exact' (an
 # append's hook) sets it to the due time, or removes it without one; mode 'sooner' (a
@@ -122,10 +129,20 @@ end
 local i = 5
 for j = 1, tonumber(ARGV[4]) do
   if current then
-    redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+    local due = ARGV[i + 1]
+    if ARGV[i + 3] == '1' then
+      local armed = redis.call('ZSCORE', KEYS[1], ARGV[i])
+      if not armed then
+        local p = redis.call('HGET', KEYS[2], ARGV[i])
+        armed = p and string.match(p, '|([^|]*)$')
+        if armed == '0' then armed = nil end
+      end
+      if armed and tonumber(armed) < tonumber(due) then due = armed end
+    end
+    redis.call('ZADD', KEYS[1], due, ARGV[i])
     redis.call('HSET', KEYS[2], ARGV[i], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0')
   end
-  i = i + 3
+  i = i + 4
 end
 local dslot, ddue, dplan = ARGV[i], ARGV[i + 1], ARGV[1] .. '|' .. ARGV[i + 2] .. '|0'
 if ARGV[i + 3] == 'exact' then
@@ -184,9 +201,14 @@ return {out, nxt[2]}
 """
 
 
-# KEYS: due, plan. ARGV: a slot. Drops its plan unless it waits in the set again.
+# KEYS: due, plan. ARGV: a slot, and a version ('' for any). Drops its plan unless it
+# waits in the set again, or (with a version) it is a plan for a later version.
 _DONE = """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+if ARGV[2] ~= '' then
+  local p = redis.call('HGET', KEYS[2], ARGV[1])
+  if p and tonumber(string.match(p, '^([^|]*)')) > tonumber(ARGV[2]) then return 0 end
+end
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 """
@@ -300,15 +322,18 @@ class Schedule:
         deadline: tuple[float, int] | None = None,
         exact: tuple[float | None] | None = None,
         final: bool = False,
+        keep: frozenset[str] | set[str] = frozenset(),
     ) -> bool:
         """Set ``bots`` (slot, due ms, attempt) to plans at ``version`` and remove
-        ``removes``, unless a later version of the game was armed (then False). The
+        ``removes``, unless a later version of the game was armed (then False); a slot
+        in ``keep`` keeps the due time of the plan it replaces if that is sooner (the
+        plan waiting in the set, or claimed and its job not done: its claim time). The
         game's deadline slot: ``exact`` = (due ms or None,) sets it to that time (None:
         removes it); ``deadline`` = (due ms, attempt) moves it to that time if that is
         sooner; both also only if the version is current."""
         args: list = [version, "1" if final else "0", FINAL_TTL_S, len(bots)]
         for slot, due, attempt in bots:
-            args += [slot, repr(float(due)), attempt]
+            args += [slot, repr(float(due)), attempt, "1" if slot in keep else "0"]
         if exact is not None:
             due = exact[0]
             args += [deadline_slot(game_id), "" if due is None else repr(float(due)), 0, "exact"]
@@ -370,10 +395,11 @@ class Schedule:
         pipe.publish(WAKE, repr(float(due_ms)))  # rare (once a game and step): always
         pipe.execute()
 
-    def done(self, slot: str) -> None:
-        """A job of a ``_ONCE`` slot has nothing left to do: its plan goes, unless the
-        slot was armed again while the job ran (it waits in the set: kept)."""
-        self._done(keys=[DUE, PLAN], args=[slot])
+    def done(self, slot: str, version: int | None = None) -> None:
+        """A job of a ``_ONCE`` slot (or a bot's of ``version``) has nothing left to do:
+        its plan goes, unless the slot was armed again while the job ran (it waits in the
+        set, or it is a bot's plan for a later version: kept)."""
+        self._done(keys=[DUE, PLAN], args=[slot, "" if version is None else version])
 
     def arm_seek(self, seek_id: str, due_ms: float) -> None:
         """Arm the seek's slot at ``due_ms``."""
@@ -569,10 +595,17 @@ class Scheduler:
         bots = self.bot_plans(game_id, state, now)
         planned = {slot for slot, _d, _a in bots}
         removes = [bot_slot(game_id, s) for s in bot_seats if bot_slot(game_id, s) not in planned]
+        # a bot that did not act in this append keeps the due time of its plan: the game
+        # moving on (an opponent acting) does not put its decision off
+        keep = frozenset(
+            bot_slot(game_id, s)
+            for s in bot_seats
+            if before is not None and before.acted_at[s] == state.acted_at[s]
+        )
         # a deadline may start overdue (T-4 of a seat that was forced and has a move
         # again): it is due now, the moment it exists
         at = None if due is None else max(due, ms(now))
-        self.schedule.arm(game_id, state.version, bots, removes, exact=(at,))
+        self.schedule.arm(game_id, state.version, bots, removes, exact=(at,), keep=keep)
 
     def rearm(self, game_id: str, version: int, slot: str, due_ms: float, attempt: int) -> bool:
         """Arm a bot's decision again at ``version`` (it passed, or a crash lost it);

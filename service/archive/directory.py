@@ -21,6 +21,19 @@ class DirectoryArchive(GameArchive):
             raise ValueError(f"not an archive key: {key!r}")
         return self.root / key
 
+    def ensure(self) -> bool:
+        """Make the directory if there is none, and check that a file can be written in
+        it: whether it was made. ArchiveUnavailable if it cannot be made or written."""
+        made = not self.root.is_dir()
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=self.root, prefix=".part-")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as e:
+            raise ArchiveUnavailable(f"cannot write in {self.url}: {e}") from None
+        return made
+
     def put(self, key: str, data: bytes) -> None:
         path = self._path(key)
         try:

@@ -23,6 +23,31 @@ class S3Archive(GameArchive):
         self.url = f"s3://{bucket}/{self.prefix}"
         self.s3 = client or boto3.client("s3", endpoint_url=endpoint_url, config=_CONFIG)
 
+    def ensure(self) -> bool:
+        """Make the bucket if there is none (in the client's region): whether it was made.
+        ArchiveUnavailable if the endpoint does not answer or refuses."""
+        try:
+            self.s3.head_bucket(Bucket=self.bucket)
+            return False
+        except botocore.exceptions.ClientError as e:
+            if e.response.get("Error", {}).get("Code") not in ("404", "NoSuchBucket", "NotFound"):
+                raise ArchiveUnavailable(f"cannot reach the bucket of {self.url}: {e}") from None
+        except botocore.exceptions.BotoCoreError as e:
+            raise ArchiveUnavailable(f"cannot reach the bucket of {self.url}: {e}") from None
+        region = self.s3.meta.region_name
+        where = {"CreateBucketConfiguration": {"LocationConstraint": region}}
+        try:
+            self.s3.create_bucket(
+                Bucket=self.bucket, **(where if region not in (None, "us-east-1") else {})
+            )
+        except botocore.exceptions.ClientError as e:
+            if e.response.get("Error", {}).get("Code") == "BucketAlreadyOwnedByYou":
+                return False  # made meanwhile
+            raise ArchiveUnavailable(f"cannot make the bucket of {self.url}: {e}") from None
+        except botocore.exceptions.BotoCoreError as e:
+            raise ArchiveUnavailable(f"cannot make the bucket of {self.url}: {e}") from None
+        return True
+
     def put(self, key: str, data: bytes) -> None:
         try:
             self.s3.put_object(Bucket=self.bucket, Key=self.prefix + key, Body=data)

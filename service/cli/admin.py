@@ -1,14 +1,16 @@
 """``spitlog admin``: look into games and fix them by hand, through the code the service
 runs (the use cases, the game store, the archive, the schedule: ``workers.runtime``),
 never by Redis keys. An unknown game, or a game that cannot take the command, exits 1
-with a message."""
+with a message; a Redis that does not answer exits 2 with one line naming it
+(``common.StoreGroup``). Without ``SPITLOG_REDIS_URL``, a running ``spitlog dev``'s
+Redis and archive are used (``common.tool_settings``)."""
 
 import re
 import time
 
 import click
 
-from .common import settings
+from .common import StoreGroup, tool_settings, unreachable
 
 _AGE = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -44,18 +46,17 @@ def _span(s: float) -> str:
 
 
 def _runtime():
-    """The service's parts for this command (``workers.runtime``), or exit 1 if Redis does
+    """The service's parts for this command (``workers.runtime``), or exit 2 if Redis does
     not answer."""
     import redis
 
     from workers.runtime import Runtime
 
-    s = settings()
-    rt = Runtime(s)
+    rt = Runtime(tool_settings())
     try:
         rt.store.ping()
     except redis.RedisError as e:
-        raise Refused(f"the game store does not answer ({s.redis_url}): {e}") from None
+        unreachable(e, "the game store")
     return rt
 
 
@@ -70,7 +71,7 @@ def _game(rt, game_id: str):
         raise Refused(f"game {game_id}: {e}") from None
 
 
-@click.group()
+@click.group(cls=StoreGroup)
 def admin() -> None:
     """Look into games and fix them by hand (the game store, the archive and the schedule
     of SPITLOG_REDIS_URL, SPITLOG_QUEUE_URL and SPITLOG_ARCHIVE_URL)."""
@@ -229,6 +230,40 @@ def failed() -> int:
     for gid, f in sorted(found.items(), key=lambda kv: kv[1]["at"]):
         click.echo(f"{gid}  {_when(f['at'] / 1000, now)}  {f['why']}")
     click.echo(f"{len(found)} games failed to archive for good", err=True)
+    return 0
+
+
+@admin.command("init-archive")
+@click.option("--wait", type=click.FloatRange(0), default=30.0, show_default=True,
+              help="seconds to keep trying while the archive's store does not answer")  # fmt: skip
+def init_archive(wait: float) -> int:
+    """Make the archive (SPITLOG_ARCHIVE_URL) ready before the service writes to it: an
+    s3:// archive's bucket made if there is none (on SPITLOG_S3_ENDPOINT_URL), a
+    directory made and written to once. Exit 2 with one line if it is not ready within
+    --wait seconds. docker-compose.yml runs it once before the API and the workers."""
+    from ..archive import DirectoryArchive, open_archive
+    from ..config import SettingsError
+    from ..errors import ArchiveUnavailable
+
+    s = tool_settings()
+    try:
+        archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
+    except SettingsError as e:
+        click.echo(f"spitlog: SPITLOG_ARCHIVE_URL: {e}", err=True)
+        raise click.exceptions.Exit(2) from None
+    end = time.monotonic() + wait
+    while True:
+        try:
+            made = archive.ensure()
+            break
+        except ArchiveUnavailable as e:
+            if time.monotonic() >= end:
+                click.echo(f"spitlog: the archive is not ready: {' '.join(str(e).split())}",
+                           err=True)  # fmt: skip
+                raise click.exceptions.Exit(2) from None
+            time.sleep(min(1.0, max(0.0, end - time.monotonic())))
+    what = "its directory made" if isinstance(archive, DirectoryArchive) else "its bucket made"
+    click.echo(f"the archive {archive.url} is ready" + (f" ({what})" if made else ""))
     return 0
 
 

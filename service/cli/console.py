@@ -15,13 +15,13 @@ import urllib.request
 
 import click
 
-from domain import RULES, evolve, full_state
+from domain import RULES, event_to_dict, evolve, full_state
 from domain.audit import verify
-from domain.events import event_to_dict
 from domain.export import ExportError, from_ndjson, parse_notation, to_ndjson, to_notation
 from domain.state import State
 
 from .archive import audit_archive, is_archive, month_option
+from .common import GameChoice, first_game
 
 SOURCE = click.argument("source", metavar="FILE|URL")
 NDJSON = "application/x-ndjson"
@@ -189,9 +189,7 @@ def replay(source: str) -> int:
 
 
 @click.command()
-@click.option(
-    "--game", type=click.Choice([*RULES, "both"]), default=next(iter(RULES)), show_default=True
-)
+@click.option("--game", type=GameChoice("both"), default=first_game, help="default: the first game")
 @click.option("--games", type=int, default=100, show_default=True)
 @click.option("--p0", default="random", show_default=True, help="the policy of seat 0")
 @click.option("--p1", default="random", show_default=True, help="the policy of seat 1")

@@ -1,8 +1,11 @@
 """``spitlog dev``: the API, a worker and the scheduler, on an embedded Redis unless
 ``SPITLOG_REDIS_URL`` is set. For trying the service: its Redis lives in memory and dies
-with it."""
+with it. The embedded Redis is fakeredis's, the ``[dev]`` extra, on a loopback port: the
+banner gives its URL, and ``devfile`` tells ``spitlog admin`` and ``spitlog health``
+where it is while it runs."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -11,7 +14,8 @@ import threading
 
 import click
 
-from .common import settings
+from . import devfile
+from .common import need, settings
 
 
 def _free_port(host: str = "127.0.0.1") -> int:
@@ -25,20 +29,20 @@ def _split_bind(bind: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def _shown(url: str) -> str:
+    """``url`` with its password, if any, starred out (for the banner)."""
+    return re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
 @click.command()
 @click.option("--bind", help="host:port (default: $SPITLOG_BIND, 127.0.0.1:8000)")
 def dev(bind: str | None) -> int:
     """Try it: the API, a worker and the scheduler on an embedded in-memory Redis (unless
     SPITLOG_REDIS_URL is set). Not for keeping games."""
-    from werkzeug.serving import make_server, run_simple
-
-    from workers.schedule import Scheduler
-
-    from ..http.app import create_app
-
     s = settings()
     embedded = None
     if not os.environ.get("SPITLOG_REDIS_URL"):
+        need("dev", "spitlog dev needs the embedded Redis (or SPITLOG_REDIS_URL)")
         from fakeredis import TcpFakeServer
 
         port = _free_port()
@@ -48,6 +52,12 @@ def dev(bind: str | None) -> int:
         embedded.daemon_threads = True
         threading.Thread(target=embedded.serve_forever, name="fakeredis", daemon=True).start()
         s = settings(redis_url=f"redis://127.0.0.1:{port}/0", warn=None)
+    from werkzeug.serving import make_server, run_simple
+
+    from workers.schedule import Scheduler
+
+    from ..http.app import create_app
+
     host, port = _split_bind(bind or s.bind)
     # The worker and the scheduler (workers/): two processes beside the API, on the same
     # Redis (the embedded one works with RQ workers in other processes).
@@ -60,10 +70,20 @@ def dev(bind: str | None) -> int:
     procs = [subprocess.Popen([sys.executable, "-m", "service.cli", command], env=env)
              for command in ("worker", "scheduler")]  # fmt: skip
     base = f"http://{host}:{port}"
-    store = "an embedded in-memory Redis (gone when this stops)" if embedded else s.redis_url
+    store = "embedded, in memory: gone when this stops" if embedded else "SPITLOG_REDIS_URL"
+    found = devfile.write({
+        "api": base, "bind": f"{host}:{port}", "redis_url": s.redis_url, "queue_url": s.queue,
+        "archive_url": devfile.absolute_archive(s.archive_url),
+        "s3_endpoint_url": s.s3_endpoint_url,
+    })  # fmt: skip
+    tools = "spitlog admin and spitlog health " + (
+        f"find it ({found})" if found else f"need SPITLOG_REDIS_URL={_shown(s.redis_url)}"
+    )
     print(
         f"spitlog dev: API on {base}  (docs {base}/docs, spec {base}/openapi.yaml)\n"
-        f"  game store: {store}\n"
+        f"  game store: Redis at {_shown(s.redis_url)}  ({store})\n"
+        f"  {tools}\n"
+        f"  archive: {devfile.absolute_archive(s.archive_url)}\n"
         f"  bots and timeouts: a worker and the scheduler\n"
         f"  try: curl -s -X POST {base}/v1/games -H 'Content-Type: application/json' "
         '-d \'{"game": "spit"}\'',
@@ -85,6 +105,7 @@ def dev(bind: str | None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        devfile.remove()
         for proc in procs:
             proc.terminate()
         for proc in procs:

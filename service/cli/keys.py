@@ -1,19 +1,26 @@
 """``spitlog admin keys create NAME | list | revoke ID``: the apps' API keys (``service.apps``),
-on the game store's Redis (``SPITLOG_REDIS_URL``)."""
+on the game store's Redis (``SPITLOG_REDIS_URL``, or a running ``spitlog dev``'s; one that
+does not answer: one line, exit 2)."""
 
 from datetime import UTC, datetime
 
 import click
 
-from .common import settings
+from .common import StoreGroup, tool_settings, unreachable
 
 
 def _apps():
+    import redis
+
     from service.apps import Apps
     from service.store.connect import clients
     from service.store.players import PlayerStore
 
-    client, _live = clients(settings().redis_url, 2)
+    client, _live = clients(tool_settings().redis_url, 2)
+    try:
+        client.ping()
+    except redis.RedisError as e:
+        unreachable(e, "the game store")
     return Apps(PlayerStore(client))
 
 
@@ -23,7 +30,7 @@ def _when(ms: int | None) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@click.group()
+@click.group(cls=StoreGroup)
 def keys() -> None:
     """Apps' API keys: an app names its players with its key (X-Api-Key)."""
 

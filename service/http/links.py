@@ -1,4 +1,4 @@
-"""OpenAPI links (issue 6): how the answer of one operation feeds the next, for client
+"""OpenAPI links: how the answer of one operation feeds the next, for client
 generators and for stateful fuzzing (schemathesis follows them: create a game, then
 read, join, act, watch and audit *that* game). ``api.py`` attaches them to the 201
 answers of create, join and act; ``openapi.yaml`` is generated from there.

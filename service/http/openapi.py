@@ -70,6 +70,18 @@ def _component(self, field, **kwargs) -> dict:
     return {}
 
 
+def _made(doc):
+    """``doc`` with each function in it replaced by what it makes (examples made from the
+    registered games when the document is made, not when the route table is)."""
+    if isinstance(doc, dict | list):
+        items = list(doc.items() if isinstance(doc, dict) else enumerate(doc))
+        made = {k: _made(v) for k, v in items}
+        if all(made[k] is v for k, v in items):
+            return doc  # itself: a part the document shares stays shared (a YAML anchor)
+        return made if isinstance(doc, dict) else list(made.values())
+    return doc() if callable(doc) and not isinstance(doc, type) else doc
+
+
 def build(routes: tuple[Route, ...]) -> dict:
     """The document, as a dict."""
     plugin = MarshmallowPlugin()
@@ -102,7 +114,7 @@ def build(routes: tuple[Route, ...]) -> dict:
         if r.doc is None:
             continue
         path, params = _path(r.path)
-        op = {"operationId": r.name, **r.doc}
+        op = {"operationId": r.name, **_made(r.doc)}
         if r.query is not None:
             op["parameters"] = [{"in": "query", "schema": r.query}, *op.get("parameters", [])]
         entry = by_path.setdefault(path, {"operations": {}, "parameters": params})

@@ -1,4 +1,4 @@
-"""The routes of seeks (quick pairing) and rematches (issue 16)."""
+"""The routes of seeks (quick pairing) and rematches."""
 
 from marshmallow import Schema, fields, validate
 
@@ -15,7 +15,7 @@ _d = schemas._doc
 
 
 class SeekSchema(Schema.from_dict(schemas._seat_fields())):
-    game = fields.String(required=True, validate=validate.OneOf(schemas.GAMES))
+    game = fields.String(required=True, validate=schemas.Game())
     options = fields.Dict(**_d("table options, as a create's: the same options pair"))
     rated = schemas.Bool(**_d("pair only with rated seeks (your app's player: X-Api-Key)"))
     rating_range = fields.List(

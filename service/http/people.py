@@ -1,4 +1,4 @@
-"""The routes of players and ratings (issue 16): an app's player, its games, the
+"""The routes of players and ratings: an app's player, its games, the
 leaderboards. A player is named by its id in the key's app (or qualified,
 ``<app id>:<id>``: another app's is a 403)."""
 
@@ -21,7 +21,7 @@ class PageQuery(Schema):
 
 
 class LeaderboardQuery(PageQuery):
-    game = fields.String(required=True, validate=validate.OneOf(schemas.GAMES))
+    game = fields.String(required=True, validate=schemas.Game())
 
 
 class RatingSchema(schemas.Open):

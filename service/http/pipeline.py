@@ -20,7 +20,8 @@
    authentication (``ServiceError.failed_auth``: a 401 or 403 of a credential) is charged
    to the address's bucket of them, and answered 429 instead when that refuses; a 503 of
    a seat's request, or a 429 of a limit the seat shares with others (its address's), is
-   remembered so that RULES T-4 does not count it against the seat;
+   remembered so that RULES T-4 does not count it against the seat, unless the seat
+   itself sent more than its address may (its ``share``: ``limits.rates``);
    every answer carries ``X-Request-Id`` (the client's, if valid, else a new one), the
    rate-limit fields of the buckets it was charged to, and the CORS fields
    (``cors``: a preflight of an allowed origin is answered first, before any stage); the
@@ -334,16 +335,18 @@ class Pipeline:
 
     def refusal(self, exc: BaseException, call: Call) -> Answer:
         """The problem+json answer of an error. A refusal of a seat's request on a game for
-        no excess of its own (a 503; a 429 of its address's limits only: ``excused``) is
-        remembered (``Deadlines.refused``): T-4 does not count against a seat the time the
-        service kept it from acting (RULES T-4)."""
+        no excess of its own (a 503; a 429 of its address's limits only: ``excused``; and
+        the seat within its share of its address: ``over_share``) is remembered
+        (``Deadlines.refused``): T-4 does not count against a seat the time the service
+        kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
         body["request_id"] = call.request_id
-        if call.token is not None and "game_id" in call.args and excused(exc, status):
+        if (call.token is not None and "game_id" in call.args and excused(exc, status)
+                and not over_share(call)):  # fmt: skip
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
-                self.services.deadlines.refused(call.args["game_id"], call.token, call.started,
-                                            time.time() + retry)  # fmt: skip
+                self.services.deadlines.refused(call.args["game_id"], call.token,
+                                                call.started, time.time() + retry)  # fmt: skip
         return json_answer(body, status, headers.items(), PROBLEM_JSON)
 
     # ---------------------------------------------------------------- the two ways in
@@ -387,6 +390,15 @@ def excused(exc: BaseException, status: int) -> bool:
         return False
     refused = tuple(getattr(exc, "limits", None) or ())
     return bool(refused) and all(b in SHARED_LIMITS for b in refused)
+
+
+def over_share(call: Call) -> bool:
+    """Whether the call's seat sent more than its address may, by itself (its ``share``
+    bucket, charged with the request, said so: ``limits.rates``): then a refusal of its
+    address's limits is its own doing, and so is a 503 of its game's gate it helped to
+    fill. Unknown (the request not charged: its store failed) is not over."""
+    charged = call.bill.charged if call.bill is not None else None
+    return charged is not None and "share" in charged.over
 
 
 def _has_body(environ: dict) -> bool:

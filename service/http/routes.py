@@ -396,7 +396,7 @@ ROUTES: tuple[Route, ...] = (
                 "content": {
                     "application/json": {
                         "schema": schemas.CreateGameSchema,
-                        "examples": shapes.CREATE_EXAMPLES,
+                        "examples": shapes.create_examples,
                     }
                 },
             },
@@ -427,7 +427,7 @@ ROUTES: tuple[Route, ...] = (
             parameters=[IF_NONE_MATCH],
             security=SEAT_OPTIONAL,
             responses={
-                **_ok(200, shapes.STATE_REF, headers=ETAG, examples=shapes.STATE_EXAMPLES),
+                **_ok(200, shapes.STATE_REF, headers=ETAG, examples=shapes.state_examples),
                 **NOT_MODIFIED,
                 **_problems(401, 403, 404, 429),
             },
@@ -492,7 +492,7 @@ ROUTES: tuple[Route, ...] = (
                 "content": {
                     "application/json": {
                         "schema": shapes.ACTION_REF,
-                        "examples": shapes.ACTION_EXAMPLES,
+                        "examples": shapes.action_examples,
                     }
                 },
             },

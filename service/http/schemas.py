@@ -15,12 +15,10 @@ import re
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 import domain
-from domain.options import SPEC
 
 from .. import ids
 from ..errors import BadRequest
 
-GAMES = domain.GAMES
 KINDS = domain.KINDS
 HOSTED = ("human", *domain.HOSTED)  # who takes a seat the creator does not: a person, a level
 PLAYED = ("human", "bot")  # a seat played through the API: a person or a client's bot
@@ -87,6 +85,17 @@ def _doc(text: str, **kw) -> dict:
     return {"metadata": {"description": text, **kw}}
 
 
+class Game(validate.OneOf):
+    """One of the registered games' names (``domain.RULES``, read each time it validates and
+    each time the document is made: a game registered after this module is a choice)."""
+
+    def __init__(self):
+        super().__init__(domain.RULES)
+
+    def _format_error(self, value) -> str:
+        return self.error.format(input=value, choices=", ".join(self.choices), labels="")
+
+
 # ---------------------------------------------------------------- requests
 
 
@@ -150,7 +159,7 @@ def _seat_fields() -> dict:
 
 
 class CreateGameSchema(Schema.from_dict(_seat_fields())):
-    game = fields.String(required=True, validate=validate.OneOf(GAMES))
+    game = fields.String(required=True, validate=Game())
     options = fields.Dict(**_doc("table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options"))
     opponent = fields.String(
         validate=validate.OneOf(HOSTED), **_doc("who takes seat 1: a human who joins, or a bot")
@@ -162,7 +171,8 @@ class CreateGameSchema(Schema.from_dict(_seat_fields())):
     rated = Bool(**_doc("rated (Glicko-2) when it ends: your player against another "
                         "player or a hosted bot, once both seats have made a move (a "
                         "resignation or a T-4 forfeit before that aborts the game, reason "
-                        "`unplayed`)"))  # fmt: skip
+                        "`unplayed`); a rated table's `idle_forfeit_s` is at least 30 "
+                        "(400 `options.idle_forfeit_s`)"))  # fmt: skip
     client_seed = fields.String(
         validate=validate.Length(max=128),
         **_doc("your contribution to every shuffle of the game (RULES H-6)"),
@@ -199,7 +209,7 @@ class LobbyQuery(Schema):
     status = fields.String(
         load_default="open", validate=validate.OneOf(["open", "running", "finished"])
     )
-    game = fields.String(validate=validate.OneOf(GAMES), **_doc("only games of this kind"))
+    game = fields.String(validate=Game(), **_doc("only games of this kind"))
     kind = fields.String(
         validate=validate.OneOf(KINDS), **_doc("only games with a seat of this kind")
     )
@@ -375,11 +385,13 @@ class ProblemSchema(Open):
 
 
 def options_schema() -> dict:
-    """The JSON schema of the table options (``options.SPEC``; each game takes its own)."""
+    """The JSON schema of the table options of every game (``Rules.OPTIONS``), each once, in
+    an order that keeps each game's (``option_specs``)."""
     props = {}
-    for name, spec in SPEC.items():
-        games = [g for g, r in domain.RULES.items() if name in r.OPTIONS]
-        text = f"{spec.rule}: {spec.text} (default {spec.default!r}; {', '.join(games)})"
+    games = domain.RULES
+    for spec in option_specs():
+        takers = [g for g, r in games.items() if spec in r.OPTIONS]
+        text = f"{spec.rule}: {spec.text} (default {spec.default!r}; {', '.join(takers)})"
         if spec.choices:
             kind = "integer" if spec.kind is int else "string"
             prop = {"type": kind, "enum": list(spec.choices)}
@@ -389,7 +401,7 @@ def options_schema() -> dict:
             prop = {"type": "integer", "minimum": spec.low, "maximum": spec.high}
         else:
             prop = {"type": "number", "minimum": spec.low, "maximum": spec.high}
-        props[name] = {**prop, "description": text}
+        props[spec.name] = {**prop, "description": text}
     return {
         "type": "object",
         "description": "Table options, chosen when the game is created; options of the other "
@@ -397,3 +409,20 @@ def options_schema() -> dict:
         "properties": props,
         "additionalProperties": False,
     }
+
+
+def option_specs() -> list:
+    """Every game's options, each once, merged as Python merges base classes (C3): an
+    option comes after every option it follows in some game's list, and otherwise as the
+    first game lists it."""
+    lists = [list(r.OPTIONS) for r in domain.RULES.values()]
+    out: list = []
+    while any(lists):
+        for head in (seq[0] for seq in lists if seq):
+            if not any(head in seq[1:] for seq in lists):
+                break
+        else:  # the games' orders disagree: the first game's next option
+            head = next(seq[0] for seq in lists if seq)
+        out.append(head)
+        lists = [[s for s in seq if s != head] for seq in lists]
+    return out

@@ -2,8 +2,8 @@
 actions, events and state views, each a named component of ``openapi.yaml``.
 
 They are made from the domain's own definitions: actions from each game's wire table
-(``Rules.ACTIONS``, ``actions.FIELDS``); events from their dataclasses' fields and types
-(``events.EVENT_TYPES``) and, for the fields a game hides, what its ``REDACT`` leaves
+(``Rules.ACTIONS``, each field's ``actions.Kind``); events from their dataclasses' fields
+and types (``domain.event_types``) and, for the fields a game hides, what its ``REDACT`` leaves
 (``Rules.REDACTED``); views from the fields every view has (``views._common``, written
 here) and what each game's ``view`` and ``full_view`` add (``Rules.VIEW``, ``Rules.SHAPES``).
 tests/service/test_shapes.py holds real answers to them.
@@ -22,9 +22,8 @@ import types
 import typing
 
 import domain
-from domain.actions import FIELDS
 from domain.cards import Card
-from domain.events import ADDED, EVENT_TYPES
+from domain.codec import added_fields
 from domain.wire import SEAT, array, nullable, obj
 
 from ..players import decorate
@@ -87,7 +86,7 @@ def action_schemas() -> dict[str, dict]:
         for kind, (_cls, flds) in rules.ACTIONS.items():
             props = {"type": {"type": "string", "const": kind}}
             for f in flds:
-                prop = dict(FIELDS[f.kind])
+                prop = dict(f.kind.schema)
                 props[f.wire] = prop if f.required else nullable(prop)
             name = f"{_camel(game)}{_camel(kind)}Action"
             optional = [f.wire for f in flds if not f.required]
@@ -125,7 +124,7 @@ def _hint(hint) -> dict:
 
 
 def event_schemas() -> dict[str, dict]:
-    """One schema per event type (``events.EVENT_TYPES``) as the API sends it: its
+    """One schema per event type (``domain.event_types``) as the API sends it: its
     ``version`` in the log, its ``type``, its fields (a field a game hides: either whole,
     or what its ``REDACT`` leaves, ``Rules.REDACTED``), ``at``; and ``Event``, any of them
     by ``type``."""
@@ -136,7 +135,7 @@ def event_schemas() -> dict[str, dict]:
     }
     out: dict[str, dict] = {}
     mapping = {}
-    for kind, cls in EVENT_TYPES.items():
+    for kind, cls in domain.event_types().items():
         hints = typing.get_type_hints(cls)
         props = {
             "version": {"type": "integer", "minimum": 1,
@@ -153,7 +152,7 @@ def event_schemas() -> dict[str, dict]:
         if redacted:
             text += f" While the game runs a viewer sees less of: {', '.join(redacted)}."
         name = cls.__name__ + "Event"
-        out[name] = obj(props, text, optional=ADDED[cls])  # absent while null
+        out[name] = obj(props, text, optional=added_fields(cls))  # absent while null
         mapping[kind] = name
     text = "An event of the log, by its `type` (a new type may appear: skip what you do not know)."
     out["Event"] = _union(text, mapping, "type")
@@ -235,7 +234,12 @@ def _common(game: str) -> tuple[dict, dict]:
         "result": {"type": ["string", "null"], "description": "the rule that ended the game"},
         "aborted": {**nullable(ref("Aborted")), "description": "null unless aborted under T-6"},
         "commitment": {"type": "string", "description": "sha256 hex of the server seed"},
-        "rated": {"type": "boolean", "description": "rated (Glicko-2) when it ends"},
+        "rated": {"type": "boolean", "description": "the table is rated: its game is rated "
+                  "(Glicko-2) if it ends with a result"},
+        "unrated": {"type": ["string", "null"], "description": "a rated table's game that "
+                    "was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: "
+                    "the rule or ruling it was aborted under) or was won against a seat that "
+                    "never moved (`unplayed`); null otherwise"},
         "rematch": nullable(obj({
             "game": {"type": ["string", "null"], "description": "the rematch, once made"},
             "asked": array({"type": "boolean"}, "per seat: has asked for one"),
@@ -307,13 +311,26 @@ def _examples(values: dict) -> dict:
     return {name: {"summary": name.replace("_", " "), "value": v} for name, v in values.items()}
 
 
-STATE_EXAMPLES = _examples({game: example_state(game) for game in domain.GAMES})
-CREATE_EXAMPLES = _examples(
-    {f"{game}_against_a_bot": {"game": game, "opponent": "bot:easy"} for game in domain.GAMES}
-    | {"with_options_and_your_seed": {"game": domain.GAMES[0], "client_seed": "my randomness",
-                                      "options": {"alternate_colors": True, "max_rounds": 3}}}
-)  # fmt: skip
-ACTION_EXAMPLES = _examples(
-    {f"{game}_play": next(a for a in v["value"]["legal_actions"] if a["type"] == "play")
-     for game, v in STATE_EXAMPLES.items()} | {"ready": {"type": "ready"}}
-)  # fmt: skip
+def state_examples() -> dict:
+    """A state of each game (``example_state``), by the game's name."""
+    return _examples({game: example_state(game) for game in domain.RULES})
+
+
+def create_examples() -> dict:
+    """Creating a game of each kind against a bot, and the first with options and a seed."""
+    first = next(iter(domain.RULES))
+    return _examples(
+        {f"{game}_against_a_bot": {"game": game, "opponent": "bot:easy"} for game in domain.RULES}
+        | {"with_options_and_your_seed": {"game": first, "client_seed": "my randomness",
+                                          "options": {"alternate_colors": True, "max_rounds": 3}}}
+    )  # fmt: skip
+
+
+def action_examples() -> dict:
+    """A play of each game whose example state offers one, and ready."""
+    plays = {}
+    for game, v in state_examples().items():
+        play = next((a for a in v["value"]["legal_actions"] if a["type"] == "play"), None)
+        if play is not None:
+            plays[f"{game}_play"] = play
+    return _examples(plays | {"ready": {"type": "ready"}})

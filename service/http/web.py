@@ -1,7 +1,7 @@
-"""The web page (issues 7 and 18): one static page, its stylesheet and its scripts, no
+"""The web page: one static page, its stylesheet and its scripts, no
 build step, nothing fetched from other sites (the Content-Security-Policy says so to the
 browser, and allows no inline script and no inline style). It talks to the public REST
-API and its SSE stream only. And the API's try-it page (``/docs/try``, issue 15): Swagger
+API and its SSE stream only. And the API's try-it page (``/docs/try``): Swagger
 UI, served from the files vendored in ``tryit/``, on ``/openapi.yaml``, under the same
 policy. Not part of the API's OpenAPI document (every route here has ``doc=None``)."""
 

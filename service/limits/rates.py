@@ -14,6 +14,16 @@ across API processes and hosts:
   seat's token (a spectator, anyone behind the same NAT) leaves the seats their pace,
   while the address's total stays bounded (tokens, which games give, buy no escape from
   it);
+- **a seat's share of its address** (``share``, never enforced): each request of a seat
+  also counts, admitted or refused, against a bucket of the seat's token at the
+  address's rate with the seats' reserve for its burst, which never refuses: it tells
+  whether the seat *by itself* took more of its address than it may. Others without a
+  seat fill the address's bucket only up to its burst; what a seat takes past it drains
+  at the address's rate; so a seat within its share that is refused by the address was
+  refused for what other seats of the address took: no fault of its own, and RULES T-4
+  excuses that time (``http.pipeline``). A seat over its share used the reserve up
+  itself (polling its own game hard, alone or beside a spectator of the same address)
+  and buys no excused time with it;
 - **actions per seat** (``actions``): each ``POST /v1/games/{id}/actions`` of a seat
   also counts against the seat's token;
 - **games per address** (``games``): each ``POST /v1/games`` (and seek) also counts
@@ -63,6 +73,7 @@ The keys are this module's alone (``store.redis`` owns the games' keys):
 
 - ``spit:rl:a:<address>``  an address's request bucket (a number; expires once full)
 - ``spit:rl:p:<sha256 of the token>``  a seat's request bucket
+- ``spit:rl:o:<sha256 of the token>``  a seat's share of its address (never refuses)
 - ``spit:rl:t:<sha256 of the token>``  a seat's action bucket
 - ``spit:rl:g:<address>``  an address's game-creation bucket
 - ``spit:rl:f:<address>``  an address's failed authentications
@@ -91,14 +102,16 @@ from ..tokens import token_hash
 # A[a]: now (ms; '' for the server's clock), A[a+1]: n, the number of buckets, A[a+2]: the
 # SHA-256 of the request's token ('' without one), then for each bucket its emission
 # interval (ms per request), its burst (requests admitted at once) and its mode: 'c'
-# (charge) or 'p' (peek: refuse when it would, charge nothing), then 'a' (always), 's'
-# (when the token holds a seat of the game) or 'n' (when it does not). K[k .. k+n-1] are
-# the buckets, K[k+n] the game's meta when there is a token (its seats' token hashes,
-# ``TOKEN_FIELDS``, say whose seats they are). Returns {admitted (1 or 0), now (ms), 1 if
-# the token holds a seat, then for each bucket: the ms until it would admit the request
-# (0: now; -1: the bucket is not this request's), its theoretical arrival time (ms) after
-# this request (when admitted: every bucket charged) or as it stands (when refused, or
-# peeked: nothing charged)}.
+# (charge), 'p' (peek: refuse when it would, charge nothing) or 'o' (observe: charged
+# whatever comes of the request, never refusing; its theoretical arrival time kept within
+# two bursts of now, so that a client that stops is within it again after one), then 'a'
+# (always), 's' (when the token holds a seat of the game) or 'n' (when it does not).
+# K[k .. k+n-1] are the buckets, K[k+n] the game's meta when there is a token (its seats'
+# token hashes, ``TOKEN_FIELDS``, say whose seats they are). Returns {admitted (1 or 0),
+# now (ms), 1 if the token holds a seat, then for each bucket: the ms until it would
+# admit the request (0: now; -1: the bucket is not this request's), its theoretical
+# arrival time (ms) after this request (when admitted: every bucket charged, an observed
+# one whatever comes of it) or as it stands (when refused, or peeked: nothing charged)}.
 # The limits' own script (``_GCRA``) and, on a single Redis, the game scripts that charge
 # a request's buckets in the same call (``Bill``, ``store.redis``) run it.
 GCRA_LUA = (
@@ -117,10 +130,11 @@ local function gcra(K, k, A, a)
     + """)
     seat = tok[1] == A[a + 2] or tok[2] == A[a + 2]
   end
-  local tats, bases, waits, refused = {}, {}, {}, false
+  local tats, bases, waits, seen, refused = {}, {}, {}, {}, false
   for i = 1, n do
     local j = a + 3 * i
     local mode = A[j + 2]
+    local how = string.sub(mode, 1, 1)
     local when = string.sub(mode, 2, 2)
     if when == 'a' or (when == 's') == seat then
       local interval = tonumber(A[j])
@@ -132,11 +146,16 @@ local function gcra(K, k, A, a)
       local wait = tats[i] - interval * burst - now
       if wait > 0 then
         waits[i] = math.ceil(wait)
-        refused = true
+        if how ~= 'o' then refused = true end
       else
         waits[i] = 0
       end
-      if string.sub(mode, 1, 1) == 'p' then tats[i] = tat end
+      if how == 'p' then tats[i] = tat end
+      if how == 'o' then
+        seen[i] = true
+        local top = now + 2 * interval * burst
+        if tats[i] > top then tats[i] = top end
+      end
     else
       waits[i] = -1
     end
@@ -148,7 +167,7 @@ local function gcra(K, k, A, a)
       out[#out + 1] = '0'
     else
       local tat = tats[i]
-      if refused then
+      if refused and not seen[i] then
         tat = bases[i]
       elseif tat > bases[i] then
         local ttl = math.max(1, math.ceil(tat - now))
@@ -319,6 +338,8 @@ class Limits:
                     reserved = (interval, burst + self.seat_reserve)
                     buckets.append(("requests", key, reserved, "cs"))
                     buckets.append(("requests", key, self.requests, "cn"))
+                    share = (interval, max(1, self.seat_reserve))
+                    buckets.append(("share", f"spit:rl:o:{th}", share, "os"))
                 else:
                     buckets.append(("requests", key, self.requests, "ca"))
         if "actions" in names and token is not None and self.actions is not None:
@@ -361,11 +382,12 @@ class Limits:
             seat = th.encode() in self.r.hmget(meta, *TOKEN_FIELDS)
         states: list = [None] * len(bill.buckets)
         mine = [i for i, b in enumerate(bill.buckets) if _applies(b[3], seat)]
-        for i in sorted(mine, key=lambda i: bill.buckets[i][3][0] != "p"):
+        # the peeks and the observed first (the observed are charged whatever comes of it)
+        for i in sorted(mine, key=lambda i: bill.buckets[i][3][0] not in "po"):
             _name, key, (interval, burst), mode = bill.buckets[i]
             reply = self._run([key], [bill.now, 1, "", interval, burst, mode[0] + "a"])
             states[i] = (int(reply[3]), float(reply[4]), float(reply[1]))
-            if states[i][0] > 0:
+            if states[i][0] > 0 and mode[0] != "o":
                 break
         return bill.settled_states(states, seat)
 
@@ -379,13 +401,18 @@ class Limits:
     def _charged(self, buckets: tuple, states: list, seat: bool) -> "Charged":
         """What charging ``buckets`` came to, from each one's (wait ms, TAT ms, now ms), or
         None for a bucket that was not the request's. A peek that admitted is no charge
-        and is not told; one that refused is."""
+        and is not told; one that refused is. An observed bucket is never told (it
+        refuses nothing): ``over`` names those the request took past their limit."""
         worst = 0
-        seen, refused = [], []
+        seen, refused, over = [], [], []
         for (name, _key, (interval, burst), mode), state in zip(buckets, states, strict=True):
             if state is None:
                 continue
             wait, tat, at = state
+            if mode[0] == "o":
+                if wait > 0:
+                    over.append(name)
+                continue
             if wait > 0:
                 self.refused.labels(name).inc()
                 worst = max(worst, wait)
@@ -394,7 +421,9 @@ class Limits:
                 continue
             left = max(0, int((at + interval * burst - tat) // interval))
             seen.append((name, interval, burst, left, max(0.0, tat - at) / 1000))
-        return Charged(worst / 1000 if worst else None, tuple(seen), tuple(refused), seat)
+        return Charged(
+            worst / 1000 if worst else None, tuple(seen), tuple(refused), seat, tuple(over)
+        )
 
     # ---------------------------------------------------------------- streams
 
@@ -489,8 +518,10 @@ class Charged:
     seconds until it would be), per bucket charged (or refusing) (name, ms between two
     requests, burst, requests left now, seconds until the bucket is full again),
     ``refused``: the names of the buckets that refused ("requests" and "auth" are the
-    address's, "seat" and "actions" the seat's own, "games" the address's creations), and
-    ``seat``: whether the request's token held a seat of its game. ``headers`` says it as
+    address's, "seat" and "actions" the seat's own, "games" the address's creations),
+    ``seat``: whether the request's token held a seat of its game, and ``over``: the
+    observed buckets it took past their limit (``share``: the seat sent more than its
+    address may, by itself). ``headers`` says it as
     the IETF httpapi draft's ``RateLimit-Policy`` and ``RateLimit`` fields
     (draft-ietf-httpapi-ratelimit-headers-10): a policy's quota ``q`` is the bucket's
     burst and its window ``w`` the seconds the bucket takes to fill from empty; ``r``
@@ -500,13 +531,15 @@ class Charged:
     [('RateLimit-Policy', '"requests";q=200;w=2'), ('RateLimit', '"requests";r=57;t=2')]
     """
 
-    __slots__ = ("wait", "buckets", "refused", "seat")
+    __slots__ = ("wait", "buckets", "refused", "seat", "over")
 
-    def __init__(self, wait: float | None, buckets: tuple, refused: tuple = (), seat=False):
+    def __init__(self, wait: float | None, buckets: tuple, refused: tuple = (), seat=False,
+                 over: tuple = ()):  # fmt: skip
         self.wait = wait
         self.buckets = buckets
         self.refused: tuple[str, ...] = refused
         self.seat = seat
+        self.over: tuple[str, ...] = over
 
     def headers(self) -> list[tuple[str, str]]:
         if not self.buckets:

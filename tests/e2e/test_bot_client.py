@@ -1,13 +1,15 @@
-"""The bot API's reference client for real (issue 16, item 5): two `spitlog bot` processes
-play a game to its end against `spitlog serve` (gunicorn, gevent) on the real
-redis-server. The server ends every SSE stream after a second, so each bot follows the
-game across many streams, reconnecting with Last-Event-ID; neither misses a move."""
+"""The bot API's reference client for real: two `spitlog bot` processes play a game to its
+end against `spitlog serve` (gunicorn, gevent) on the real redis-server. The server ends
+every SSE stream after a second, so a bot that waits follows the game across streams,
+reconnecting with Last-Event-ID; neither misses a move. The first bot waits alone at the
+table until the server has ended one of its streams (it says so, ``-v``), so that one
+reconnect at least is made whatever the game's length."""
 
-import json
 import os
 import re
 import subprocess
 import sys
+import threading
 
 import pytest
 import requests
@@ -57,13 +59,29 @@ def test_two_bot_processes_play_a_game_to_its_end(server, game, options):
     url = first.stdout.readline().strip()
     assert re.fullmatch(rf"{re.escape(server)}/v1/games/g_[0-9a-f]{{16}}", url), (
         url, first.stderr.read() if first.poll() is not None else "")  # fmt: skip
-    second = bot(url, "--level", "medium", "--name", "Marvin", "--seed", "2", "--pace", "0.2",
-                 "-v")  # fmt: skip
+    said, reconnected = [], threading.Event()
+
+    def read_stderr():  # the first bot's log, line by line
+        for line in first.stderr:
+            said.append(line)
+            if line.startswith("bot: stream ended: reconnecting"):
+                reconnected.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    second = None
     try:
-        out = [p.communicate(timeout=240) for p in (first, second)]
+        # alone at the table it has nothing to do: it waits on its stream, which the
+        # server ends after a second
+        assert reconnected.wait(120), ("no reconnect", first.poll(), said)
+        second = bot(url, "--level", "medium", "--name", "Marvin", "--seed", "2",
+                     "--pace", "0.2", "-v")  # fmt: skip
+        first.wait(240)
+        reader.join(60)
+        out = [(first.stdout.read(), "".join(said)), second.communicate(timeout=240)]
     finally:
         for p in (first, second):
-            if p.poll() is None:
+            if p is not None and p.poll() is None:
                 p.kill()
     assert [p.returncode for p in (first, second)] == [0, 0], out
     gid = url.rsplit("/", 1)[1]
@@ -74,14 +92,13 @@ def test_two_bot_processes_play_a_game_to_its_end(server, game, options):
     assert all(line.startswith(f"{gid}: seat ") for line in lines), lines
     won = ["won" in line for line in lines]
     assert won.count(True) == (view["winner"] is not None)
-    export = requests.get(url + "/export", timeout=10).text.splitlines()
-    lasted = json.loads(export[-1])["at"] - json.loads(export[1])["at"]
     stats = [dict(reversed(s.split(" ", 1)) for s in line.split("; ")[1].split(", "))
              for line in lines]  # fmt: skip
     assert all(int(s["actions"]) > 0 for s in stats), lines  # every bot acted
-    # a bot reads its stream only while it has nothing to do, so one that always had a
-    # move may never see a stream end; in a game longer than two streams, one bot did
-    if lasted > 2.5:
-        assert sum(int(s["reconnects"]) for s in stats) >= 1, (lines, lasted)
+    # each reconnect is one the bot said it made (``-v``), and the first bot made one
+    # at the least before the second joined (and saw the join on a later stream)
+    for (_stdout, stderr), s in zip(out, stats, strict=True):
+        assert stderr.count("bot: stream ended: reconnecting") == int(s["reconnects"]), stderr
+    assert int(stats[0]["reconnects"]) >= 1, lines
     lobby = requests.get(f"{server}/v1/games?status=finished&kind=bot&game={game}", timeout=10)
     assert gid in [g["id"] for g in lobby.json()["games"]]

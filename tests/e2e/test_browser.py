@@ -1,11 +1,11 @@
-"""Issues 7 and 18: the web page in a real browser (Debian's chromium driven by Playwright),
+"""The web page in a real browser (Debian's chromium driven by Playwright),
 against the real process tree of `spitlog dev` (API, worker, scheduler, embedded Redis),
 with the bots sped up (SPITLOG_BOT_PACE).
 
 Whole games against the random bot are played through the page alone, by clicking (Spit,
 desktop) and by keyboard (Speed, phone), to the end screen; bots are watched live (with
 reduced motion asked for: no card animation) and a finished game is replayed step by step.
-Each bug of issue 18's "Broken today" list has its test here. Every page is watched all
+Each bug found in the page by playing it has its test here. Every page is watched all
 along by a checker (``WATCH``) that records any "undefined", "null", "NaN" or rule ID
 (``P-1``) the table, the end screen or the log ever shows, and any script error; each test
 asserts both lists are empty at its end.
@@ -436,7 +436,7 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     expect(page.locator(f"[data-testid=lobby-game][data-id={gid}]")).to_be_visible()
 
 
-# ---------------------------------------------------------------- the bugs of issue 18
+# ---------------------------------------------------------------- bugs found by playing
 
 
 def _started_spit_game(page, server):

@@ -130,7 +130,7 @@ def test_the_typescript_client_installs_typed_and_plays(served, tmp_path):
     """The ``npm pack`` tarball (built by its ``prepare``) installed into a clean consumer
     project with its own TypeScript: the consumer compiles with ``--strict`` and
     ``skipLibCheck`` off, no value of the client's typed ``any``; each misuse, the
-    issue's ``{type: "play", card: 3, nope: true}`` first, fails to compile; the consumer
+    ``{type: "play", card: 3, nope: true}`` (an unknown field) first, fails to compile; the consumer
     plays its game and checks a signature (RULES Q-3, E-5)."""
     if not (TYPESCRIPT / "node_modules").exists():
         pytest.fail("no clients/typescript/node_modules: npm ci --prefix clients/typescript")

@@ -1,4 +1,4 @@
-"""CORS in a real browser (issue 15): a page served on another origin calls `spitlog
+"""CORS in a real browser: a page served on another origin calls `spitlog
 serve` with fetch, its token in `Authorization` (a preflighted request), and reads the
 fields the API exposes; a page of an origin not on `SPITLOG_CORS_ORIGINS` is refused by
 the browser itself."""

@@ -15,13 +15,31 @@ def auth(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-def watch(base, gid, out):
-    """A spectator's SSE stream, read until the server closes it at the game's end."""
-    with requests.get(f"{base}/v1/games/{gid}/events", stream=True, timeout=60,
-                      headers={"Accept": "text/event-stream"}) as r:  # fmt: skip
-        for line in r.iter_lines(decode_unicode=True):
-            if line and line.startswith("data: "):
-                out.append(json.loads(line[6:]))
+END_EVENTS = ("game_ended", "game_aborted")
+
+
+def watch(base, gid, out, streams):
+    """A spectator's SSE stream, read until the game's end: the server closes a stream
+    after ``SPITLOG_SSE_MAX_S`` (tests/e2e/conftest.py), and the spectator reconnects
+    with the ``Last-Event-ID`` it has, as ``EventSource`` does, until its last event
+    ends the game (or the server answers 204: the game is over and it has every event).
+    ``streams`` counts the streams it opened."""
+    last = None
+    while not (out and out[-1]["type"] in END_EVENTS):
+        headers = {"Accept": "text/event-stream"}
+        if last is not None:
+            headers["Last-Event-ID"] = last
+        with requests.get(f"{base}/v1/games/{gid}/events", stream=True, timeout=60,
+                          headers=headers) as r:  # fmt: skip
+            streams.append(r.status_code)
+            if r.status_code == 204:
+                return
+            assert r.status_code == 200, r.text
+            for line in r.iter_lines(decode_unicode=True):
+                if line and line.startswith("id: "):
+                    last = line[4:]
+                elif line and line.startswith("data: "):
+                    out.append(json.loads(line[6:]))
 
 
 def test_a_whole_game_over_http_with_a_live_spectator(served_with_metrics):
@@ -34,7 +52,8 @@ def test_a_whole_game_over_http_with_a_live_spectator(served_with_metrics):
     assert r.status_code == 201
     t1 = r.json()["token"]
     seen: list = []
-    watcher = threading.Thread(target=watch, args=(base, gid, seen))
+    streams: list = []
+    watcher = threading.Thread(target=watch, args=(base, gid, seen, streams), daemon=True)
     watcher.start()
 
     rng = random.Random(7)
@@ -51,8 +70,8 @@ def test_a_whole_game_over_http_with_a_live_spectator(served_with_metrics):
                                     headers=auth(tokens[seat]))  # fmt: skip
             assert r.status_code in (201, 422), r.text
     assert view["status"] == "finished", view
-    watcher.join(30)
-    assert not watcher.is_alive(), "the stream did not end with the game"
+    watcher.join(120)
+    assert not watcher.is_alive(), f"the stream did not end with the game ({streams})"
     assert [e["version"] for e in seen] == list(range(1, view["version"] + 1))
     assert seen[-1]["type"] == "game_ended"
 

@@ -57,7 +57,7 @@ S3_AUDIT = (  # (the archive on a real S3 server: its test runs the audit of the
 # Where each README command runs (a test of this module), or why CI runs it already.
 RUNS = {
     "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
-    "pip install -e '.[dev]' && python -m pytest -q": "CI: .ci/run runs exactly this",
+    "pip install -e '.[test]' && python -m pytest -q": "CI: .ci/run runs exactly this",
     "spitlog simulate --game spit --games 200": "test_simulate",
     "spitlog worker": "test_worker_and_scheduler",
     "spitlog scheduler": "test_worker_and_scheduler",
@@ -80,6 +80,14 @@ RUNS = {
     "spitlog admin keys revoke a_1f2e3d4c5b6a": KEYS_AND_BOTS,
     "spitlog bot http://127.0.0.1:8000 --create spit --level hard --name Hal": KEYS_AND_BOTS,
     "spitlog bot http://127.0.0.1:8000/v1/games/g_x --level medium --name Marvin": KEYS_AND_BOTS,
+    **dict.fromkeys(
+        [
+            'spitlog admin keys create "My test app"',
+            "spitlog admin list --status all",
+            "spitlog health api",
+        ],
+        "test_admin_and_health_find_a_running_spitlog_dev",
+    ),  # fmt: skip
 }
 EXAMPLE_APP = "a_1f2e3d4c5b6a"
 REPLAY_AND_AUDIT = "test_spitlog_dev_then_replay_audit_and_archive"
@@ -97,7 +105,8 @@ def test_every_command_of_the_readme_runs_here():
         else:
             assert how.startswith("CI: ") or callable(globals().get(how)), how
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
-    assert ci[-1] == "python -m pytest -q" and "pip install --quiet -e '.[dev]'" in ci
+    assert ci[-1] == "python -m pytest -q"
+    assert any(line.startswith("pip install --quiet -e '.[test]'") for line in ci)
     assert len(replay) >= 6 and REPLAY_AND_AUDIT in globals()
 
 
@@ -135,9 +144,10 @@ def test_worker_and_scheduler(tmp_path, redis_url):
 
 
 @contextlib.contextmanager
-def spitlog_dev(cwd: Path, **env):
+def spitlog_dev(cwd: Path, banner: list | None = None, **env):
     """`spitlog dev` as the README's first line starts it, on a free port, from ``cwd``
-    (a fresh directory: its archive goes to ./spitlog-archive): its base URL."""
+    (a fresh directory: its archive goes to ./spitlog-archive): its base URL. ``banner``:
+    a list to fill with the lines it prints first (up to its `try:` line)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {"SPITLOG_BIND": f"127.0.0.1:{port}", **env}
@@ -149,6 +159,11 @@ def spitlog_dev(cwd: Path, **env):
                            cwd=cwd, env=full, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
     try:
+        if banner is not None:
+            while not banner or not banner[-1].lstrip().startswith("try:"):
+                line = dev.stdout.readline()
+                assert line, f"spitlog dev ended: {banner}"
+                banner.append(line.rstrip("\n"))
         wait_ready(base, dev, timeout=60)
         yield base
     finally:
@@ -184,28 +199,27 @@ def test_admin(tmp_path, redis_url):
     old), inspected, aborted, archived, deleted from Redis; then no game failed."""
     import redis
 
+    from service.assembly import GameCases
     from service.config import load
-    from service.games import Games
     from workers.runtime import Runtime
 
     redis.Redis.from_url(redis_url).flushall()
     archive = str(tmp_path / "archive")
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": archive}
     rt = Runtime(load(warn=None, redis_url=redis_url, archive_url=archive))
-    old = Games(rt.store, clock=lambda: time.time() - 7200)
-    gid = old.create("spit", None, "bot:hard", "").body["id"]
+    old = GameCases.build(rt.store, clock=lambda: time.time() - 7200)
+    gid = old.seating.create("spit", None, "bot:hard", "").body["id"]
     expect = {"list": gid, "inspect": f"game {gid}: spit, running",
               "abort": f"aborted {gid} at version 4 (T-6: reported abuse)",
               "archive": f"{gid}: archived", "delete": "deleted from Redis",
               "failed": "0 games failed to archive for good"}  # fmt: skip
-    commands = [c for c in readme_commands() if c.startswith("spitlog admin")
-                and not c.startswith("spitlog admin keys")]  # fmt: skip
+    commands = [c for c in readme_commands("Deploying") if c.startswith("spitlog admin")]
     assert [c.split()[2] for c in commands] == list(expect)
     for command in commands:
         r = shell(command.replace(EXAMPLE_ID, gid), tmp_path, env)
         assert r.returncode == 0, (command, r.stdout, r.stderr)
         assert expect[command.split()[2]] in r.stdout + r.stderr, (command, r.stdout)
-    assert rt.store.meta(gid) is None and (tmp_path / "archive" / "ids" / gid).exists()
+    assert rt.store.game_record(gid) is None and (tmp_path / "archive" / "ids" / gid).exists()
 
 
 def _finish(base: str) -> str:
@@ -285,7 +299,8 @@ def test_keys_then_two_bots(tmp_path, redis_url):
         wait_for_workers(redis_url, 1)
         server = start(["serve"], env)
         wait_ready(base, server)
-        keys = [c for c in RUNS if c.startswith("spitlog admin keys")]
+        keys = [c for c in readme_commands("Players, ratings, seeks and rematches")
+                if c.startswith("spitlog admin keys")]  # fmt: skip
         made = shell(keys[0], tmp_path, env)
         assert made.returncode == 0, made.stderr
         app_id, key = (line.split()[1] for line in made.stdout.splitlines()[:2])
@@ -317,3 +332,42 @@ def test_keys_then_two_bots(tmp_path, redis_url):
         if server is not None:
             stop(server)
         procs.stop()
+
+
+@pytest.mark.timeout(300)
+def test_admin_and_health_find_a_running_spitlog_dev(tmp_path):
+    """`spitlog dev`'s banner names its Redis; from another directory, with
+    SPITLOG_REDIS_URL unset, the README's admin and health commands use that Redis (and
+    dev's API) and say so. Once dev has stopped, `spitlog admin keys create` against a
+    Redis that is not there is one line, exit 2."""
+    banner: list[str] = []
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    unset = {"SPITLOG_REDIS_URL": "", "SPITLOG_ARCHIVE_URL": "", "SPITLOG_BIND": ""}
+    with spitlog_dev(tmp_path, banner) as base:
+        (line,) = [b for b in banner if "game store:" in b]
+        m = re.search(r"game store: Redis at (redis://127\.0\.0\.1:\d+/0)  \(embedded", line)
+        assert m, banner
+        url = m[1]
+        said = "spitlog: SPITLOG_REDIS_URL is unset: using the Redis of the running `spitlog dev`"
+        create, games, health = (
+            c for c in RUNS if RUNS[c] == "test_admin_and_health_find_a_running_spitlog_dev"
+        )
+        r = shell(create, elsewhere, unset)
+        assert r.returncode == 0, (r.stdout, r.stderr)
+        assert said in r.stderr and url in r.stderr, r.stderr
+        app_id, key = (w.split()[1] for w in r.stdout.splitlines()[:2])
+        assert requests.get(f"{base}/v1/players/nobody", headers={"X-Api-Key": key},
+                            timeout=10).status_code == 404  # dev's API knows the key  # fmt: skip
+        created = requests.post(f"{base}/v1/games", json={"game": "spit"}, timeout=10).json()
+        r = shell(games, elsewhere, unset)
+        assert r.returncode == 0 and said in r.stderr, (r.stdout, r.stderr)
+        assert r.stdout.split()[0] == created["id"] and "1 games" in r.stderr, r.stdout
+        r = shell(health, elsewhere, unset)
+        assert r.returncode == 0 and r.stdout == f"ok: the API answers {base}/healthz\n", r
+    assert not list((Path(os.environ["XDG_RUNTIME_DIR"]) / "spitlog").glob("dev.json"))
+    gone = f"redis://127.0.0.1:{free_port()}/0"
+    r = shell(create, elsewhere, {"SPITLOG_REDIS_URL": gone})
+    assert (r.returncode, r.stdout) == (2, ""), (r.returncode, r.stdout, r.stderr)
+    assert r.stderr.startswith("spitlog: the game store does not answer (") and gone in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr

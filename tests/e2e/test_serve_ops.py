@@ -8,18 +8,22 @@ import signal
 import socket
 import threading
 import time
+from pathlib import Path
 
 import requests
 
 from tests.support.processes import free_port, start, stop, wait_ready
 
+PATIENT = Path(__file__).resolve().parents[1] / "support" / "patient_serve.py"
+GRACEFUL_S = 60  # the stop's graceful timeout in the SIGTERM test (patient_serve.py)
 
-def serve(redis_url: str, **env) -> tuple:
+
+def serve(redis_url: str, script: Path | None = None, **env) -> tuple:
     port = free_port()
     full = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
             "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
             "SPITLOG_RATE_GAMES": "0", "SPITLOG_RATE_SEAT": "0", **env}  # fmt: skip
-    proc = start(["serve"], full)
+    proc = start(["serve"], full, script)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base, proc)
@@ -82,16 +86,27 @@ def test_every_scrape_counts_the_requests_of_every_gunicorn_process(redis_url, t
     assert "gunicorn.access" not in out and "/healthz" not in out, out[-2000:]
 
 
-def _slow_action(port: int, gid: str, token: str, body: bytes, sent: threading.Event,
+def _slow_action(port: int, gid: str, token: str, body: bytes, held: threading.Event,
                  go_on: threading.Event, answer: list) -> None:  # fmt: skip
-    """A POST of an action whose body arrives in two halves, the second once ``go_on``."""
+    """A POST of an action with ``Expect: 100-continue``: once the server answers ``100
+    Continue`` (its worker has parsed the request and is about to hand it to the app)
+    the first 5 bytes of the body, then ``held``; the rest once ``go_on``. ``answer``
+    gets the interim answer, then the final one."""
     head = (f"POST /v1/games/{gid}/actions HTTP/1.1\r\nHost: x\r\n"
             f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()  # fmt: skip
-    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
-        s.sendall(head + body[:5])
-        sent.set()
-        go_on.wait(20)
+            f"Content-Length: {len(body)}\r\nExpect: 100-continue\r\n"
+            f"Connection: close\r\n\r\n").encode()  # fmt: skip
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
+        s.sendall(head)
+        interim = b""
+        while b"\r\n\r\n" not in interim and (chunk := s.recv(1)):
+            interim += chunk
+        answer.append(interim.decode(errors="replace"))
+        if not interim.startswith(b"HTTP/1.1 100 "):
+            return
+        s.sendall(body[:5])
+        held.set()
+        go_on.wait(120)
         s.sendall(body[5:])
         data = b""
         while chunk := s.recv(65536):
@@ -112,38 +127,55 @@ def _read_stream(base: str, gid: str, last_id: str | None, out: list, lines: lis
                 out.append(json.loads(line[6:])["version"])
 
 
+def _until(condition, timeout: float = 60) -> bool:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_sigterm_lets_requests_finish_and_streams_resume_on_the_next_server(redis_url):
-    proc, base, port = serve(redis_url, SPITLOG_WORKERS="1")
+    """SIGTERM while an SSE stream is open and an action is in flight (its request parsed
+    by the worker, ``100 Continue`` answered, half its body sent): the stream ends with a
+    ``retry:`` hint, the action is answered 201 once its body comes, and the server exits
+    by itself, its worker neither killed at the graceful timeout (``GRACEFUL_S`` here) nor
+    held until it."""
+    proc, base, port = serve(redis_url, PATIENT, SPITLOG_WORKERS="1",
+                             TEST_GRACEFUL_TIMEOUT_S=str(GRACEFUL_S),
+                             SPITLOG_BODY_TIMEOUT_S="120")  # fmt: skip
     g = requests.post(f"{base}/v1/games", json={"game": "spit"}).json()
     gid, t0 = g["id"], g["token"]
     t1 = requests.post(f"{base}/v1/games/{gid}/seats", json={}).json()["token"]
     seen, lines = [], []
     reader = threading.Thread(target=_read_stream, args=(base, gid, None, seen, lines))
     reader.start()
-    end = time.monotonic() + 10
-    while len(seen) < 3 and time.monotonic() < end:  # created, seat taken, dealt
-        time.sleep(0.05)
+    assert _until(lambda: len(seen) >= 3), seen  # created, seat taken, dealt
     assert seen == [1, 2, 3], seen
 
-    sent, go_on, answer = threading.Event(), threading.Event(), []
+    held, go_on, answer = threading.Event(), threading.Event(), []
     ready = json.dumps({"type": "ready"}).encode()
-    slow = threading.Thread(target=_slow_action, args=(port, gid, t0, ready, sent, go_on,
+    slow = threading.Thread(target=_slow_action, args=(port, gid, t0, ready, held, go_on,
                                                        answer))  # fmt: skip
     slow.start()
-    assert sent.wait(10)
-    time.sleep(0.3)  # the request is in the server's hands, half its body read
+    assert held.wait(60), answer  # the request is in the server's hands, half its body sent
     t_term = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    time.sleep(1.5)  # long enough for the stream to end: the server drains
-    go_on.set()
-    slow.join(20)
-    reader.join(20)
+    reader.join(60)  # the server drains: the stream ends, the request in flight goes on
     assert not reader.is_alive(), "the SSE stream did not end"
-    assert re.match(r"HTTP/1\.1 201 ", answer[0]), answer[0][:300]
+    go_on.set()
+    slow.join(120)
+    assert not slow.is_alive() and len(answer) == 2, answer
+    assert re.match(r"HTTP/1\.1 201 ", answer[1]), answer[1][:300]
     assert any(re.fullmatch(r"retry: \d+", line) for line in lines[1:]), lines
+    proc.wait(GRACEFUL_S + 60)
+    took = time.monotonic() - t_term
     out = stop(proc)
     assert proc.returncode == 0, out
-    assert time.monotonic() - t_term < 10, "the stop waited for its graceful timeout"
+    # the worker ended by itself (one SIGKILLed at the graceful timeout never says so)
+    assert "Worker exiting (pid:" in out, out[-2000:]
+    assert took < GRACEFUL_S / 2, f"the stop took {took:.1f} s: it waited for its timeout"
 
     # meanwhile the other seat acts (through another server), and the client reconnects
     # there with the last id it had: it gets every event after it, none twice
@@ -158,9 +190,7 @@ def test_sigterm_lets_requests_finish_and_streams_resume_on_the_next_server(redi
                                   args=(base2, gid, str(seen[-1]), more, []))  # fmt: skip
         reader.daemon = True
         reader.start()
-        end = time.monotonic() + 10
-        while (not more or more[-1] < version) and time.monotonic() < end:
-            time.sleep(0.05)
+        _until(lambda: bool(more) and more[-1] >= version)
         assert seen + more == list(range(1, version + 1)), (seen, more)
     finally:
         stop(proc2)

@@ -1,4 +1,4 @@
-"""The archive for real (issue 14): real RQ workers and the scheduler as subprocesses on
+"""The archive for real: real RQ workers and the scheduler as subprocesses on
 the session's redis-server, archiving to a real S3 server (SeaweedFS); the API in
 process. Finished games go to S3 and, after a short retention, leave Redis entirely;
 an unreachable archive keeps them in Redis and is retried; workers SIGKILLed again and
@@ -310,3 +310,31 @@ def test_workers_killed_while_games_finish_lose_nothing_and_rewrite_nothing(run,
         f"{kills[0]} kills ({dict(hits)} found a job), forced {forced}, "
         f"all out of Redis in {took:.1f} s"
     )
+
+
+def test_init_archive_makes_the_bucket_once_and_says_why_it_cannot(s3_server, tmp_path):
+    """`spitlog admin init-archive` (docker-compose.yml's archive-init) on a real S3: a new
+    bucket is made, then found ready; keys the server does not know are one line, exit 2,
+    once --wait is over."""
+    import os
+    import subprocess
+    import sys
+
+    bucket = f"init-{time.monotonic_ns()}"
+    env = {**os.environ, **s3_server.env, "SPITLOG_ARCHIVE_URL": f"s3://{bucket}/archive"}
+
+    def init(**more):
+        return subprocess.run([sys.executable, "-m", "service.cli", "admin", "init-archive",
+                               "--wait", "0"], capture_output=True, text=True, timeout=120,
+                              env={**env, **more})  # fmt: skip
+
+    first, again = init(), init()
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == f"the archive s3://{bucket}/archive/ is ready (its bucket made)\n"
+    assert (again.returncode, again.stdout) == (0, f"the archive s3://{bucket}/archive/ is ready\n")
+    s3_server.client().head_bucket(Bucket=bucket)
+    refused = init(AWS_SECRET_ACCESS_KEY="not-the-secret")
+    assert (refused.returncode, refused.stdout) == (2, ""), refused
+    assert len(refused.stderr.splitlines()) == 1 and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith(f"spitlog: the archive is not ready: cannot reach the bucket "
+                                     f"of s3://{bucket}/archive/")  # fmt: skip

@@ -151,10 +151,13 @@ def test_T6_a_bot_whose_worker_stopped_longer_than_idle_forfeit_s_is_not_forfeit
 def test_T4_a_bot_decision_lost_for_less_than_idle_forfeit_s_is_played_by_the_sweeper(stack):
     """T-4, T-6, the usual case: the bot's first decision is held by a stopped worker,
     and the sweeper re-arms it after its stall (0.5 s): the other worker plays it well
-    within ``idle_forfeit_s`` (60 s), and the game goes on, not aborted."""
+    within ``idle_forfeit_s``, and the game goes on, not aborted. The table's clock
+    (3600 s, the person's T-4 as the bot's T-6) is far longer than the test waits for the
+    bot (60 s at most), so that a slow machine cannot end the game by either clock
+    first."""
     app, _schedule, kill_dir = stack(stall_s=0.5)
     client = app.test_client()
-    gid = _game(client, idle_s=60)
+    gid = _game(client, idle_s=3600)
     pid = wait_until(lambda: _stopped(kill_dir), 30, "a worker stopped in the bot's decision")
     wait_until(
         lambda: any(e["type"] == "player_ready" and e["seat"] == 0 and e.get("by") is None

@@ -2,6 +2,7 @@
 append wakes every one of them, for long-polls and SSE alike, with what it appended (no
 read of the log), and a Pub/Sub connection lost and made again loses nothing."""
 
+import contextlib
 import threading
 import time
 
@@ -316,12 +317,17 @@ def test_an_acl_user_without_the_channels_streams_by_reading_the_store(tmp_path,
         stop_redis(proc)
 
 
-def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp_path):
+def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp_path, monkeypatch):
     """A subscription refused for a passing reason (``BUSY``: a script over the busy
     threshold) makes the connection anew and subscribes again once Redis answers; the
-    process does not turn to polling, and the wait gets the next append."""
+    process does not turn to polling, and the wait gets the next append.
+
+    The script runs until the test has seen the hub write the game's ``SSUBSCRIBE`` (a
+    command Redis refuses while it is busy) and read a ``BUSY`` refusal after it, and is
+    killed then (``SCRIPT KILL``): the refusal is made whatever the machine's pace."""
     import redis
 
+    from service.store import live
     from tests.support.redis_server import start_redis, stop_redis
 
     proc, port = start_redis(str(tmp_path), "--busy-reply-threshold", "50")
@@ -333,15 +339,35 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
         hub = app.extensions["spitlog"].hub
         streaming(app, a, ta1)
         waiting_on(hub, a, 1)  # the link is up
+        channel = hub.store.live_channel(b)
+        written, refused = [], []  # when b's SSUBSCRIBE was written; when BUSY came back
+        send, on_refused = live._send, hub._refused
+
+        def sending(conn, name, channels):
+            channels = list(channels)
+            send(conn, name, channels)
+            if name == "SSUBSCRIBE" and channel in channels:
+                written.append(time.monotonic())
+
+        def refusing(link, e):
+            if "busy" in str(e).lower():
+                refused.append(time.monotonic())
+            on_refused(link, e)
+
+        monkeypatch.setattr(live, "_send", sending)
+        hub._refused = refusing
         spin = ("local t0 = redis.call('TIME') local s = t0[1] * 1000000 + t0[2] "
                 "while true do local t = redis.call('TIME') "
                 "if t[1] * 1000000 + t[2] - s > tonumber(ARGV[1]) then break end end "
                 "return 1")  # fmt: skip
-        busy = threading.Thread(
-            target=lambda: redis.Redis(port=port).eval(spin, 0, 1_500_000), daemon=True
-        )
+
+        def run_script():  # 120 s at the most: killed once the refusal is seen
+            with contextlib.suppress(redis.ResponseError):
+                redis.Redis(port=port).eval(spin, 0, 120_000_000)
+
+        busy = threading.Thread(target=run_script, daemon=True)
         busy.start()
-        probe, end = redis.Redis(port=port), time.monotonic() + 5
+        probe, end = redis.Redis(port=port), time.monotonic() + 60
         while time.monotonic() < end:  # until the script runs: commands refused with BUSY
             try:
                 probe.ping()
@@ -352,16 +378,22 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
         else:
             raise AssertionError("the script never made Redis busy")
         woke: list[bool] = []
-        w = threading.Thread(target=lambda: woke.append(hub.wait(b, 3, 8)), daemon=True)
+        w = threading.Thread(target=lambda: woke.append(hub.wait(b, 3, 120)), daemon=True)
         w.start()  # its SSUBSCRIBE, refused
-        busy.join(5)
-        end = time.monotonic() + 5
+        end = time.monotonic() + 60
+        while not (written and refused and refused[-1] > written[0]):
+            assert time.monotonic() < end, ("no SSUBSCRIBE refused", written, refused)
+            time.sleep(0.01)
+        probe.script_kill()
+        busy.join(60)
+        assert not busy.is_alive(), "the script was not killed"
+        end = time.monotonic() + 60
         while time.monotonic() < end and (hub._watches[b].version < 3 or hub._pending):
             time.sleep(0.01)
         assert hub._watches[b].version == 3 and not hub.polling
         r = client.post(f"/v1/games/{b}/actions", json={"type": "ready"}, headers=bearer(tb0))
         assert r.status_code == 201
-        w.join(5)
+        w.join(120)
         assert woke == [True]
     finally:
         if app is not None:

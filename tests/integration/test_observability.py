@@ -1,4 +1,4 @@
-"""Structured logs and traces (issue 17): JSON lines with each request's context, one
+"""Structured logs and traces: JSON lines with each request's context, one
 trace from an API request through Redis to the RQ job it caused (OpenTelemetry's
 in-memory exporter; the job runs in this process on a real RQ worker), bad OTEL_*
 settings refused by name, and no card in any log line of whole games."""

@@ -1,7 +1,10 @@
 """Two players racing on a real Redis: seats 0 and 1 act as fast as they can from two
 threads, through two app instances (two processes' caches going stale under each other),
 several hundred actions each. Every acknowledged action is in the log exactly once, no
-refused one is, the versions are contiguous, and replay(log) is the served state."""
+refused one is (nor one answered 503, an action that lost every retry), the versions are
+contiguous, and replay(log) is the served state. How often a seat loses every retry
+depends on the threads' timing: the race prints it (``-s``) and asserts nothing of it; a
+version clash made on purpose shows the re-decision that wins it."""
 
 import json
 import random
@@ -86,10 +89,35 @@ def test_two_seats_racing_leave_a_log_of_exactly_the_acknowledged_actions(redis_
         busy += sum(1 for o in out if o[3] == 503)
         check_game(redis_client, clients, gid, tokens, out)
     # 503: an action that lost every retry to the other seat, a bounded answer (never in
-    # the log, checked above); rare even at this pace, thousands of times a human's
-    assert busy <= sum(done.values()) // 50
-    retries = sum(a.extensions["spitlog"].metrics.append_retries._value.get() for a in apps)
+    # the log, checked above); how many is the threads' timing: a figure, not a bound
+    retries = sum(retries_of(a) for a in apps)
     assert retries > 0, "no version clash happened: the race was not run"
+    print(f"\n{sum(done.values())} actions: {retries:.0f} re-decided after a clash, "
+          f"{busy} answered 503 (every retry lost)")  # fmt: skip
+
+
+def retries_of(app) -> float:
+    return app.extensions["spitlog"].metrics.append_retries._value.get()
+
+
+def test_an_action_decided_on_a_stale_state_is_decided_again_and_appended(redis_url):
+    """Seat 1 acts through a process whose cache is a version behind (seat 0 acted through
+    the other one meanwhile): its append clashes, and the action is decided again on the
+    events it missed and appended, 201, once."""
+    one, two = (create_app(app_settings(redis_url=redis_url)) for _ in range(2))
+    c1, c2 = one.test_client(), two.test_client()
+    gid, t0, t1 = new_game(c1)
+    seen = c2.get(f"/v1/games/{gid}", headers=bearer(t1)).get_json()["version"]  # cached
+    r = c1.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    assert r.status_code == 201 and r.get_json()["version"] == seen + 1
+    before = retries_of(two)
+    r = c2.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t1))
+    assert r.status_code == 201, r.get_json()
+    assert retries_of(two) == before + 1  # the clash, and one re-decision won it
+    assert r.get_json()["events"][0]["version"] == seen + 2
+    log = c1.get(f"/v1/games/{gid}/events?after={seen}", headers=bearer(t0)).get_json()
+    readies = [e.get("seat") for e in log["events"] if e["type"] == "player_ready"]
+    assert readies == [0, 1], log["events"]
 
 
 def check_game(redis_client, clients, gid, tokens, out):

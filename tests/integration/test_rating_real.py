@@ -1,8 +1,10 @@
-"""Ratings for real (issue 16, item 2): rated games finish while slow RQ workers
-(tests/support/slow_worker.py: a pause before a rating is applied and before its outcome
-is written to the game) are SIGKILLed again and again, most often while they run a
-finished game's job (rate, then archive); the scheduler's sweeper re-arms what the kills
-lost. Every game must be rated exactly once before it leaves Redis."""
+"""Ratings for real: rated games finish while slow RQ workers (tests/support/slow_worker.py:
+a pause before a rating is applied and before its outcome is written to the game) kill
+themselves at named points of the rating (``TEST_KILL_AT``: twice about to apply a
+rating, ``rate.apply``; twice with it applied and its outcome not yet on the game,
+``rate.annotate``), and on top are SIGKILLed again and again, most often while they run
+a finished game's job (rate, then archive); the scheduler's sweeper re-arms what the
+kills lost. Every game must be rated exactly once before it leaves Redis."""
 
 import json
 import random
@@ -18,7 +20,7 @@ from service.archive.directory import DirectoryArchive
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, move_each
 from tests.support.keys import keys_naming
-from tests.support.workers_procs import Procs, wait_for_workers
+from tests.support.workers_procs import Procs, killed_at, wait_for_workers
 from workers.schedule import Schedule, Scheduler
 
 pytestmark = pytest.mark.redis
@@ -51,11 +53,42 @@ def chain(outcomes: list[dict], pkey: str) -> Rating:
     return Rating(now["rating"], now["rd"], now["vol"])
 
 
+def play_one(client, svc, key, rng, n: int) -> tuple[str, list[str]]:
+    """A rated game of two players (of a player and a hosted level, one game in four),
+    each seat moved once, then resigned by one of them: (its id, its players)."""
+    a, b = rng.sample(PLAYERS, 2)
+    body = {"game": "spit", "rated": True, "player": {"id": a, "name": a.title()}}
+    if n % 4 == 3:  # against a hosted level: only the player is rated
+        body["opponent"] = rng.choice(("bot:easy", "bot:hard"))
+    g = client.post("/v1/games", json=body, headers=key).get_json()
+    tokens, who = [g["token"]], [a]
+    if "opponent" not in body:
+        seat = {"player": {"id": b, "name": b.title()}}
+        j = client.post(f"/v1/games/{g['id']}/seats", headers=key, json=seat).get_json()
+        tokens.append(j["token"])
+        who.append(b)
+    # both seats make a move first (a hosted level's, the workers' own): resigned before
+    # that, a rated game is aborted, not rated (docs/decisions/0027)
+    seats = (tokens[0], tokens[1] if len(tokens) > 1 else "workers")
+    assert not move_each(client, svc, g["id"], seats, rng_seed=n).over
+    loser = rng.randrange(len(tokens))
+    resign = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
+                         headers=bearer(tokens[loser]))  # fmt: skip
+    assert resign.status_code == 201
+    return g["id"], who
+
+
+@pytest.mark.timeout(900)  # its own waits name what failed
 def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path, request):
     r = redis.Redis.from_url(redis_url)
     r.flushall()
     archive = DirectoryArchive(tmp_path / "archive")
-    env = {**ENV, "SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": str(tmp_path / "archive")}
+    kill_dir = tmp_path / "kills"
+    kill_dir.mkdir()
+    forced = {"rate.apply": 2, "rate.annotate": 2}
+    env = {**ENV, "SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": str(tmp_path / "archive"),
+           "TEST_KILL_AT": ",".join(f"{p}={n}" for p, n in forced.items()),
+           "TEST_KILL_DIR": str(kill_dir)}  # fmt: skip
     procs = Procs(env, tmp_path / "procs")
     request.addfinalizer(procs.stop)  # whatever fails below
     workers = ["k0", "k1", "k2"]
@@ -86,37 +119,22 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
             failed.append(e)
 
     killer = threading.Thread(target=chaos, daemon=True)  # never holds the session up
-    killer.start()
-    try:
-        for n in range(24):
-            a, b = rng.sample(PLAYERS, 2)
-            body = {"game": "spit", "rated": True, "player": {"id": a, "name": a.title()}}
-            if n % 4 == 3:  # against a hosted level: only the player is rated
-                body["opponent"] = rng.choice(("bot:easy", "bot:hard"))
-            g = client.post("/v1/games", json=body, headers=key).get_json()
-            tokens, who = [g["token"]], [a]
-            if "opponent" not in body:
-                seat = {"player": {"id": b, "name": b.title()}}
-                j = client.post(f"/v1/games/{g['id']}/seats", headers=key, json=seat).get_json()
-                tokens.append(j["token"])
-                who.append(b)
-            # both seats make a move first (a hosted level's, the workers' own): resigned
-            # before that, a rated game is aborted, not rated (docs/decisions/0027)
-            seats = (tokens[0], tokens[1] if len(tokens) > 1 else "workers")
-            assert not move_each(client, svc, g["id"], seats, rng_seed=n).over
-            loser = rng.randrange(len(tokens))
-            resign = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
-                                 headers=bearer(tokens[loser]))  # fmt: skip
-            assert resign.status_code == 201
-            played.append((g["id"], who))
-            time.sleep(rng.uniform(0.05, 0.3))
-    finally:
-        stop.set()
-        killer.join(120)
-    assert not killer.is_alive(), "the chaos did not stop"
-    assert not failed and done[0] >= 16, (done[0], failed)
-    for gid, _who in played:  # rated, archived, and gone from Redis, once the sweeper has
-        wait_until(lambda g=gid: not keys_naming(r, g), 90, f"{gid} out of Redis")
+    with procs.reviving(workers):  # those killed at a forced point start again
+        killer.start()
+        try:
+            for n in range(24):
+                played.append(play_one(client, svc, key, rng, n))
+                time.sleep(rng.uniform(0.05, 0.3))
+        finally:
+            stop.set()
+            killer.join(600)
+        assert not killer.is_alive(), "the chaos did not stop"
+        assert not failed and done[0] >= 16, (done[0], failed)
+        for gid, _who in played:  # rated, archived, and gone from Redis, once the sweeper
+            wait_until(lambda g=gid: not keys_naming(r, g), 180, f"{gid} out of Redis")
+    # every forced kill happened: ratings died about to be applied, and applied with their
+    # outcome not yet on their game (each game is rated once all the same: below)
+    assert {p: killed_at(kill_dir, p) for p in forced} == forced
     outcomes = defaultdict(list)
     for gid, who in played:
         record = archive.read(gid).record

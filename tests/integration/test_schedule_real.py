@@ -27,8 +27,10 @@ from workers.schedule import (
     Scheduler,
     all_slots,
     archive_slot,
+    bot_level,
     bot_slot,
     deadline_slot,
+    plan_rng,
 )
 from workers.sweeper import Sweeper
 from workers.ticker import Ticker
@@ -56,6 +58,61 @@ def test_arming_is_monotonic_per_game(rt):
     assert s.arm("g_1", 5, [(slot, 1200.0, 1)])  # the same version again (a re-arm)
     assert s.arm("g_1", 6, [], [slot])  # the next state has no such decision
     assert s.status([slot]) == [(None, None)]
+
+
+def test_T6_a_bot_plan_moved_on_keeps_its_sooner_due_time(rt):
+    """RULES T-6: a plan moved to a newer version with ``keep`` keeps the due time of the
+    plan it replaces if that is sooner (waiting in the set, or claimed and its job not
+    done: its claim time, so at once); without ``keep`` (the bot's own action) it is due
+    when asked. A job that ends without acting drops its plan, not a newer one."""
+    s = rt.schedule
+    slot = bot_slot("g_k", 1)
+    keep = {slot}
+    assert s.arm("g_k", 5, [(slot, 5000.0, 0)])
+    assert s.arm("g_k", 6, [(slot, 9000.0, 0)], keep=keep)  # later: the earlier time stays
+    assert s.status([slot]) == [(5000.0, (6, 0, 0))]
+    assert s.arm("g_k", 7, [(slot, 4000.0, 0)], keep=keep)  # sooner: taken
+    assert s.status([slot]) == [(4000.0, (7, 0, 0))]
+    assert s.arm("g_k", 8, [(slot, 9000.0, 0)])  # the bot acted: due at its new reaction
+    assert s.status([slot]) == [(9000.0, (8, 0, 0))]
+    (claimed,), _ = s.claim(9000.0, now_ms=9001.0)  # its job is on its way
+    assert claimed.slot == slot and s.status([slot]) == [(None, (8, 0, 9001))]
+    assert s.arm("g_k", 9, [(slot, 12_000.0, 0)], keep=keep)  # moved on under that job
+    assert s.status([slot]) == [(9001.0, (9, 0, 0))]  # due at once: its job is stale
+    s.done(slot, 8)  # that job ends stale: the newer plan stays
+    assert s.status([slot]) == [(9001.0, (9, 0, 0))]
+    (claimed,), _ = s.claim(9001.0, now_ms=9002.0)
+    s.done(slot, 9)  # a job that ends without acting, and no newer plan: its plan goes
+    assert s.status([slot]) == [(None, None)]
+    assert s.arm("g_k", 10, [(slot, 15_000.0, 0)], keep=keep)  # nothing to keep
+    assert s.status([slot]) == [(15_000.0, (10, 0, 0))]
+
+
+def test_T6_an_opponent_acting_faster_than_the_bot_does_not_put_its_decision_off(rt):
+    """RULES T-6 (docs/decisions/0029): after every append of a game with a hosted bot
+    its plan moves to the new version, but unless the bot acted it keeps its due time.
+    A person who acts faster than the bot's reaction (here: ready, 1 ms before the bot's
+    ready falls due) no longer pushes the bot's decision off, which would keep it from
+    ever acting while its T-6 clock ran; the bot decides on the game as it is at that
+    time. Its own action plans the next one at its reaction from then."""
+    g = rt.seating.create("speed", {"ready_grace_s": 60}, "bot:easy", "").body
+    gid, token = g["id"], g["token"]
+    slot = bot_slot(gid, 1)
+    state = rt.reading.load(gid).state
+    ((due, plan),) = rt.schedule.status([slot])
+    assert due is not None and plan[0] == state.version
+    rt.scheduler.clock = lambda: due / 1000 - 0.001  # the hook runs 1 ms before it
+    assert isinstance(rt.acting.act(gid, token, {"type": "ready"}), Acted)
+    state = rt.reading.load(gid).state
+    assert state.can_act[1] and rt.schedule.status([slot]) == [(due, (state.version, 0, 0))]
+    # the bot's own action: its next plan is due at its reaction from now
+    rt.scheduler.clock = Clock()
+    now = rt.scheduler.clock()
+    after = rt.acting.submit(gid, 1, domain.Ready(), state.version)
+    assert after is not None and after.can_act[1]
+    policy = bot_level(after, 1)
+    reaction = rt.scheduler.reaction_ms(policy, plan_rng(gid, after.version, 1))
+    assert rt.schedule.status([slot]) == [(now * 1000 + reaction, (after.version, 0, 0))]
 
 
 def test_a_job_moves_the_deadline_slot_only_sooner_and_only_from_the_latest_version(rt):

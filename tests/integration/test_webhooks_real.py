@@ -1,4 +1,4 @@
-"""Webhooks for real (issue 15): a real HTTP receiver on loopback that fails its first
+"""Webhooks for real: a real HTTP receiver on loopback that fails its first
 deliveries and checks every signature, real RQ workers and the scheduler as subprocesses
 on the session's redis-server, the API in process. Deliveries arrive in order, at least
 once, retried with backoff; a receiver that hangs blocks neither the game nor a worker

@@ -7,6 +7,7 @@ looks every 0.2 s for games unmoved for 1 s, so whole games fit in seconds.
 
 import json
 import random
+import re
 import threading
 import time
 from collections import Counter, defaultdict
@@ -17,7 +18,7 @@ import redis
 import domain
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, pick, undecorated
-from tests.support.workers_procs import Procs, wait_for_workers
+from tests.support.workers_procs import Procs, killed_at, wait_for_workers
 from workers.schedule import Schedule, Scheduler
 
 pytestmark = pytest.mark.redis
@@ -31,6 +32,7 @@ ENV = {
     "SPITLOG_WORKER_LOG_LEVEL": "WARNING",
 }
 OVER = ("finished", "aborted")
+REARMED = re.compile(r"re-arming .* of (\S+) at version (\d+)")  # the sweeper's log line
 
 
 @pytest.fixture(scope="module")
@@ -274,15 +276,19 @@ def stuck_game(app, scheduler, **options) -> tuple[str, tuple[str, str]]:
 
 def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client, scheduler):
     """T-1 (S-2): in a stalemate, the seat that does not call is called for after
-    ``spit_grace_s``; the other seat's own call stands."""
-    gid, tokens = stuck_game(app, scheduler, spit_grace_s=0.3, idle_forfeit_s=60,
+    ``spit_grace_s``, not before; the other seat's own call stands. (How soon after its
+    due a deadline fires is ``bench/bench_workers.py``'s figure: its ``precision`` part.)
+
+    The grace (3 s) leaves the test's own call, two requests in process, far more time
+    than it needs to come first."""
+    grace = 3.0
+    gid, tokens = stuck_game(app, scheduler, spit_grace_s=grace, idle_forfeit_s=60,
                              slap_grace_s=60)  # fmt: skip
     v = view(client, gid, tokens[0])
     assert v["phase"] == "stalemate"
     silent = 1
     assert act(client, gid, tokens[0], {"type": "spit"}).status_code == 201
-    t0 = time.time()
-    wait_until(lambda: any(e["type"] == "deadline_expired" for e in full_log(app, gid)), 5)
+    wait_until(lambda: any(e["type"] == "deadline_expired" for e in full_log(app, gid)), 120)
     log = full_log(app, gid)
     after = log[v["version"] :]
     # One firing per stalemate: it calls for the silent seat and turns the spit cards in
@@ -295,28 +301,28 @@ def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client, sched
     assert (first[1]["seat"], first[1]["by"]) == (silent, "T-1")
     expired = [e for e in after if e["type"] == "deadline_expired"]
     for e in expired:  # each T-1 firing was due: a stalemate of its own, passed its grace
-        assert replayed(log[: e["version"] - 1]).phase_since + 0.3 <= e["at"]
-    # It fired at the grace, give or take the scheduling: not before, and not much after.
+        assert replayed(log[: e["version"] - 1]).phase_since + grace <= e["at"]
     stalemate_since = replayed(log[: v["version"]]).phase_since
-    fired_at = expired[0]["at"]
-    assert stalemate_since + 0.3 <= fired_at < stalemate_since + 0.3 + 0.25
-    assert fired_at - t0 < 0.3 + 0.25
+    assert stalemate_since + grace <= expired[0]["at"]  # the first one: not before its grace
 
 
 def test_an_idle_human_forfeits_after_T4(app, client):
     """T-4: seat 1 does nothing after getting ready while seat 0 plays on: seat 1 loses
-    by forfeit ``idle_forfeit_s`` after its last action."""
+    by forfeit ``idle_forfeit_s`` after its last action, not before. (How soon after its
+    due it fires is ``bench/bench_workers.py``'s figure.)
+
+    Seat 0 acts every 0.2 s until the game is over: its own idle time stays far below
+    the 4 s (seat 1's ran since before seat 0's ready), and 4 s of its actions are too
+    few to play the game out first."""
     gid, tokens = two_humans(
-        client, idle_forfeit_s=1.5, spit_grace_s=0.3, slap_grace_s=0.3, ready_grace_s=0.5
+        client, idle_forfeit_s=4.0, spit_grace_s=0.3, slap_grace_s=0.3, ready_grace_s=0.5
     )
     assert act(client, gid, tokens[1], {"type": "ready"}).status_code == 201
     assert act(client, gid, tokens[0], {"type": "ready"}).status_code == 201
     rng = random.Random(3)
-    end = time.monotonic() + 10
-    while time.monotonic() < end:
-        v = view(client, gid, tokens[0])
-        if v["status"] in OVER:
-            break
+    end = time.monotonic() + 120
+    while (v := view(client, gid, tokens[0]))["status"] not in OVER:
+        assert time.monotonic() < end, "the game did not end"
         action = pick(v, rng)
         if action is not None:
             act(client, gid, tokens[0], action)
@@ -328,69 +334,92 @@ def test_an_idle_human_forfeits_after_T4(app, client):
     assert ended["type"] == "game_ended"
     expired = [e for e in log if e["type"] == "deadline_expired" and e["rule"] == "T-4"]
     assert [e["seat"] for e in expired] == [1]
-    # T-4's clock: 1.5 s in all with a legal action since seat 1's last action
+    # T-4's clock: 4 s in all with a legal action since seat 1's last action
     before = replayed(log[: expired[0]["version"] - 1])
     due = next(d.at for d in domain.deadlines(before) if d.rule == "T-4" and d.seat == 1)
-    assert due <= ended["at"] < due + 0.25
+    assert due <= ended["at"]
 
 
 # ---------------------------------------------------------------- crashes
 
 
-def test_workers_killed_again_and_again_every_game_still_finishes(client, schedule, procs, url):
-    """Chaos: worker processes are SIGKILLed mid-job (at least 20 times; and the
-    scheduler twice) while bots play; every game still finishes, no bot decision is
-    applied twice, and every log replays to the state served. Two games seat a human
-    who never acts (short graces): their deadlines (made ready, called for, forfeit by
-    T-4) fire through the same kills, each once (the replay re-judges every one).
+@pytest.mark.timeout(900)  # its own waits name what failed
+def test_workers_killed_again_and_again_every_game_still_finishes(
+    client, schedule, procs, url, tmp_path
+):
+    """Chaos: worker processes are killed mid-job while bots play; every game still
+    finishes, no bot decision is applied twice, and every log replays to the state served.
 
-    The workers here are slow (slow_worker.py: a few ms before each decision and between
-    an append and the hook that arms what follows), and the victim is, when one can be
-    seen within 0.3 s, a worker RQ shows busy: so a kill lands in a job, before or after
-    its append, not in the idle wait of a job that takes a millisecond."""
+    The workers are slow (slow_worker.py: a few ms before each decision and between an
+    append and the hook that arms what follows) and kill themselves at named points
+    (``TEST_KILL_AT``): three times about to make a bot's decision (``bot.decide``), three
+    times with an action appended and the decisions that follow it not yet armed
+    (``bot.hook``). Those come first, in five games of bots whose graces are long (60 s),
+    where nothing but a bot's decision moves the game: each ``bot.hook`` kill leaves its
+    game with nothing armed at its version, and only the sweeper arms it again. On top,
+    at least 22 SIGKILLs from outside every 0.1-0.3 s (of a worker RQ shows busy, when one
+    can be seen within 0.3 s) and two of the scheduler, through the end. Once the forced
+    kills are done, two games seat a human who never acts (short graces): their deadlines
+    (made ready, called for, forfeit by T-4) fire through the random kills, each once (the
+    replay re-judges every one)."""
+    workers = [f"c{i}" for i in range(4)]
+    kill_dir = tmp_path / "kills"
+    kill_dir.mkdir()
+    forced = {"bot.decide": 3, "bot.hook": 3}
+    plain_env = dict(procs.env)
+    procs.env.update(TEST_KILL_AT=",".join(f"{p}={n}" for p, n in forced.items()),
+                     TEST_KILL_DIR=str(kill_dir))  # fmt: skip
     for name in ("w0", "w1"):
         procs.kill(name)
-    workers = [f"c{i}" for i in range(4)]
     for name in workers:
         procs.start(name, "slow-worker")
-    kills_before = procs.kills
-    games = [
-        create(client, game="spit", seat0="bot:hard", opponent="bot:hard",
-               options={"stockpiles": 4, "max_rounds": 4}),
-        *(create(client, game="speed", seat0="bot:hard", opponent=f"bot:{lvl}")
-          for lvl in ("hard", "medium", "easy", "random")),
-    ]  # fmt: skip
-    # T-4 well above the sweeper's recovery of a lost decision (a stall, 2 s): the bot's
+    rng = random.Random(11)
+    stop = threading.Event()
+    kills = [0]
+
+    def chaos():
+        while kills[0] < 22 or (not stop.is_set() and kills[0] < 50):  # more while games run
+            time.sleep(rng.uniform(0.1, 0.3))
+            procs.kill_a_worker(url, workers, 0.3, rng)
+            kills[0] += 1
+            if kills[0] in (7, 15):  # the ticker too: claims in flight are lost with it
+                procs.restart("scheduler", "scheduler")
+
+    long = {"spit_grace_s": 60, "slap_grace_s": 60, "ready_grace_s": 60}
+    # T-4 well above the sweeper's recovery of a lost decision (a stall, 1 s): the bot's
     # jobs killed twice in a row must not abort the game (T-6) before the silent human's
     # T-4
     silent = {"ready_grace_s": 0.5, "spit_grace_s": 0.5, "idle_forfeit_s": 6.0}
-    humans = [create(client, game=game, opponent="bot:medium", options=silent)["id"]
-              for game in ("spit", "speed")]  # fmt: skip
-    ids = [g["id"] for g in games] + humans
-    rng = random.Random(11)
-    stop = threading.Event()
-
-    def chaos():
-        n = 0
-        while n < 22 or (not stop.is_set() and n < 50):  # 22+ kills, more while games run
-            time.sleep(rng.uniform(0.1, 0.3))
-            procs.kill_a_worker(url, workers, 0.3, rng)
-            n += 1
-            if n in (7, 15):  # the ticker too: claims in flight are lost with it
-                procs.restart("scheduler", "scheduler")
-
     killer = threading.Thread(target=chaos)
-    killer.start()
     try:
-        views = wait_over(client, ids, timeout=120)
+        with procs.reviving(workers):  # those killed at a forced point start again
+            killer.start()
+            try:
+                games = [
+                    create(client, game="spit", seat0="bot:hard", opponent="bot:hard",
+                           options={"stockpiles": 4, "max_rounds": 4, **long}),
+                    *(create(client, game="speed", seat0="bot:hard", opponent=f"bot:{lvl}",
+                             options=long)
+                      for lvl in ("hard", "medium", "easy", "random")),
+                ]  # fmt: skip
+                bots = {g["id"] for g in games}
+                wait_until(lambda: {p: killed_at(kill_dir, p) for p in forced} == forced, 300)
+                humans = [create(client, game=game, opponent="bot:medium", options=silent)["id"]
+                          for game in ("spit", "speed")]  # fmt: skip
+                ids = [*bots, *humans]
+                views = wait_over(client, ids, timeout=300)
+            finally:
+                stop.set()
+                killer.join(600)
+        assert not killer.is_alive(), "the chaos did not stop"
     finally:
-        stop.set()
-        killer.join(30)
-        for name in workers:
+        for name in workers:  # (nothing revives them now, and the chaos is over)
             procs.kill(name)
+        procs.env.clear()
+        procs.env.update(plain_env)
         for name in ("w0", "w1"):
             procs.start(name)
-    assert procs.kills - kills_before - len(workers) >= 20
+    assert kills[0] >= 22
     for gid, v in views.items():
         if gid in humans:
             # the silent seat never plays, so it cannot win by play: the bot won (by T-4, or
@@ -405,6 +434,9 @@ def test_workers_killed_again_and_again_every_game_still_finishes(client, schedu
         check_replays(client, gid, events(client, gid))
     runs = check_acted_once(client, schedule, set(ids))
     assert sum(runs.values()) > 100  # decisions traced (a killed job leaves no trace)
-    # the kills did lose decisions (jobs killed mid-way, hooks that never ran after an
-    # append): the sweeper found them and armed them again
-    assert procs.log("scheduler").count("re-arming") >= 1
+    # every forced kill happened (the claims: one a kill); each ``bot.hook`` kill left a
+    # game of bots at a version with nothing armed, which the sweeper armed again: a
+    # distinct (game, version) re-armed for each at the least
+    assert {p: killed_at(kill_dir, p) for p in forced} == forced
+    rearmed = {(g, int(v)) for g, v in REARMED.findall(procs.log("scheduler")) if g in bots}
+    assert len(rearmed) >= forced["bot.hook"], rearmed

@@ -15,7 +15,6 @@ longer one) is discarded. What is left are the pairs the rules cannot tell apart
 except through the hidden cards themselves: nothing the viewer gets may differ.
 """
 
-import os
 from contextlib import contextmanager
 from dataclasses import fields, is_dataclass, replace
 from unittest import mock
@@ -26,31 +25,21 @@ from hypothesis import strategies as st
 
 import domain.speed
 import domain.spit
-from domain import (
-    DECK,
-    Card,
-    Ctx,
-    Deadline,
-    DomainError,
-    PlayCard,
-    deadlines,
-    redact,
-    replay,
-    run,
-    view,
-)
+from domain import DECK, Card, Ctx, Deadline, DomainError, deadlines, redact, replay, run, view
 from domain.shuffle import shuffle as real_shuffle
+from domain.speed import PlayCard
+from tests.support import profiles
 from tests.unit.builders import NOW, T0, card, cards_in, speed_game, state_of
 from tests.unit.driver import WELL_FORMED, play_game
 
-EXAMPLES = int(os.environ.get("SPITLOG_PROPERTY_EXAMPLES", "100"))
+EXAMPLES = profiles.PROPERTY_EXAMPLES
 PROFILE = settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     # the same examples every run unless a profile is asked for (docs/testing.md): a
     # run of the suite never passes or fails by the draw
-    derandomize="SPITLOG_PROPERTY_EXAMPLES" not in os.environ,
+    derandomize=not profiles.PROPERTY_EXPLORE,
 )
 VIEWERS = (0, 1, None)
 
@@ -122,7 +111,7 @@ def world_pair(game, options, seed, cut, viewer, picks, in_hand):
     if len(hidden) < 2:
         return None
     chosen = [hidden[i % len(hidden)] for i in picks]
-    hands = sorted({str(c) for p in here.players for c in p.hand} & set(hidden))
+    hands = sorted({str(c) for p in here.players for c in getattr(p, "hand", ())} & set(hidden))
     if in_hand and hands:
         chosen.insert(0, hands[picks[0] % len(hands)])
     chosen = list(dict.fromkeys(chosen))

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+import domain
+from domain.audit import verify
 from service.config import load
 from service.errors import Busy, RateLimited
 from service.http.app import create_app
@@ -46,20 +48,20 @@ def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_clie
 
 def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
     """Both seats idle since T, waiting to get ready (an action each may take: T-4 runs),
-    their T-4 (2 s) long due. Seat 0 was refused by the service from T until now and on:
-    only seat 1 is forfeited."""
+    their T-4 (20 s) long due. Seat 0 was refused by the service for 10 s since T: its
+    T-4 is pushed back by as much, and only seat 1 is forfeited."""
     clock = MovableClock()
     rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
     t = time.time() - 100
     clock.at = t
-    g = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
+    g = rt.seating.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
     gid, tok0 = g["id"], g["token"]
     rt.joining.join(gid, "")
     state = rt.reading.load(gid).state
     assert state.phase == "ready" and state.can_act == (True, True)
-    rt.deadlines.refused(gid, tok0, t, time.time() + 60)
+    rt.deadlines.refused(gid, tok0, t, t + 10)
     clock.at = None
     outcome = jobs._fire(rt, gid, 0)
     assert outcome[0] == "fired" and outcome[1] == "T-4"
@@ -67,7 +69,7 @@ def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
     assert (final.result, final.winner) == ("T-4", 0)  # seat 1 forfeited, seat 0 excused
     # and without the window, seat 0 would have gone first (its deadline sorts first)
     clock.at = t
-    g2 = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 60}, "human", "").body
+    g2 = rt.seating.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
     rt.joining.join(g2["id"], "")
     clock.at = None
     assert jobs._fire(rt, g2["id"], 0)[1] == "T-4"
@@ -79,23 +81,27 @@ def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
     rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
-    t = time.time() - 1.5
+    t = time.time() - 21  # their T-4 (20 s) due 1 s ago
     clock.at = t
-    g = rt.seating.create("spit", {"idle_forfeit_s": 1, "ready_grace_s": 60}, "human", "").body
+    g = rt.seating.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
     gid, tok0 = g["id"], g["token"]
     tok1 = rt.joining.join(gid, "").body["token"]
     for tok in (tok0, tok1):
-        rt.deadlines.refused(gid, tok, t, t + 5)  # both refused from T, for 5 s
+        rt.deadlines.refused(gid, tok, t + 15, t + 60)  # both refused from T + 15 s on
     clock.at = None
     now = time.time()
     claimed, _next = rt.schedule.claim((now + 0.01) * 1000)  # as the ticker hands the job on
     assert [d.slot for d in claimed] == [deadline_slot(gid)]
+    before = time.time()
     outcome = jobs._fire(rt, gid, 0)
+    after = time.time()
     assert outcome[0] == "excused" and rt.reading.load(gid).state.status == "running"
-    # the time refused so far (T to now) pushes the deadline back: armed at T + 1 s + that
+    # the time refused so far (T + 15 s to when the job looked, less than their 20 s)
+    # pushes the deadline back: armed at T + 20 s + that, 5 s after the job looked
     ((due, _plan),) = rt.schedule.status([deadline_slot(gid)])
-    assert due is not None and abs(due - (t + 1 + (now - t)) * 1000) < 100
-    # the sweeper pushes T-4 back the same way (Games.due): the slot is not lost, and it
+    # (a due time is a whole millisecond, rounded up: 2 ms either side)
+    assert due is not None and (before + 5) * 1000 - 2 <= due <= (after + 5) * 1000 + 2
+    # the sweeper pushes T-4 back the same way (Deadlines.due): the slot is not lost, and it
     # is not armed again sooner (only for the job to push it back once more)
     assert Sweeper(rt).check_deadline(gid, time.time()) == 0
     assert rt.schedule.status([deadline_slot(gid)])[0][0] == due
@@ -116,13 +122,19 @@ def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_
             break
     else:
         raise AssertionError("the address's bucket never refused")
-    t0 = time.time()
+    before = time.time()
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(tok0))
-    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 10
+    after = time.time()
+    retry = int(r.headers["Retry-After"])
+    assert r.status_code == 429 and retry > 10
     assert services.reading.load(gid).version == game.version  # it changed nothing
-    excused = services.deadlines.excused(game, 0, t0 + 10)
-    assert 9.5 <= excused <= 10.0  # refused from its request on, past now + 10 s
-    assert services.deadlines.excused(game, 1, t0 + 10) == 0.0
+    # one window, from the request's start (kept to the ms) to its refusal + Retry-After
+    ((start, end),) = services.store.refused_windows(gid, token_hash(tok0), 0.0)
+    assert before - 0.001 <= start <= after
+    assert start + retry - 0.001 <= end <= after + retry
+    # all of it excused: 10 s of it are, 10 s after it began
+    assert services.deadlines.excused(game, 0, start + 10) == pytest.approx(10.0, abs=1e-6)
+    assert services.deadlines.excused(game, 1, start + 10) == 0.0
 
     # the seat's own action rate: its 429 is its own doing, nothing is excused
     own = create_app(app_settings(rate_actions=0.01, rate_actions_burst=1),
@@ -137,6 +149,109 @@ def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(tok0))
     assert r.status_code == 429
     assert own.extensions["spitlog"].deadlines.excused(game, 0, time.time() + 10) == 0.0
+
+
+def test_T4_a_seat_that_floods_its_own_address_is_not_excused(redis_client):
+    """RULES T-4 excuses a 429 of a limit the seat did not exceed. A seat that sends more
+    than its address may, by itself, exceeded it: polling its own game hard until the
+    address refuses it (under its own seat bucket: the reserve and the seat's burst let
+    it past the address's), it has no time excused."""
+    app = create_app(app_settings(rate_requests=0.01, rate_requests_burst=12, rate_seat=100,
+                                  rate_seat_burst=100, rate_seat_reserve=3),
+                     redis_client=redis_client)  # fmt: skip
+    services = app.extensions["spitlog"]
+    client = app.test_client()
+    gid, tok0, _tok1 = new_game(client)
+    game = services.reading.load(gid)
+    for _ in range(40):  # the seat alone, reading its game
+        r = client.get(f"/v1/games/{gid}", headers=bearer(tok0))
+        if r.status_code == 429:
+            break
+    else:
+        raise AssertionError("the address's bucket never refused the seat")
+    assert "requests from this address" in r.get_json()["detail"]  # the address's, not its own
+    assert "of this seat" not in r.get_json()["detail"]
+    assert services.deadlines.excused(game, 0, time.time() + 60) == 0.0
+
+
+def test_T4_a_seat_within_its_share_is_excused_and_over_it_is_not(redis_client):
+    """RULES T-4: a spectator of the seats' address (a shared NAT, or a player's own second
+    connection) fills the address's bucket to its burst; past it only the seats' reserve
+    (3) is left, and each seat's share of it is the reserve at the address's rate. Seat 1
+    uses the reserve up itself: its refusal is its own doing, not excused. Seat 0, refused
+    for what seat 1 took, did not exceed the limit: excused. Seat 0 going on, each request
+    refused, past its own share (every request counts, admitted or not): its next
+    refusals are its own."""
+    app = create_app(app_settings(rate_requests=0.01, rate_requests_burst=12,
+                                  rate_seat_reserve=3),
+                     redis_client=redis_client)  # fmt: skip
+    services = app.extensions["spitlog"]
+    client = app.test_client()
+    gid, tok0, tok1 = new_game(client)
+    game = services.reading.load(gid)
+    for _ in range(20):  # the spectator
+        if client.get(f"/v1/games/{gid}").status_code == 429:
+            break
+    else:
+        raise AssertionError("the address's bucket never refused")
+    one, zero = {"headers": bearer(tok1)}, {"headers": bearer(tok0)}
+    assert [client.get(f"/v1/games/{gid}", **one).status_code for _ in range(4)] == [
+        200, 200, 200, 429]  # fmt: skip
+    assert services.deadlines.excused(game, 1, time.time() + 5) == 0.0  # the reserve: its own
+    assert client.get(f"/v1/games/{gid}", **zero).status_code == 429
+    assert services.deadlines.excused(game, 0, time.time() + 5) > 0  # within its share
+    for _ in range(3):  # its share is the reserve, 3: it sends 4 in all
+        assert client.get(f"/v1/games/{gid}", **zero).status_code == 429
+    redis_client.delete(f"spit:{{g:{gid}}}:refused")  # the windows so far, forgotten
+    assert services.deadlines.excused(game, 0, time.time() + 5) == 0.0
+    assert client.get(f"/v1/games/{gid}", **zero).status_code == 429
+    assert services.deadlines.excused(game, 0, time.time() + 5) == 0.0  # over its share
+
+
+def test_T6_a_seat_excused_for_idle_forfeit_s_has_the_game_aborted(redis_url):
+    """RULES T-4, T-6: the time the service refused a seat is excused, but not without
+    end: once a seat has been refused for ``idle_forfeit_s`` since its own last action,
+    the game stalled through the service, and the deadline job aborts it under T-6 (by
+    the service, saying whose requests were refused), for a person's seat as for a
+    hosted bot's. Refused for less, its T-4 is pushed back instead, as before."""
+    clock = MovableClock()
+    rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
+    rt.schedule.r.flushall()
+    jobs._runtime = rt
+    t = time.time() - 100
+    clock.at = t
+    g = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 600}, "human", "").body
+    gid, tok0 = g["id"], g["token"]
+    tok1 = rt.joining.join(gid, "").body["token"]
+    rt.deadlines.refused(gid, tok1, t, t + 1)  # seat 1: 1 s of its 2 excused
+    rt.deadlines.refused(gid, tok0, t, t + 2)  # seat 0: its whole clock
+    clock.at = None
+    game = rt.reading.load(gid)
+    d, _at = rt.deadlines.due(game, time.time())
+    assert (d.rule, d.seat) == ("T-6", 0)
+    outcome = jobs._fire(rt, gid, 0)
+    assert outcome[:2] == ("fired", "T-6")
+    final = rt.reading.load(gid).state
+    assert (final.status, final.result, final.winner, final.aborted_by) == (
+        "aborted", "T-6", None, "service")  # fmt: skip
+    assert final.aborted_why == ("the service refused seat 0's requests (a 503, or a 429 of "
+                                 "a limit the seat did not exceed) for 2 s since its last "
+                                 "action")  # fmt: skip
+    events = [e for _v, e in rt.reading.entries(rt.reading.load(gid))]
+    assert events[-2] == {"type": "deadline_expired", "at": events[-1]["at"], "rule": "T-6",
+                          "seat": 0}  # fmt: skip
+    log = [domain.event_from_dict(e) for e in events]
+    assert verify(log, bytes.fromhex(rt.reading.load(gid).meta["seed"])).ok  # the audit holds
+    # refused for less than their clocks (1 s and 1.5 s of 2 s), the seats' T-4s are
+    # pushed back by that much, and the first to run out forfeits, as before
+    clock.at = t
+    g2 = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 600}, "human", "").body
+    tok1 = rt.joining.join(g2["id"], "").body["token"]
+    rt.deadlines.refused(g2["id"], g2["token"], t, t + 1)
+    rt.deadlines.refused(g2["id"], tok1, t, t + 1.5)
+    clock.at = None
+    assert jobs._fire(rt, g2["id"], 0)[:2] == ("fired", "T-4")
+    assert rt.reading.load(g2["id"]).state.winner == 1
 
 
 def test_which_refusals_T4_excuses_read_from_the_error():

@@ -164,7 +164,7 @@ def test_a_snapshot_is_stored_compressed_and_a_plain_one_of_older_code_still_loa
     state = {"format": 2, "state": {"cards": ["AS", "2H"] * 40}}
     store.append("g1", 0, ev(50), snapshot=(50, state), record=spit())
     raw = redis_client.hget("spit:{g:g1}:snap", "50")
-    assert raw[:5] == b"\x01\x28\xb5\x2f\xfd" and len(raw) < len(json.dumps(state)) / 4
+    assert raw[:5] == b"\x02\x28\xb5\x2f\xfd" and len(raw) < len(json.dumps(state)) / 4
     assert store.snapshot_at("g1", 50) == state and store.load("g1").snapshot == state
     redis_client.hset("spit:{g:g1}:snap", "50", json.dumps(state))  # as older code stored it
     assert store.snapshot_at("g1", 50) == state
@@ -174,7 +174,8 @@ def test_a_snapshot_is_stored_compressed_and_a_plain_one_of_older_code_still_loa
 def test_an_unreadable_snapshot_loads_the_whole_log_instead(store, redis_client):
     store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}), record=spit())
     store.append("g1", 50, ev(2, "y"))
-    for junk in (b"\x01\x28\xb5\x2f\xfd" + b"cut", b"{not json", b"\x28\xb5\x2f\xfd"):
+    for junk in (b"\x01\x28\xb5\x2f\xfd" + b"cut", b"\x02\x28\xb5\x2f\xfd" + b"cut",
+                 b"{not json", b"\x28\xb5\x2f\xfd"):  # fmt: skip
         redis_client.hset("spit:{g:g1}:snap", "50", junk)
         loaded = store.load("g1")
         assert (loaded.base, loaded.snapshot, len(loaded.tail)) == (0, None, 52)

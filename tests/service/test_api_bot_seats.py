@@ -1,4 +1,4 @@
-"""Creating games with bots in seats (issue 4): ``seat0`` puts a bot at seat 0, so bot
+"""Creating games with bots in seats: ``seat0`` puts a bot at seat 0, so bot
 against bot is one request; the creator then watches, with no seat and no token."""
 
 from tests.support.api import bearer

@@ -4,7 +4,6 @@ SPITLOG_FUZZ_LONG=1), sent in-process to an app on
 fakeredis, on a game that exists with a seat's token: no 5xx, and every answer conforms
 to the documented responses (status, content type, schema, headers)."""
 
-import os
 import re
 from pathlib import Path
 
@@ -14,12 +13,13 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.http.app import create_app
+from tests.support import profiles
 from tests.support.api import app_settings, bearer, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_ID = re.compile(r"g_[0-9a-f]{16}")
-EXAMPLES = int(os.environ.get("SPITLOG_SCHEMATHESIS_EXAMPLES", "25"))
-LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"  # random examples; else the same every run
+EXAMPLES = profiles.SCHEMATHESIS_EXAMPLES
+LONG = profiles.FUZZ_LONG  # random examples; else the same every run
 
 APP = create_app(
     app_settings(sse_max_s=0.05, longpoll_max_s=0.05),

@@ -1,4 +1,4 @@
-"""schemathesis, stateful (issue 6): sequences of calls over every operation, chained by
+"""schemathesis, stateful: sequences of calls over every operation, chained by
 the OpenAPI links of ``openapi.yaml`` (service/links.py: create a game -> read, join,
 act in, watch, audit that game; join and act -> the same again), in-process against
 an app on fakeredis. Each scenario's requests carry the token the scenario was given
@@ -7,7 +7,6 @@ documented (status, content type, schema, headers), the stateful checks of
 schemathesis (e.g. a created resource is there). A bounded number of scenarios and
 steps in CI; ``SPITLOG_FUZZ_LONG=1`` for a long run."""
 
-import os
 from pathlib import Path
 
 import fakeredis
@@ -16,10 +15,11 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from service.http.app import create_app
+from tests.support import profiles
 from tests.support.api import app_settings
 
 ROOT = Path(__file__).resolve().parents[2]
-LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"
+LONG = profiles.FUZZ_LONG
 
 REDIS = fakeredis.FakeRedis(server=fakeredis.FakeServer())
 APP = create_app(app_settings(sse_max_s=0.05, longpoll_max_s=0.05), redis_client=REDIS)

@@ -1,4 +1,4 @@
-"""The export over HTTP, the archive and the retention (issue 14), on fakeredis and a
+"""The export over HTTP, the archive and the retention, on fakeredis and a
 directory archive: an archived game answers every endpoint with the bytes it answered
 before; nothing leaves Redis before its archived copy is checked; a corrupt object is a
 502 naming the game."""
@@ -355,6 +355,7 @@ def _snapshot(client, gid, tokens, other_token) -> dict:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, archive, game):
     client = make_app(r, archive, snapshot_every=7).test_client()

@@ -25,6 +25,7 @@ def spitlog(*args: str, env=None, input=None) -> subprocess.CompletedProcess:
                           text=True, env=env, input=input, timeout=60)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_spitlog_help_reads_as_help():
     r = spitlog("--help")
     assert r.returncode == 0 and r.stdout.startswith("Usage: spitlog [OPTIONS] COMMAND")
@@ -53,6 +54,7 @@ def a_finished_game(tmp_path):
     return r.log, nd, txt
 
 
+@pytest.mark.slow
 def test_the_cli_audit_export_and_replay_read_both_formats(tmp_path):
     log, nd, txt = a_finished_game(tmp_path)
     for f in (nd, txt):
@@ -96,6 +98,7 @@ def test_settings_come_from_spitlog_variables(monkeypatch):
     assert s.queue == "redis://h:1/2"  # the queue defaults to the game store
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, value", [("SPITLOG_RATE_ACTIONS", "abc"),
                                          ("SPITLOG_DURABILITY", "sometimes"),
                                          ("SPITLOG_WORKERS", "0")])  # fmt: skip

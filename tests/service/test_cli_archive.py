@@ -20,7 +20,7 @@ import zstandard
 
 from domain.audit import verify
 from domain.bots import POLICIES
-from domain.events import event_to_dict
+from domain.codec import event_to_dict
 from domain.export import from_ndjson
 from domain.simulate import play_game
 from service.archive import DirectoryArchive

@@ -252,6 +252,7 @@ def test_verify_accepts_the_servers_signatures_and_nothing_else():
         assert not verify(secret, bad, body, now=t), bad
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_sdk_and_the_example_bot_pass_mypy_strict():
     """clients/python/pyproject.toml's mypy settings: ``--strict``, the generated code's

@@ -1,4 +1,5 @@
-"""Contracts with the frameworks where spitlog overrides what they do (issue 13).
+"""Contracts with the frameworks where spitlog overrides what they do, or relies on what
+they do.
 
 ``workers.worker.BotWorker`` overrides three methods of RQ's ``Worker`` (pyproject.toml
 pins RQ below the next minor version): each test here fails when RQ changes what the
@@ -8,6 +9,9 @@ override relies on, so that a new RQ is taken only once they pass on it.
 overrides redis-py's ``Connection.can_read`` (pyproject.toml pins redis-py below its
 next major version): the tests at the end fail when redis-py stops asking it at
 checkout, or when the override's answer differs from redis-py's own.
+``service.telemetry`` checks the OTLP exporter's headers variable with patterns of its
+own (no private name of the SDK imported): the tests at the very end fail when the
+exporter starts dropping what the check takes, or taking what it refuses.
 """
 
 import inspect
@@ -17,6 +21,8 @@ import time
 import fakeredis
 import pytest
 import redis
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rq import Queue, SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
@@ -160,3 +166,77 @@ def test_a_reply_already_in_the_parser_reads_as_pending_for_both(redis_url):
         assert conn.read_response() == b"PONG"
     assert [c.can_read() for c in conns] == [True, True]
     assert [c.read_response() for c in conns] == [b"stale", b"stale"]
+
+
+# What the OTLP exporter drops: ``service.telemetry`` refuses at start the headers
+# variable's entries that the exporter would drop with a warning (its own patterns, so
+# that no private name of the SDK is imported). Header-like strings over the characters
+# that matter (separators, quotes, spaces, tabs, escapes, non-ASCII).
+HEADER_CHARS = 'aZ9-_.~!%=,; \t"\\/:()@é\x7f'
+HEADER_CASES = [
+    "api-key=abc%20def, x-team=games,", "a=b", "a = b ", "a=b c", "a=", "=b", "a", "a b=c",
+    'a="b"', "a=b;c", "a=b\\c", "a=é", "a=b,,c=d", "  ", "\t", ",", "a=b, ", "a:b=c",
+    "a=b=c", "a=\x7f",
+]  # fmt: skip
+
+
+def _exporter_drops(value: str) -> bool:
+    """Whether the OTLP exporter, built with ``value`` as its headers variable, warns
+    that it drops an entry (its public constructor, reading the variable as it does)."""
+    import logging
+    import os
+
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+    said: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = said.append
+    root = logging.getLogger("opentelemetry")
+    root.addHandler(handler)
+    old = os.environ.get("OTEL_EXPORTER_OTLP_TRACES_HEADERS")
+    os.environ["OTEL_EXPORTER_OTLP_TRACES_HEADERS"] = value
+    try:
+        OTLPSpanExporter().shutdown()
+    finally:
+        root.removeHandler(handler)
+        if old is None:
+            del os.environ["OTEL_EXPORTER_OTLP_TRACES_HEADERS"]
+        else:
+            os.environ["OTEL_EXPORTER_OTLP_TRACES_HEADERS"] = old
+    return any("Header" in r.getMessage() for r in said)
+
+
+def _we_refuse(value: str) -> bool:
+    import os
+
+    from service import telemetry
+    from service.config import SettingsError
+
+    os.environ["OTEL_EXPORTER_OTLP_TRACES_HEADERS"] = value
+    try:
+        telemetry._pairs("OTEL_EXPORTER_OTLP_TRACES_HEADERS", headers=True)
+    except SettingsError:
+        return True
+    finally:
+        del os.environ["OTEL_EXPORTER_OTLP_TRACES_HEADERS"]
+    return False
+
+
+@pytest.mark.parametrize("value", HEADER_CASES)
+def test_the_otlp_headers_check_refuses_what_the_exporter_drops(value):
+    assert _we_refuse(value) == _exporter_drops(value), value
+
+
+_PART = st.text(alphabet=HEADER_CHARS, max_size=5)
+HEADER_VALUES = st.one_of(
+    st.text(alphabet=HEADER_CHARS, max_size=12),  # anything
+    st.lists(st.tuples(_PART, _PART), min_size=1, max_size=3).map(  # key=value, ...
+        lambda pairs: ",".join(f"{k}={v}" for k, v in pairs)
+    ),
+)
+
+
+@settings(derandomize=True, max_examples=400, deadline=None)
+@given(HEADER_VALUES)
+def test_the_otlp_headers_check_agrees_with_the_exporter_on_any_value(value):
+    assert _we_refuse(value) == _exporter_drops(value), value

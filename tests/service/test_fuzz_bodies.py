@@ -1,4 +1,4 @@
-"""Hypothesis fuzzing of every request body (issue 6): POST /v1/games, /seats and
+"""Hypothesis fuzzing of every request body: POST /v1/games, /seats and
 /actions with arbitrary JSON values, and with objects mixing the schema's keys (valid
 values and garbage) with unknown keys, under random Authorization, Idempotency-Key and
 If-Match headers, and raw bytes that are not JSON at all.
@@ -11,7 +11,6 @@ the number of games stay as they were. A bounded number of examples per test in 
 """
 
 import json
-import os
 
 import fakeredis
 import pytest
@@ -19,11 +18,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from domain import KINDS, RULES
-from domain.options import SPEC
 from service.http.app import create_app
+from tests.support import profiles
 from tests.support.api import app_settings, bearer, new_game
 
-LONG = os.environ.get("SPITLOG_FUZZ_LONG") == "1"
+LONG = profiles.FUZZ_LONG
 FUZZ = settings(
     max_examples=3000 if LONG else 120,
     deadline=None,
@@ -80,7 +79,7 @@ OPTION_VALUES = {
     "target_score": st.integers(-5, 20_000),
     "max_rounds": st.integers(-5, 20_000),
 }
-for _name in SPEC:
+for _name in {s.name for rules in RULES.values() for s in rules.OPTIONS}:
     OPTION_VALUES.setdefault(_name, st.floats(-1, 100_000) | st.integers(-1, 100_000))
 options = st.fixed_dictionaries({}, optional={k: maybe(v) for k, v in OPTION_VALUES.items()})
 seeds = st.text(max_size=140)

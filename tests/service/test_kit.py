@@ -1,4 +1,4 @@
-"""The integration kit's HTTP conventions (issue 15): request ids, the rate-limit fields,
+"""The integration kit's HTTP conventions: request ids, the rate-limit fields,
 CORS, and Idempotency-Key on create and join."""
 
 import threading

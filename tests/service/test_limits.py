@@ -1,4 +1,4 @@
-"""Limits (issue 6, OWASP API4): rate limits per token and per address (429 with
+"""Limits (OWASP API4): rate limits per token and per address (429 with
 Retry-After), the caps on open streams per token and per address, the body size limit
 (413), the game's gate and the page caps. The limits run on the Redis the app is given
 (fakeredis here), on a clock the tests move, which fakeredis keeps too (``clock``: a
@@ -209,7 +209,8 @@ def test_a_game_request_pays_its_buckets_in_its_games_script(redis_client):
     assert_429(act(client, gid, tok0, {"type": "resign"}))  # legal: up to its append
     assert sent == ["EVALSHA"] and version(redis_client, gid) == v
     keys = sorted(k.decode()[:10] for k in redis_client.keys("spit:rl:*"))
-    assert keys == ["spit:rl:a:"] * 2 + ["spit:rl:t:"] * 2  # two addresses, two tokens
+    # two addresses, two tokens (each seat's actions, and its share of its address)
+    assert keys == ["spit:rl:a:"] * 2 + ["spit:rl:o:"] * 2 + ["spit:rl:t:"] * 2
 
 
 def test_a_request_its_handler_refuses_before_any_script_is_charged_after(redis_client):
@@ -306,6 +307,7 @@ def test_the_address_is_the_peer_unless_proxies_are_trusted(app):
     assert address(1, headers={"X-Forwarded-For": "not an address"}) == "not an address"
 
 
+@pytest.mark.slow
 def test_the_default_limits_never_stop_a_fast_bot(redis_client):
     """Both seats of a game played from one address at 10 actions a second each, with a
     read before every action (40 requests a second), for a minute: never a 429. And a
@@ -338,7 +340,7 @@ def test_limit_keys_expire_once_their_bucket_is_full_again(redis_client):
     gid, tok0, _ = new_game(client)
     act(client, gid, tok0)
     keys = redis_client.keys("spit:rl:*")
-    assert len(keys) == 2
+    assert len(keys) == 3  # the address's, the seat's actions, the seat's share
     assert all(0 < redis_client.pttl(k) <= 2000 for k in keys)
 
 
@@ -362,6 +364,7 @@ def looked_up(obj, name: str) -> list:
     return calls
 
 
+@pytest.mark.slow
 def test_failed_authentications_turn_into_429_before_the_key_is_looked_up(redis_client):
     """600 random ``X-Api-Key`` values from one address at once: the failed
     authentications' burst is answered 401 (each key looked up once), every other 429
@@ -484,6 +487,7 @@ def test_a_seats_requests_are_charged_to_the_seat_in_its_games_script(redis_clie
     assert refused.value.limits == ("seat",)
 
 
+@pytest.mark.slow
 def test_T4_a_flood_from_the_seats_own_address_leaves_them_their_pace(redis_client):
     """RULES T-4: a spectator floods a Speed game's reads from the address its two players
     share (a NAT), at 2.4 times the address's rate, while both seats read and act at a

@@ -1,4 +1,4 @@
-"""Players for integrators (issue 16): apps' API keys (X-Api-Key), players named in create
+"""Players for integrators: apps' API keys (X-Api-Key), players named in create
 and join, shown in views, events and the lobby, their pages, games and the leaderboard;
 ratings applied once; client bots declared; the lobby's filters."""
 
@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import domain
 from domain import spit
 from domain.events import GameCreated
+from domain.speed import PlayCard
 from service import players
 from service.archive.directory import DirectoryArchive
 from service.archiving import Archiver
@@ -416,7 +417,7 @@ def test_a_rated_game_won_by_play_against_a_seat_that_never_moved_is_not_rated(c
              if isinstance(e, GameCreated) else e
              for e in speed_game("8H", "2C 2D 2H 2S 3C")]  # fmt: skip
     state = domain.replay(given)
-    events, state = domain.run(state, domain.PlayCard(domain.Card.parse("8H"), 0),
+    events, state = domain.run(state, PlayCard(domain.Card.parse("8H"), 0),
                                domain.Ctx(0, T0 + 1, SEED))  # fmt: skip
     assert (state.status, state.winner, state.result, state.moved) == (
         "finished", 0, "Q-7", (True, False))  # fmt: skip

@@ -1,4 +1,4 @@
-"""Rematches and seeks on the API (issue 16, items 3 and 4), on fakeredis; the concurrent
+"""Rematches and seeks on the API, on fakeredis; the concurrent
 and crash tests run on a real redis-server (tests/integration/test_pairing_real.py)."""
 
 import threading

@@ -79,3 +79,56 @@ def test_T6_the_operators_abort_shows_who_and_why_to_every_viewer(app, client, c
     assert (view["result"], view["aborted"]) == ("T-5", None)
     last = client.get(f"/v1/games/{waiting}/events").get_json()["events"][-1]
     assert last["type"] == "game_aborted" and "by" not in last and "why" not in last
+
+
+def test_T6_a_rated_games_view_says_it_was_not_rated_and_why(app, client):
+    """``rated`` says the table is rated (its game rated if it ends with a result);
+    ``unrated`` says why a rated table's game was not: ``T-6`` for an abort under T-6,
+    ``unplayed`` for one resigned before both seats moved (docs/decisions/0027); null
+    while it runs, and for an unrated table."""
+    svc = app.extensions["spitlog"]
+    key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    gid, token = _rated_against(client, key, "bot:easy")
+    view = client.get(f"/v1/games/{gid}", headers=bearer(token)).get_json()
+    assert (view["rated"], view["unrated"]) == (True, None)  # running: to be rated
+    assert svc.acting.submit(gid, None, domain.Abort(why="a stuck table")) is not None
+    for headers in (bearer(token), {}):
+        view = client.get(f"/v1/games/{gid}", headers=headers).get_json()
+        assert (view["status"], view["rated"], view["unrated"]) == ("aborted", True, "T-6")
+    gid, token = _rated_against(client, key, "bot:easy")
+    r = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+    view = client.get(f"/v1/games/{gid}").get_json()
+    assert (view["result"], view["rated"], view["unrated"]) == ("unplayed", True, "unplayed")
+    state = client.get(f"/v1/games/{gid}/states/{view['version']}").get_json()
+    assert state["unrated"] == "unplayed"
+    plain = client.post("/v1/games", json={"game": "spit", "opponent": "bot:easy"}).get_json()
+    assert svc.acting.submit(plain["id"], None, domain.Abort(why="a stuck table")) is not None
+    view = client.get(f"/v1/games/{plain['id']}").get_json()
+    assert (view["status"], view["rated"], view["unrated"]) == ("aborted", False, None)
+
+
+def test_T6_a_rated_table_has_an_idle_clock_of_30_s_at_least(app, client):
+    """T-4, T-6 (docs/decisions/0029): a rated table's ``idle_forfeit_s`` is at least
+    30 s, so that no one wins or aborts a rated game by a clock shorter than a hosted
+    level's reaction and the service's usual delays: a shorter one is a 400 naming
+    ``options.idle_forfeit_s``, for a game as for a seek, and nothing is made; an
+    unrated table keeps any clock from 0.05 s."""
+    svc = app.extensions["spitlog"]
+    key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    player = {"id": "alice", "name": "Alice"}
+    body = {"game": "spit", "opponent": "bot:easy", "rated": True, "player": player,
+            "options": {"idle_forfeit_s": 29.9}}  # fmt: skip
+    lobby = client.get("/v1/games?status=running")
+    assert lobby.status_code == 200, lobby.get_json()
+    r = client.post("/v1/games", json=body, headers=key)
+    assert r.status_code == 400 and r.content_type == "application/problem+json"
+    assert r.get_json()["errors"].keys() == {"options.idle_forfeit_s"}
+    assert client.get("/v1/games?status=running").get_json() == lobby.get_json()  # none made
+    seek = {"game": "spit", "rated": True, "player": player, "options": {"idle_forfeit_s": 5}}
+    r = client.post("/v1/seeks", json=seek, headers=key)
+    assert r.status_code == 400 and r.get_json()["errors"].keys() == {"options.idle_forfeit_s"}
+    r = client.post("/v1/games", json={**body, "options": {"idle_forfeit_s": 30}}, headers=key)
+    assert r.status_code == 201, r.get_json()
+    unrated = {"game": "spit", "opponent": "bot:easy", "options": {"idle_forfeit_s": 0.05}}
+    assert client.post("/v1/games", json=unrated).status_code == 201

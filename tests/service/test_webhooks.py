@@ -1,4 +1,4 @@
-"""Signed webhooks (issue 15): which targets are refused, the signature, and delivery in
+"""Signed webhooks: which targets are refused, the signature, and delivery in
 order with retries, on fakeredis with a sender that records (the real receiver, workers
 and scheduler: tests/integration/test_webhooks_real.py)."""
 

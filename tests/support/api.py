@@ -137,8 +137,10 @@ def move_each(client, uses, gid: str, tokens, rng_seed: int = 1, timeout: float 
 
 def undecorated(view: dict) -> dict:
     """A view without what the service adds to the domain's (``service.players.decorate``:
-    the seats' players, ``rated``, the rematch links), to compare with ``domain.view``."""
-    out = {k: v for k, v in view.items() if k not in ("rated", "rematch", "rematch_of")}
+    the seats' players, ``rated``, ``unrated``, the rematch links), to compare with
+    ``domain.view``."""
+    out = {k: v for k, v in view.items()
+           if k not in ("rated", "unrated", "rematch", "rematch_of")}  # fmt: skip
     out["players"] = [{k: v for k, v in p.items() if k not in ("name", "player", "rating_diff")}
                       for p in view["players"]]  # fmt: skip
     return out

@@ -88,7 +88,8 @@ def pct(xs: list[float], p: float) -> float:
 class Players:
     """Both seats of a game, each on its own connection and thread, acting as fast as the
     game lets them (a read, then a legal action, ``pause_s`` apart); every request timed,
-    every status kept. A finished game is replaced by a new one with the same options."""
+    every status kept, each seat's acknowledged actions (201) counted in ``acked``. A
+    finished game is replaced by a new one with the same options."""
 
     def __init__(self, port: int, options: dict, pause_s: float = 0.05, seed: int = 1):
         self.port, self.options, self.pause_s = port, options, pause_s
@@ -96,6 +97,7 @@ class Players:
         self.latencies: list[float] = []
         self.statuses: dict[int, int] = {}
         self.results: list[tuple[str, str | None]] = []  # (game id, result) of ended games
+        self.acked = [0, 0]  # each seat's actions answered 201
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self.new_game()
@@ -136,8 +138,11 @@ class Players:
                 continue
             acts = [a for a in (view or {}).get("legal_actions", []) if a["type"] != "resign"]
             if acts:
-                self._call(conn, "POST", f"/v1/games/{gid}/actions", self.rng.choice(acts),
-                           token=token)  # fmt: skip
+                status, _v = self._call(conn, "POST", f"/v1/games/{gid}/actions",
+                                        self.rng.choice(acts), token=token)  # fmt: skip
+                if status == 201:
+                    with self._lock:
+                        self.acked[seat] += 1
             self._stop.wait(self.pause_s)
         conn.close()
 

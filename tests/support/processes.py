@@ -28,10 +28,13 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout: float = 30) -> None:
     raise RuntimeError("the server did not become ready")
 
 
-def start(args: list[str], env: dict) -> subprocess.Popen:
+def start(args: list[str], env: dict, script: str | Path | None = None) -> subprocess.Popen:
+    """``spitlog <args>`` (or ``script`` with them: a wrapper of it) as a subprocess of its
+    own session, its output piped."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    entry = [str(script)] if script is not None else ["-m", "service.cli"]
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", *args], cwd=ROOT, env=env,
+        [sys.executable, *entry, *args], cwd=ROOT, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )  # fmt: skip
 

@@ -14,18 +14,12 @@ from dataclasses import replace
 
 import pytest
 
-from domain import RULES, Ctx, IllegalAction, commitment, decide, options_for, replay, run
+from domain import Ctx, IllegalAction, commitment, decide, options_for, replay, run
 from domain.cards import Card
-from domain.events import (
-    CentreStarted,
-    Event,
-    GameCreated,
-    PlayerReady,
-    SeatTaken,
-    SpeedDealt,
-    SpitCardsTurned,
-    SpitDealt,
-)
+from domain.events import Event, GameCreated, PlayerReady, SeatTaken
+from domain.game import RULING
+from domain.speed import CentreStarted, SpeedDealt
+from domain.spit import SpitCardsTurned, SpitDealt
 from domain.state import State
 from tests.support.cards import cards_in  # noqa: F401 - the rule tests' card finder
 
@@ -51,10 +45,11 @@ def created(game: str = "spit", **options) -> list[Event]:
             at=T0,
             game_id="g_test",
             game=game,
-            options=options_for(game, options).public(RULES[game].OPTIONS),
+            options=options_for(game, options).public(),
             kind="human",
             client_seed=CLIENT_SEEDS[0],
             commitment=commitment(SEED),
+            ruling=RULING,
         ),
         SeatTaken(at=T0, seat=1, kind="human", client_seed=CLIENT_SEEDS[1]),
     ]

@@ -11,19 +11,11 @@ from dataclasses import dataclass, field
 
 from domain import (
     DECK,
-    Choose,
     Ctx,
-    Draw,
     Join,
-    Move,
-    Play,
-    PlayCard,
     Ready,
     Resign,
-    Slap,
-    Spit,
     Timeout,
-    TurnUp,
     create_game,
     deadlines,
     legal_actions,
@@ -31,6 +23,9 @@ from domain import (
     run,
 )
 from domain.events import Event
+from domain.piles import Spit
+from domain.speed import Draw, PlayCard
+from domain.spit import Choose, Move, Play, Slap, TurnUp
 from domain.state import State
 
 T0 = 1_000_000.0

@@ -1,14 +1,13 @@
-"""Issue 5: export formats and the offline audit (domain/export.py, domain/audit.py).
+"""Export formats and the offline audit (domain/export.py, domain/audit.py).
 
 Simulated games of both modes are exported (NDJSON and notation), read back and
 audited offline: all verify. Tampering with one card of one deal, or inserting one
 illegal event, is caught and named. SPITLOG_AUDIT_GAMES sets how many games per mode
-(default 150 here; 1000 for the issue's check: SPITLOG_AUDIT_GAMES=1000).
+(default 150 here; docs/testing.md's long profile: SPITLOG_AUDIT_GAMES=1000).
 """
 
 import dataclasses
 import json
-import os
 import random
 
 import pytest
@@ -23,30 +22,26 @@ from domain import (
     Timeout,
     commitment,
     create_game,
+    current,
     deadlines,
     replay,
     run,
-    state_from_dict,
-    state_to_dict,
     view,
 )
 from domain.audit import verify
 from domain.bots import POLICIES
 from domain.cards import Card
-from domain.events import (
-    CardPlayed,
-    DeadlineExpired,
-    GameAborted,
-    GameEnded,
-    SpeedDealt,
-    SpitDealt,
-    event_from_dict,
-    event_to_dict,
-)
+from domain.codec import event_from_dict, event_to_dict
+from domain.events import DeadlineExpired, GameAborted, GameEnded
 from domain.export import from_ndjson, parse_notation, to_ndjson, to_notation
+from domain.game import RULING
+from domain.piles import CardPlayed
 from domain.simulate import play_game
+from domain.speed import SpeedDealt
+from domain.spit import SpitDealt
+from tests.support import profiles
 
-GAMES = int(os.environ.get("SPITLOG_AUDIT_GAMES", "150"))
+GAMES = profiles.AUDIT_GAMES
 
 
 def simulated(game: str, i: int, options=None):
@@ -192,8 +187,11 @@ def test_T6_a_log_from_before_T6_still_replays_exports_and_audits():
     ``admin`` (no by, no why), and a hosted bot's seat was forfeited by T-4 when its clock
     ran out. Both still replay (the abort reads as T-6 by the operator), export byte for
     byte as they were written (an archived copy is checked against the export Redis
-    makes), and audit; each only where today's rules allow the action it answered."""
+    makes), and audit; each only where today's rules allow the action it answered. A log
+    from before T-6 names no ruling in its ``game_created``."""
     log, seed = simulated("spit", 5)
+    log = [dataclasses.replace(log[0], ruling=None), *log[1:]]
+    assert "ruling" not in event_to_dict(log[0])  # its first line as it was written
     cut = len(log) // 2
     state = replay(log[:cut])
     at = log[cut - 1].at + 1
@@ -228,6 +226,28 @@ def test_T6_a_log_from_before_T6_still_replays_exports_and_audits():
     assert not verify(log[:cut] + wrong, seed).ok
 
 
+def test_T6_a_new_log_with_a_forfeit_or_abort_of_the_old_forms_fails_the_audit():
+    """docs/decisions/0029: a game created today names the rulings it is played under
+    (``game_created.ruling``), so the forms of a log from before T-6 (a hosted bot
+    forfeited by T-4, an operator's abort with reason ``admin``) are forgeries in it: the
+    audit fails at them. The same events in a log that names no ruling still pass."""
+    log, seed = simulated("spit", 5)
+    assert log[0].ruling == RULING and event_to_dict(log[0])["ruling"] == RULING
+    cut = len(log) // 2
+    state = replay(log[:cut])
+    d = next(d for d in deadlines(state) if d.rule == "T-6")
+    forfeit = [
+        DeadlineExpired(at=d.at, rule="T-4", seat=d.seat),
+        GameEnded(at=d.at, winner=1 - d.seat, reason="T-4"),
+    ]
+    admin = [GameAborted(at=log[cut - 1].at + 1, reason="admin")]
+    for forged in (forfeit, admin):
+        verdict = verify(log[:cut] + forged, seed)
+        assert not verdict.ok and verdict.first_bad == cut + 1, verdict.reason
+        old = [dataclasses.replace(log[0], ruling=None), *log[1:cut]]
+        assert verify(old + forged, seed).ok  # a log from before T-6: as it was judged
+
+
 def test_T6_an_aborted_games_exports_say_how_it_ended():
     """docs/export.md: the notation's ``Result`` of an aborted game is ``- <rule>`` (no
     winner), ``- T-6`` for an abort under T-6; the ``game_aborted`` line says by whom and
@@ -249,14 +269,18 @@ def test_T6_an_aborted_games_exports_say_how_it_ended():
     assert '[Result "- E-4"]' in to_notation(drawn, seed)  # no winner: "-", not "None"
 
 
-def test_T6_a_snapshot_from_before_T6_reads_as_T6():
-    """A snapshot (a cache of the state) taken at an operator's abort before T-6 holds
-    result ``admin`` and no ``aborted_by``: it reads as the log now does, T-6 by the
-    operator."""
-    log, _seed = simulated("spit", 5)
-    state = replay(log[: len(log) // 2] + [GameAborted(at=log[0].at, reason="admin")])
-    snap = state_to_dict(state)
-    snap["state"]["result"] = "admin"
-    del snap["state"]["aborted_by"], snap["state"]["aborted_why"]
-    back = state_from_dict(snap)
-    assert (back.result, back.aborted_by) == ("T-6", "operator") and back == state
+def test_T6_game_aborted_v1_is_upcast_to_an_abort_under_T6_by_the_operator():
+    """GameAborted is at version 2: version 1 (before RULES T-6) wrote an operator's abort as
+    reason ``admin``; ``current`` reads it as T-6 by the operator, and leaves every form of
+    version 2 as it is (a stored form carries no version)."""
+    assert GameAborted.VERSION == 2
+    old = GameAborted(at=1.0, reason="admin")
+    assert current(old) == GameAborted(at=1.0, reason="T-6", by="operator")
+    for e in (
+        GameAborted(at=1.0, reason="T-6", by="operator", why="abuse"),
+        GameAborted(at=1.0, reason="T-6", by="service", why="stalled"),
+        GameAborted(at=1.0, reason="T-5"),
+        GameAborted(at=1.0, reason="unplayed", why="a rated game: ..."),
+    ):
+        assert current(e) is e
+    assert current(GameEnded(at=1.0, winner=0, reason="E-2")).reason == "E-2"  # version 1

@@ -1,4 +1,4 @@
-"""Hosted bots (issue 4): legal, blind to what their seat may not see (H-1, H-2), and
+"""Hosted bots: legal, blind to what their seat may not see (H-1, H-2), and
 stronger with each level through play."""
 
 import doctest
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from domain import Ctx, bots, decide, events, parse_action, view
+from domain import Ctx, bots, decide, event_types, parse_action, view
 from domain.bots import BASELINES, POLICIES
 from domain.simulate import play_game as simulate
 from tests.support.cards import visible_cards
@@ -26,6 +26,7 @@ TABLES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), TABLES)
 def test_every_level_chooses_a_legal_action_or_waits_and_sees_no_hidden_card(game, options):
     """H-1, H-2: over random positions each level answers with one of its seat's
@@ -116,6 +117,7 @@ def test_the_module_examples_hold():
     assert doctest.testmod(bots).failed == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "games", "least"), [("spit", 20, 19), ("speed", 40, 34)])
 def test_hard_beats_random_in_a_small_ladder(game, games, least):
     """A fast ladder (the full one is bench/ladder.py: 99.8% in Spit, 97.0% in single
@@ -142,7 +144,7 @@ def test_T4_a_bot_that_misses_plays_never_idles_into_a_forfeit(game):
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_P1_Q3_the_greedy_baseline_plays_any_fitting_card_before_anything_else(game):
-    """Issue 16's yardstick: a play at once (P-1, Q-3), whatever else it could do."""
+    """The ladder's yardstick: a play at once (P-1, Q-3), whatever else it could do."""
     if game == "spit":
         other = ["QC", "QD", "JC", "QS", "KD"]
         given, kinds = (
@@ -223,6 +225,6 @@ def test_the_simulator_asks_a_policy_only_when_its_plan_falls_due(game):
     assert asked == acted and min(acted) > 10
 
 
-ACTS = {c for c in vars(events).values() if isinstance(c, type) and c.__name__ in (
+ACTS = {c for c in event_types().values() if c.__name__ in (
     "CardPlayed", "CardTurnedUp", "CardMoved", "CardDrawn", "SpitCalled", "PileSlapped",
     "PileChosen", "PlayerReady")}  # fmt: skip

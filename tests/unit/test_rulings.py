@@ -44,37 +44,11 @@ their rules. These are the engine's, beyond the text:
 
 from dataclasses import replace
 
-from domain import (
-    Choose,
-    Ctx,
-    Deadline,
-    Draw,
-    Join,
-    Play,
-    PlayCard,
-    Ready,
-    Resign,
-    Slap,
-    Spit,
-    Timeout,
-    deadlines,
-    decide,
-    replay,
-)
-from domain.events import (
-    CentreStarted,
-    DeadlineExpired,
-    GameAborted,
-    GameEnded,
-    GameScored,
-    PilesTaken,
-    PlayerReady,
-    PlayerResigned,
-    RoundEnded,
-    SpeedDealt,
-    SpitCalled,
-    SpitCardsTurned,
-)
+from domain import Ctx, Deadline, Join, Ready, Resign, Timeout, deadlines, decide, replay
+from domain.events import DeadlineExpired, GameAborted, GameEnded, PlayerReady, PlayerResigned
+from domain.piles import Spit, SpitCalled
+from domain.speed import CentreStarted, Draw, GameScored, PlayCard, SpeedDealt
+from domain.spit import Choose, PilesTaken, Play, RoundEnded, Slap, SpitCardsTurned
 
 from .builders import (
     NOW,

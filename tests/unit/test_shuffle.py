@@ -14,9 +14,10 @@ import struct
 import pytest
 
 from domain import DECK, Card, commitment, create_game, shuffle
-from domain.events import GameCreated, SpeedDealt, SpitDealt
+from domain.events import GameCreated
 from domain.shuffle import VERSION, _Stream
-from domain.spit import deal_layout
+from domain.speed import SpeedDealt
+from domain.spit import SpitDealt, deal_layout
 
 # (server seed hex, client seeds, nonce) -> the 52 cards in shuffled order
 VECTORS = [

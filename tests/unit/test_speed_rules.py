@@ -6,13 +6,10 @@ import pytest
 from domain import (
     DECK,
     Ctx,
-    Draw,
     GameOver,
     Join,
-    PlayCard,
     Ready,
     Resign,
-    Spit,
     decide,
     legal_actions,
     replay,
@@ -20,19 +17,17 @@ from domain import (
     shuffle,
     view,
 )
-from domain.events import (
+from domain.events import GameAborted, GameEnded, PlayerReady, PlayerResigned
+from domain.piles import CardPlayed, Spit, SpitCalled
+from domain.speed import (
     CardDrawn,
-    CardPlayed,
     CentreStarted,
-    GameAborted,
-    GameEnded,
+    Draw,
     GameScored,
-    PlayerReady,
-    PlayerResigned,
+    PlayCard,
     SideCardsTurned,
     SidePilesRebuilt,
     SpeedDealt,
-    SpitCalled,
 )
 
 from .builders import (

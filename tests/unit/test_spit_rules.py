@@ -5,18 +5,12 @@ import pytest
 
 from domain import (
     DECK,
-    Choose,
     Ctx,
     GameOver,
     Join,
     MalformedAction,
-    Move,
-    Play,
     Ready,
     Resign,
-    Slap,
-    Spit,
-    TurnUp,
     decide,
     legal_actions,
     parse_action,
@@ -24,23 +18,24 @@ from domain import (
     shuffle,
     view,
 )
-from domain.events import (
+from domain.events import GameAborted, GameEnded, PlayerReady, PlayerResigned
+from domain.piles import CardPlayed, Spit, SpitCalled
+from domain.spit import (
     CardMoved,
-    CardPlayed,
     CardTurnedUp,
-    GameAborted,
-    GameEnded,
+    Choose,
+    Move,
     PileChosen,
     PileSlapped,
     PilesTaken,
-    PlayerReady,
-    PlayerResigned,
+    Play,
     RoundEnded,
-    SpitCalled,
+    Slap,
     SpitCardsTurned,
     SpitDealt,
+    TurnUp,
+    deal_layout,
 )
-from domain.spit import deal_layout
 
 from .builders import (
     CLIENT_SEEDS,
@@ -405,7 +400,7 @@ def test_E2_a_player_with_no_cards_left_wins_at_once_in_a_one_pile_round():
 
 
 def test_E2_a_player_with_no_cards_left_wins_at_once_in_a_two_pile_round():
-    """The issue's scenario: piles 8S / QD; seat 0 holds only 7H in its stockpiles and no
+    """Piles 8S / QD; seat 0 holds only 7H in its stockpiles and no
     spit cards; seat 1 is stuck with 5C as a spit card; seat 0 plays 7H: no slap, no new
     layout, the game ends and seat 0 wins."""
     given = spit_game(["7H", "", "", "", ""], STUCK1, "8S", "QD 5C")

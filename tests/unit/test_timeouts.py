@@ -3,19 +3,11 @@ system's ``Timeout`` action fires it once due, leaving its events in the log."""
 
 from dataclasses import replace
 
-from domain import Deadline, Play, Ready, Slap, Spit, Timeout, deadlines, view
-from domain.events import (
-    CentreStarted,
-    DeadlineExpired,
-    GameAborted,
-    GameEnded,
-    PilesTaken,
-    PlayerReady,
-    SeatTaken,
-    SideCardsTurned,
-    SpitCalled,
-    SpitCardsTurned,
-)
+from domain import Deadline, Ready, Timeout, deadlines, view
+from domain.events import DeadlineExpired, GameAborted, GameEnded, PlayerReady, SeatTaken
+from domain.piles import Spit, SpitCalled
+from domain.speed import CentreStarted, SideCardsTurned
+from domain.spit import PilesTaken, Play, Slap, SpitCardsTurned
 
 from .builders import NOW, T0, after, cards, created, refused, speed_game, spit_game, state_of, when
 from .positions import STUCK0, STUCK1, about_to_clear, speed_stuck
@@ -138,7 +130,7 @@ PAUSED1 = ["JC", "QD", "3D", "3H", "2H"]
 
 
 def test_T4_the_clock_accumulates_in_total_and_pauses_without_restarting():
-    """The issue's scenario: both stalemated at the start, T-1 calls for both at T0+3,
+    """Both stalemated at the start, T-1 calls for both at T0+3,
     seat 1 plays at T0+60 and T0+130, and only then does seat 0 get a legal play. Seat 0
     had a legal action for 3 s in all (the stalemate's call): it is not forfeited at
     T0+130; its clock resumes there with 117 s left."""
@@ -193,10 +185,9 @@ def test_T6_a_hosted_bots_idle_clock_aborts_the_game_instead_of_forfeiting_it():
     aborts the game under T-6, by the service, with no winner. A person's seat beside it
     keeps its T-4."""
     state = state_of(hosted(playing()))
-    assert deadlines(state) == (Deadline("T-4", T0 + 120, 0), Deadline("T-6", T0 + 120, 1))
+    assert deadlines(state) == (Deadline("T-6", T0 + 120, 1), Deadline("T-4", T0 + 120, 0))
     assert refused(state, Timeout("T-4", 1), None, now=T0 + 500).rule == "T-4"  # none runs
     assert refused(state, Timeout("T-6", 1), None, now=T0 + 119.9).rule == "T-6"
-    assert refused(state, Timeout("T-6", 0), None, now=T0 + 500).rule == "T-6"  # a person's
     why = "the service could not run seat 1's decisions for 120 s"
     assert when(state, Timeout("T-6", 1), None, now=T0 + 120) == [
         DeadlineExpired(rule="T-6", seat=1),
@@ -207,14 +198,61 @@ def test_T6_a_hosted_bots_idle_clock_aborts_the_game_instead_of_forfeiting_it():
     assert deadlines(aborted) == ()
     v = view(aborted, 0)
     assert v["aborted"] == {"by": "service", "why": why} and v["winner"] is None
-    # the person's own clock still forfeits the person, the bot winning
-    assert when(state, Timeout("T-4", 0), None, now=T0 + 120) == [
-        DeadlineExpired(rule="T-4", seat=0),
-        GameEnded(winner=1, reason="T-4"),
-    ]
     # the bot's clock is T-4's (in total, since its own last action): its action restarts it
     acted = after(state, Play(4, 0), 1, now=NOW)  # 9D on 8S
     assert Deadline("T-6", NOW + 120, 1) in deadlines(acted)
+    # the person's own clock still forfeits the person, the bot winning
+    assert when(acted, Timeout("T-4", 0), None, now=T0 + 120) == [
+        DeadlineExpired(rule="T-4", seat=0),
+        GameEnded(winner=1, reason="T-4"),
+    ]
+
+
+def test_T6_a_bots_T6_due_with_a_persons_T4_comes_first():
+    """T-4, T-6 (docs/decisions/0029): when a hosted bot's T-6 falls due no later than the
+    person's T-4 (both clocks from the same deal, neither seat acting), the T-6 comes
+    first: the service failing the bot is no fault of the person's, so the game is
+    aborted, never the person forfeited. The deadlines list it first, and the T-4 is
+    refused while that T-6 runs; the person's T-4 due first is still theirs."""
+    for bot in (0, 1):
+        given = [replace(e, kind="bot:easy") if i == bot and hasattr(e, "kind") else e
+                 for i, e in enumerate(playing())]  # fmt: skip
+        state = state_of(given)
+        assert state.players[bot].kind == "bot:easy" and state.players[1 - bot].kind == "human"
+        assert [(d.rule, d.seat) for d in deadlines(state)] == [("T-6", bot), ("T-4", 1 - bot)]
+        assert refused(state, Timeout("T-4", 1 - bot), None, now=T0 + 500).rule == "T-6"
+        assert when(state, Timeout("T-6", bot), None, now=T0 + 120)[1].reason == "T-6"
+    # the bot acted later: its T-6 runs later than the person's T-4, which goes first
+    state = state_of(hosted(playing()))
+    acted = after(state, Play(4, 0), 1, now=NOW)
+    assert [d.rule for d in deadlines(acted)] == ["T-4", "T-6"]
+    assert when(acted, Timeout("T-4", 0), None, now=T0 + 120)[1] == GameEnded(
+        winner=1, reason="T-4"
+    )
+    # a log written before this ruling (its game names none) was judged as it was
+    old = state_of([replace(given[0], ruling=None), *given[1:]])
+    assert when(old, Timeout("T-4", 0), None, now=T0 + 120)[1] == GameEnded(winner=1, reason="T-4")
+
+
+def test_T6_a_person_refused_for_idle_forfeit_s_has_the_game_aborted_not_forfeited():
+    """RULES T-4, T-6: a seat whose requests the service refused for ``idle_forfeit_s``
+    since its own last action stalled the game through no fault of its own: once its T-4
+    clock has run out the service aborts the game under T-6 (the time refused is known
+    to the service, not to the log: the domain checks the moment, the seat's clock run
+    out), by the service, saying whose requests were refused and for how long. Not
+    before that moment, and not for a seat whose clock is not running."""
+    state = state_of(playing())
+    assert refused(state, Timeout("T-6", 0), None, now=T0 + 119.9).rule == "T-6"
+    why = ("the service refused seat 0's requests (a 503, or a 429 of a limit the seat did "
+           "not exceed) for 120 s since its last action")  # fmt: skip
+    assert when(state, Timeout("T-6", 0), None, now=T0 + 120) == [
+        DeadlineExpired(rule="T-6", seat=0),
+        GameAborted(reason="T-6", by="service", why=why),
+    ]
+    aborted = after(state, Timeout("T-6", 0), None, now=T0 + 120)
+    assert (aborted.status, aborted.winner, aborted.aborted_by) == ("aborted", None, "service")
+    waiting = state_of(created("spit")[:1])  # no T-4 runs: no seat is kept from acting
+    assert refused(waiting, Timeout("T-6", 0), None, now=T0 + 500).rule == "T-6"
 
 
 def test_T6_a_hosted_bot_at_seat_0_and_a_short_clock():

@@ -5,15 +5,10 @@ import re
 from domain import (
     DECK,
     Ctx,
-    Draw,
     IllegalAction,
     Join,
-    Move,
-    Play,
-    PlayCard,
     Ready,
     Resign,
-    TurnUp,
     decide,
     event_to_dict,
     full_state,
@@ -21,7 +16,9 @@ from domain import (
     replay,
     view,
 )
-from domain.events import CardDrawn, CardPlayed
+from domain.piles import CardPlayed
+from domain.speed import CardDrawn, Draw, PlayCard
+from domain.spit import Move, Play, TurnUp
 
 from .builders import (
     CLIENT_SEEDS,

@@ -446,7 +446,7 @@ export interface components {
             ready_grace_s?: number;
             /** @description T-3: seconds before the piles are taken without a slap (default 3.0; spit, speed) */
             slap_grace_s?: number;
-            /** @description T-4: seconds in all with a legal action, since your own last one, before you forfeit (a hosted bot's seat: before the game is aborted, T-6) (default 120.0; spit, speed) */
+            /** @description T-4: seconds in all with a legal action, since your own last one, before you forfeit (a hosted bot's seat: before the game is aborted, T-6); at least 30 at a rated table (default 120.0; spit, speed) */
             idle_forfeit_s?: number;
             /** @description T-5: seconds before a game with an empty seat is aborted (default 600.0; spit, speed) */
             join_timeout_s?: number;
@@ -569,8 +569,10 @@ export interface components {
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
-            /** @description rated (Glicko-2) when it ends */
+            /** @description the table is rated: its game is rated (Glicko-2) if it ends with a result */
             rated: boolean;
+            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null otherwise */
+            unrated: string | null;
             /** @description a finished game's rematch; null before the end */
             rematch: {
                 /** @description the rematch, once made */
@@ -670,8 +672,10 @@ export interface components {
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
             commitment: string;
-            /** @description rated (Glicko-2) when it ends */
+            /** @description the table is rated: its game is rated (Glicko-2) if it ends with a result */
             rated: boolean;
+            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null otherwise */
+            unrated: string | null;
             /** @description a finished game's rematch; null before the end */
             rematch: {
                 /** @description the rematch, once made */
@@ -838,6 +842,7 @@ export interface components {
             client_seed: string;
             commitment: string;
             rated?: boolean | null;
+            ruling?: number | null;
             /** @description when, in seconds since the epoch */
             at: number;
         };
@@ -1107,7 +1112,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a legal action for `idle_forfeit_s` in all since its last one (T-6, `seat`: the bot's). */
+        /** @description A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a seat's idle clock ran out where the service, not the seat, kept it from acting (T-6, `seat`: a hosted bot whose decisions the service failed to run, or a seat whose requests it refused for `idle_forfeit_s`). */
         DeadlineExpiredEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1148,7 +1153,7 @@ export interface components {
             /** @description when, in seconds since the epoch */
             at: number;
         };
-        /** @description The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), under T-6 by the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says which, `why` says why, in words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit before both seats had made a move (no result, as on Lichess; docs/decisions/0027), `why` saying which. A log written before T-6 may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator. */
+        /** @description The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), under T-6 by the operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run, a seat whose requests it refused for `idle_forfeit_s`): `by` says which, `why` says why, in words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit before both seats had made a move (no result, as on Lichess; docs/decisions/0027), `why` saying which. A log written before T-6 may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator. */
         GameAbortedEvent: {
             /** @description the event's place in the log (1 = first) */
             version: number;
@@ -1233,7 +1238,7 @@ export interface components {
              * @enum {string}
              */
             seat0?: "human" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
-            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot, once both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`) */
+            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot, once both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`); a rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`) */
             rated?: boolean;
             /** @description your contribution to every shuffle of the game (RULES H-6) */
             client_seed?: string;

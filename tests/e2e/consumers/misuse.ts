@@ -6,7 +6,7 @@ import { createSpitlogClient, streamEvents, unwrap } from "spitlog-client";
 
 const api = createSpitlogClient("http://127.0.0.1:8000", { token: "token" });
 const path = { game_id: "g_1" };
-await api.POST("/v1/games/{game_id}/actions", { params: { path }, body: { type: "play", card: 3, nope: true } }); // refused: the example
+await api.POST("/v1/games/{game_id}/actions", { params: { path }, body: { type: "play", card: 3, nope: true } }); // refused: an unknown field
 await api.POST("/v1/games/{game_id}/actions", { params: { path }, body: { type: "fly" } }); // refused: no such action
 await api.POST("/v1/games", { body: { game: "chess" } }); // refused: no such game
 await api.GET("/v1/nope"); // refused: no such path

@@ -34,7 +34,8 @@ class CreateGame:
         opponent (CreateGameOpponent | Unset): who takes seat 1: a human who joins, or a bot
         seat0 (CreateGameSeat0 | Unset): who takes seat 0: you (human, the default) or a bot, and you watch
         rated (bool | Unset): rated (Glicko-2) when it ends: your player against another player or a hosted bot, once
-            both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`)
+            both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`); a
+            rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`)
         client_seed (str | Unset): your contribution to every shuffle of the game (RULES H-6)
         webhook (Webhook | Unset):
     """

@@ -11,8 +11,9 @@ T = TypeVar("T", bound="DeadlineExpiredEvent")
 
 @_attrs_define
 class DeadlineExpiredEvent:
-    """A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a hosted bot's seat had a legal action for `idle_forfeit_s`
-    in all since its last one (T-6, `seat`: the bot's).
+    """A timer of T-1..T-5 expired (`seat`: whose, for T-4), or a seat's idle clock ran out where the service, not the
+    seat, kept it from acting (T-6, `seat`: a hosted bot whose decisions the service failed to run, or a seat whose
+    requests it refused for `idle_forfeit_s`).
 
         Attributes:
             version (int): the event's place in the log (1 = first)

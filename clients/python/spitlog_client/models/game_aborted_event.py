@@ -14,10 +14,11 @@ T = TypeVar("T", bound="GameAbortedEvent")
 @_attrs_define
 class GameAbortedEvent:
     """The game was aborted, no one winning: nobody joined (T-5), a seat resigned before it began (E-5), under T-6 by the
-    operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run): `by` says which,
-    `why` says why, in words; or, reason `unplayed`, a rated game ended by a resignation or a T-4 forfeit before both
-    seats had made a move (no result, as on Lichess; docs/decisions/0027), `why` saying which. A log written before T-6
-    may hold an operator's abort as reason `admin`, with no `by` or `why`: it counts as T-6 by the operator.
+    operator (`spitlog admin abort`) or the service (a hosted bot whose decisions it could not run, a seat whose
+    requests it refused for `idle_forfeit_s`): `by` says which, `why` says why, in words; or, reason `unplayed`, a rated
+    game ended by a resignation or a T-4 forfeit before both seats had made a move (no result, as on Lichess;
+    docs/decisions/0027), `why` saying which. A log written before T-6 may hold an operator's abort as reason `admin`,
+    with no `by` or `why`: it counts as T-6 by the operator.
 
         Attributes:
             version (int): the event's place in the log (1 = first)

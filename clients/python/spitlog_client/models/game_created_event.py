@@ -30,6 +30,7 @@ class GameCreatedEvent:
         commitment (str):
         at (float): when, in seconds since the epoch
         rated (bool | None | Unset):
+        ruling (int | None | Unset):
     """
 
     version: int
@@ -42,6 +43,7 @@ class GameCreatedEvent:
     at: float
     type_: Literal["game_created"] = "game_created"
     rated: bool | None | Unset = UNSET
+    ruling: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,6 +71,12 @@ class GameCreatedEvent:
         else:
             rated = self.rated
 
+        ruling: int | None | Unset
+        if isinstance(self.ruling, Unset):
+            ruling = UNSET
+        else:
+            ruling = self.ruling
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -86,6 +94,8 @@ class GameCreatedEvent:
         )
         if rated is not UNSET:
             field_dict["rated"] = rated
+        if ruling is not UNSET:
+            field_dict["ruling"] = ruling
 
         return field_dict
 
@@ -123,6 +133,15 @@ class GameCreatedEvent:
 
         rated = _parse_rated(d.pop("rated", UNSET))
 
+        def _parse_ruling(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        ruling = _parse_ruling(d.pop("ruling", UNSET))
+
         game_created_event = cls(
             version=version,
             type_=type_,
@@ -134,6 +153,7 @@ class GameCreatedEvent:
             commitment=commitment,
             at=at,
             rated=rated,
+            ruling=ruling,
         )
 
         game_created_event.additional_properties = d

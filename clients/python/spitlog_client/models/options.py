@@ -31,7 +31,8 @@ class Options:
             ready_grace_s (float | Unset): T-2: seconds before a player is made ready (default 10.0; spit, speed)
             slap_grace_s (float | Unset): T-3: seconds before the piles are taken without a slap (default 3.0; spit, speed)
             idle_forfeit_s (float | Unset): T-4: seconds in all with a legal action, since your own last one, before you
-                forfeit (a hosted bot's seat: before the game is aborted, T-6) (default 120.0; spit, speed)
+                forfeit (a hosted bot's seat: before the game is aborted, T-6); at least 30 at a rated table (default 120.0;
+                spit, speed)
             join_timeout_s (float | Unset): T-5: seconds before a game with an empty seat is aborted (default 600.0; spit,
                 speed)
     """

@@ -52,7 +52,10 @@ class SpeedState:
         result (None | str): the rule that ended the game
         aborted (Aborted | None): null unless aborted under T-6
         commitment (str): sha256 hex of the server seed
-        rated (bool): rated (Glicko-2) when it ends
+        rated (bool): the table is rated: its game is rated (Glicko-2) if it ends with a result
+        unrated (None | str): a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`,
+            `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null
+            otherwise
         rematch (None | SpeedStateRematchType0): a finished game's rematch; null before the end
         rematch_of (None | str): the game this one rematches
         scores (list[int]): per seat (Q-8)
@@ -79,6 +82,7 @@ class SpeedState:
     aborted: Aborted | None
     commitment: str
     rated: bool
+    unrated: None | str
     rematch: None | SpeedStateRematchType0
     rematch_of: None | str
     scores: list[int]
@@ -161,6 +165,9 @@ class SpeedState:
 
         rated = self.rated
 
+        unrated: None | str
+        unrated = self.unrated
+
         rematch: dict[str, Any] | None
         if isinstance(self.rematch, SpeedStateRematchType0):
             rematch = self.rematch.to_dict()
@@ -217,6 +224,7 @@ class SpeedState:
                 "aborted": aborted,
                 "commitment": commitment,
                 "rated": rated,
+                "unrated": unrated,
                 "rematch": rematch,
                 "rematch_of": rematch_of,
                 "scores": scores,
@@ -382,6 +390,13 @@ class SpeedState:
 
         rated = d.pop("rated")
 
+        def _parse_unrated(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        unrated = _parse_unrated(d.pop("unrated"))
+
         def _parse_rematch(data: object) -> None | SpeedStateRematchType0:
             if data is None:
                 return data
@@ -472,6 +487,7 @@ class SpeedState:
             aborted=aborted,
             commitment=commitment,
             rated=rated,
+            unrated=unrated,
             rematch=rematch,
             rematch_of=rematch_of,
             scores=scores,

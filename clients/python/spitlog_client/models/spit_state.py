@@ -53,7 +53,10 @@ class SpitState:
         result (None | str): the rule that ended the game
         aborted (Aborted | None): null unless aborted under T-6
         commitment (str): sha256 hex of the server seed
-        rated (bool): rated (Glicko-2) when it ends
+        rated (bool): the table is rated: its game is rated (Glicko-2) if it ends with a result
+        unrated (None | str): a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`,
+            `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null
+            otherwise
         rematch (None | SpitStateRematchType0): a finished game's rematch; null before the end
         rematch_of (None | str): the game this one rematches
         solo_pile (int | None): S-3: the one spit pile left
@@ -85,6 +88,7 @@ class SpitState:
     aborted: Aborted | None
     commitment: str
     rated: bool
+    unrated: None | str
     rematch: None | SpitStateRematchType0
     rematch_of: None | str
     solo_pile: int | None
@@ -173,6 +177,9 @@ class SpitState:
 
         rated = self.rated
 
+        unrated: None | str
+        unrated = self.unrated
+
         rematch: dict[str, Any] | None
         if isinstance(self.rematch, SpitStateRematchType0):
             rematch = self.rematch.to_dict()
@@ -216,6 +223,7 @@ class SpitState:
                 "aborted": aborted,
                 "commitment": commitment,
                 "rated": rated,
+                "unrated": unrated,
                 "rematch": rematch,
                 "rematch_of": rematch_of,
                 "solo_pile": solo_pile,
@@ -406,6 +414,13 @@ class SpitState:
 
         rated = d.pop("rated")
 
+        def _parse_unrated(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        unrated = _parse_unrated(d.pop("unrated"))
+
         def _parse_rematch(data: object) -> None | SpitStateRematchType0:
             if data is None:
                 return data
@@ -476,6 +491,7 @@ class SpitState:
             aborted=aborted,
             commitment=commitment,
             rated=rated,
+            unrated=unrated,
             rematch=rematch,
             rematch_of=rematch_of,
             solo_pile=solo_pile,
