@@ -241,7 +241,7 @@ def test_T6_a_seat_excused_for_idle_forfeit_s_has_the_game_aborted(redis_url):
     assert events[-2] == {"type": "deadline_expired", "at": events[-1]["at"], "rule": "T-6",
                           "seat": 0}  # fmt: skip
     log = [domain.event_from_dict(e) for e in events]
-    assert verify(log, bytes.fromhex(rt.reading.load(gid).meta["seed"])).ok  # the audit holds
+    assert verify(log, rt.reading.load(gid).seed).ok  # the audit holds
     # refused for less than their clocks (1 s and 1.5 s of 2 s), the seats' T-4s are
     # pushed back by that much, and the first to run out forfeits, as before
     clock.at = t

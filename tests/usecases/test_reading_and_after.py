@@ -102,22 +102,25 @@ def test_the_lobby_lists_newest_first_and_filters(world):
 def test_T4_the_time_the_service_refused_a_seat_pushes_its_deadline_back(world):
     """RULES T-4: a seat refused by the service (a 503) since its last action is not
     forfeited for that time: its deadline falls due that much later; a window of the
-    other seat's changes nothing for it."""
-    gid, t0, t1 = seated(world, game="speed", idle_forfeit_s=10)
+    other seat's changes nothing for it. RULES T-6: refused for ``idle_forfeit_s`` or
+    more, its deadline is a T-6 due at once (the game is aborted, not forfeited)."""
+    gid, t0, t1 = seated(world, game="speed", idle_forfeit_s=40)
     for token in (t0, t1):
         world.acting.act(gid, token, {"type": "ready"})
     game = world.cases.reading.load(gid)
     deadlines = world.cases.deadlines
     now = T0 + 100  # long due
     due, at = deadlines.due(game, now)
-    assert due.rule == "T-4" and at == due.at == T0 + 10
+    assert due.rule == "T-4" and at == due.at == T0 + 40
     tokens = (t0, t1)
     deadlines.refused(gid, tokens[1 - due.seat], T0, T0 + 50)  # the other seat's
     assert deadlines.due(game, now) == (due, at)
     deadlines.refused(gid, tokens[due.seat], T0 + 5, T0 + 35)
     assert deadlines.excused(game, due.seat, now) == 30.0
     assert deadlines.due(game, now) == (due, at + 30)
-    assert deadlines.due(game, T0 + 9) == (due, at)  # not due yet: nothing pushed back
+    assert deadlines.due(game, T0 + 39) == (due, at)  # not due yet: nothing pushed back
+    deadlines.refused(gid, tokens[due.seat], T0 + 35, T0 + 50)  # 45 s in all: over 40
+    assert deadlines.due(game, now) == (domain.Deadline("T-6", due.at, due.seat), due.at)
 
 
 def test_both_seats_asking_make_one_rematch_seats_swapped(world):
