@@ -21,6 +21,7 @@ from .errors import Busy, Forbidden, PreconditionFailed, Unauthorized, Unconfirm
 from .metrics import Metrics
 from .ports import SYSTEM_ENTROPY, Appended, Entropy, GameStore, Replayed
 from .reading import Reading
+from .records import IdemKey
 from .tokens import Tokens
 
 
@@ -80,8 +81,8 @@ class Acting:
                     raise
                 (game, idem), fresh = self.reading.load_keyed(game_id, idem_key), True
                 continue
-            field = f"{seat}:{idem_key}" if idem_key else None
-            if fresh and field and idem[seat] is not None:
+            keyed = IdemKey(seat, idem_key) if idem_key else None
+            if fresh and keyed and idem[seat] is not None:
                 return self._replay(game, seat, idem[seat], fp)
             if if_match is not None and game.version not in if_match:
                 if fresh:
@@ -97,17 +98,17 @@ class Acting:
                     (game, idem), fresh = self.reading.load_keyed(game_id, idem_key), True
                     continue
                 self.metrics.action(game.state.game, "refused")
-                if field:  # the first answer is the answer, refusals included
+                if keyed:  # the first answer is the answer, refusals included
                     prior = self.store.record(
-                        game_id, field, idempotency.refused(fp, e, game.version)
+                        game_id, keyed, idempotency.refused(fp, e, game.version)
                     )
                     if prior is not None:
                         return self._replay(game, seat, prior, fp)
                 raise at_version(e, game.version) from None
-            record = idempotency.appended(fp, game.version + 1, state.version) if field else None
+            record = idempotency.appended(fp, game.version + 1, state.version) if keyed else None
             wire = [domain.event_to_dict(e) for e in events]
             result = self.appender.append(
-                game, events, state, idem=(field, record) if field else None, wire=wire
+                game, events, state, idem=(keyed, record) if keyed else None, wire=wire
             )
             if isinstance(result, Appended):
                 if not result.confirmed:

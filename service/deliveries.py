@@ -12,6 +12,7 @@ later ones wait behind it, for up to ``retry_s`` after its first try; then it is
 import json
 import logging
 import time
+from dataclasses import replace
 
 import domain
 
@@ -19,7 +20,7 @@ from . import telemetry
 from .errors import NotTheCreator
 from .players import with_players
 from .ports import Clock, Outbound, WebhookStore
-from .records import GameRecord
+from .records import GameRecord, HookCursor
 from .webhooks import Target, WebhookRefused, body_of, notifications, resolve, sign, targets
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class DeliveryLog:
         if hook is None:
             return {"webhook": None, "deliveries": []}
         cursor = self.store.hooks(game.id, "g") if game.log is None else None
-        done = cursor is None or cursor["v"] > game.version
+        done = cursor is None or cursor.version > game.version
         return {
             "webhook": {"url": hook.url, "events": "all" if hook.all_events else "lifecycle"},
             "pending": not done,
@@ -77,7 +78,7 @@ class Deliverer:
 
     def pending(self, game_id: str, record: GameRecord, version: int) -> bool:
         """Whether a target of the game has notifications left to try."""
-        return any(self.store.hooks(game_id, t.key)["v"] <= version
+        return any(self.store.hooks(game_id, t.key).version <= version
                    for t in targets(record, self.deployment))  # fmt: skip
 
     def step(self, game_id: str) -> tuple[str, float | None]:
@@ -102,62 +103,61 @@ class Deliverer:
         return ("retry" if again is not None else "done"), again
 
     def _deliver(self, game, target: Target, budget: float) -> float | None:
-        """Deliver ``target``'s notifications from its cursor on: None once up to date,
-        else when to go on. The cursor (``store.hooks``): every notification of the
-        versions before ``v`` delivered (or given up), and the first ``n`` of version
-        ``v``; ``a`` tries of the next one failed; the target has failed since ``f``
-        (0: it has not), and is not to be tried before ``next``. A try is counted before
-        it is made, so a job killed during one (a hanging target) still counts it."""
+        """Deliver ``target``'s notifications from its cursor (``HookCursor``) on: None
+        once up to date, else when to go on. A try is counted before it is made, so a
+        job killed during one (a hanging target) still counts it."""
         cursor = self.store.hooks(game.id, target.key)
         now = self.clock()
-        if cursor["v"] > game.version:
+        if cursor.version > game.version:
             return None
-        if cursor["next"] > now:
-            return cursor["next"]
-        state = self.games.state_of(game, cursor["v"] - 1)
-        for version, wire in self.games.entries(game, cursor["v"] - 1):
+        if cursor.next_at > now:
+            return cursor.next_at
+        state = self.games.state_of(game, cursor.version - 1)
+        for version, wire in self.games.entries(game, cursor.version - 1):
             event = domain.event_from_dict(wire)
             state, notes = notifications(state, event, version, target.all_events)
             for n, (kind, data) in enumerate(notes):
-                if version == cursor["v"] and n < cursor["n"]:
+                if version == cursor.version and n < cursor.sent:
                     continue  # delivered before
                 if self.clock() >= budget:  # a long backlog goes on in the next job
-                    self.store.set_hooks(game.id, target.key, {**cursor, "v": version, "n": n})
+                    self.store.set_hooks(
+                        game.id, target.key, replace(cursor, version=version, sent=n)
+                    )
                     return self.clock()
                 if kind == "game.event":  # the seat's player, as the API's events show it
                     data = with_players([data], game.record)[0]
                 body = body_of(game.id, version, n, kind, game.state.game, data, event.at)
-                wait = min(RETRY_FIRST_S * 2 ** cursor["a"], RETRY_MAX_S)
-                failing = {"v": version, "n": n, "a": cursor["a"] + 1, "f": cursor["f"] or now,
-                           "next": now + self.timeout_s + wait}  # fmt: skip
+                wait = min(RETRY_FIRST_S * 2**cursor.tries, RETRY_MAX_S)
+                failing = HookCursor(version, n, cursor.tries + 1, cursor.failing_since or now,
+                                     now + self.timeout_s + wait)  # fmt: skip
                 self.store.set_hooks(game.id, target.key, failing)  # until it is taken
                 problem = self._send(game.id, target, body)
                 now = self.clock()  # the backoff counts from the failure, not the start
                 if problem is None:
-                    cursor = {"v": version, "n": n + 1, "a": 0, "f": 0, "next": 0}
+                    cursor = HookCursor(version, n + 1)
                 elif not self._give_up(failing, now):
-                    cursor = {**failing, "next": now + wait}
+                    cursor = replace(failing, next_at=now + wait)
                     self.store.set_hooks(game.id, target.key, cursor)
                     return now + wait
                 else:  # failing for the whole retry window: given up, the next one goes
                     log.warning("webhook evt_%s_%d_%d given up after %d tries: %s",
-                                game.id, version, n, failing["a"], problem)  # fmt: skip
+                                game.id, version, n, failing.tries, problem)  # fmt: skip
                     self.store.log_delivery(game.id, target.key, {
                         "id": f"evt_{game.id}_{version}_{n}", "outcome": "given up"},
                         LOG_KEEP)  # fmt: skip
-                    # the target still fails since ``f``: the next notification is given
+                    # the target still fails since then: the next notification is given
                     # up at its first failure, not after a day of its own
-                    cursor = {"v": version, "n": n + 1, "a": 0, "f": failing["f"], "next": 0}
+                    cursor = HookCursor(version, n + 1, failing_since=failing.failing_since)
                 self.store.set_hooks(game.id, target.key, cursor)
             # (a version without notifications writes nothing: a job killed on the way
             # walks those again from the cursor and finds nothing to send)
-            cursor = {**cursor, "v": version + 1, "n": 0}
+            cursor = replace(cursor, version=version + 1, sent=0)
         self.store.set_hooks(game.id, target.key, cursor)  # up to date
         return None
 
-    def _give_up(self, cursor: dict, now: float) -> bool:
+    def _give_up(self, cursor: HookCursor, now: float) -> bool:
         """Whether the target has been failing for the whole retry window."""
-        return bool(cursor["f"]) and now - cursor["f"] >= self.retry_s
+        return bool(cursor.failing_since) and now - cursor.failing_since >= self.retry_s
 
     def _send(self, game_id: str, target: Target, body: bytes) -> str | None:
         """POST one notification; None when the target took it (2xx), else what went

@@ -16,6 +16,7 @@ from .metrics import Metrics
 from .players import ANONYMOUS, Who
 from .ports import SYSTEM_ENTROPY, Appended, Clock, Entropy, GameStore, Replayed
 from .reading import Reading
+from .records import IdemKey
 from .seating import Seated
 from .tokens import Tokens, derived, token_hash
 
@@ -48,16 +49,16 @@ class Joining:
         to the same ``caller``. ``who`` takes it; a rated game takes only an app's player
         (403 for anyone else), not the one at seat 0 (409), and not one whose pair with
         seat 0 is over its cap of rated games (``pairs.RatedPairs``: 429)."""
-        field = fp = None
+        keyed = fp = None
         if idem_key is not None:
-            field = "j:" + idempotency.scoped(caller, idem_key)
+            keyed = IdemKey(None, idempotency.scoped(caller, idem_key))
             fp = idempotency.fingerprint(body)
-            prior = self.store.find_record(game_id, field)
+            prior = self.store.find_record(game_id, keyed)
             if prior is not None:
                 return self._joined_again(self.reading.load(game_id), prior, fp, idem_key)
         taken: list = []  # the pair this call counted the game for (``RatedPairs.take``)
         try:
-            return self._join(game_id, client_seed, token, field, fp, idem_key, who, taken)
+            return self._join(game_id, client_seed, token, keyed, fp, idem_key, who, taken)
         finally:
             if taken:  # counted, and not joined: the seat went to another, or an error
                 self._untake(game_id, taken[0], who)
@@ -73,7 +74,7 @@ class Joining:
         if (now.pkeys[1] if now is not None else None) != who.pkey:
             self.pairs.release(pair, game_id)
 
-    def _join(self, game_id, client_seed, token, field, fp, idem_key, who, taken) -> Acted:
+    def _join(self, game_id, client_seed, token, keyed, fp, idem_key, who, taken) -> Acted:
         for _attempt in range(self.retries + 1):
             game = self.reading.load(game_id)
             self._check(game, token, who)
@@ -84,11 +85,11 @@ class Joining:
             ctx = Ctx(seat=1, now=self.clock(), server_seed=game.seed)
             events, state = domain.run(game.state, domain.Join(who.kind, client_seed), ctx)
             record = game.record
-            if field is not None:
+            if keyed is not None:
                 secret = record.secret or self.entropy.secret()  # (older games: none)
                 record = replace(record, secret=secret)
                 new_token = derived(secret, 1, idem_key)
-                idem = (field, idempotency.appended(fp, game.version + 1, state.version))
+                idem = (keyed, idempotency.appended(fp, game.version + 1, state.version))
             else:
                 new_token, idem = self.entropy.token(), None
             seat = self.seated.seat(who, game.state.game)

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from domain import State
 
-from .records import AppRecord, GameRecord, Pairing, PlayerRecord, SeekRecord
+from .records import AppRecord, GameRecord, HookCursor, IdemKey, Pairing, PlayerRecord, SeekRecord
 
 LOBBY_STATUSES = ("open", "running", "finished")
 _LOBBY = {"waiting": "open", "running": "running"}
@@ -110,11 +110,11 @@ class GameStore(Protocol):
     tokens' indexes, and the windows in which the service refused a seat (RULES T-4)."""
 
     def append(self, game_id: str, expected: int, events: list[dict], *,
-               idem: tuple[str, dict] | None = None, snapshot: tuple[int, dict] | None = None,
+               idem: tuple[IdemKey, dict] | None = None, snapshot: tuple[int, dict] | None = None,
                record: GameRecord | None = None,
                before: GameRecord | None = None) -> "Appended | Clash | Replayed":  # fmt: skip
         """Append ``events`` if the log holds exactly ``expected`` events, all or nothing,
-        with ``idem`` (field, record: kept unless the field has one, then ``Replayed``),
+        with ``idem`` (key, record: kept unless the key has one, then ``Replayed``),
         ``snapshot`` (version, state) and ``record`` (the game's, written where it differs
         from ``before``; None before: a new game's, whole)."""
         ...
@@ -141,12 +141,12 @@ class GameStore(Protocol):
 
     def game_record(self, game_id: str) -> GameRecord | None: ...
 
-    def record(self, game_id: str, field: str, record: dict) -> dict | None:
-        """Keep an idempotency record unless ``field`` has one (answered), or the game is
-        gone."""
+    def record(self, game_id: str, key: IdemKey, record: dict) -> dict | None:
+        """Keep an idempotency record unless ``key`` has one (answered: that one is
+        returned), or the game is gone."""
         ...
 
-    def find_record(self, game_id: str, field: str) -> dict | None: ...
+    def find_record(self, game_id: str, key: IdemKey) -> dict | None: ...
 
     def claim_create(self, key_hash: str, game_id: str, fp: str,
                      now_ms: int) -> tuple[str, str, int] | None:  # fmt: skip
@@ -195,12 +195,12 @@ class RematchStore(Protocol):
 
 class WebhookStore(Protocol):
     """What the webhook deliveries of a game keep (``service.webhooks``): per target, a
-    cursor (``{v, n, a, f, next}``: ``Deliverer._deliver`` tells), the latest deliveries,
-    and a lock that lets one job at a time deliver a game's notifications."""
+    cursor (``HookCursor``; a target never tried: its first), the latest deliveries, and
+    a lock that lets one job at a time deliver a game's notifications."""
 
-    def hooks(self, game_id: str, target: str) -> dict: ...
+    def hooks(self, game_id: str, target: str) -> HookCursor: ...
 
-    def set_hooks(self, game_id: str, target: str, cursor: dict) -> None: ...
+    def set_hooks(self, game_id: str, target: str, cursor: HookCursor) -> None: ...
 
     def log_delivery(self, game_id: str, target: str, entry: dict, keep: int) -> None: ...
 

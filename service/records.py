@@ -12,6 +12,31 @@ from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True)
+class IdemKey:
+    """An idempotency key as a game's records are kept under it: an action's, by the seat
+    that sent it (0 or 1), or a join's (``seat`` None: the seat is the join's to take),
+    its key scoped to its caller (``service.idempotency.scoped``)."""
+
+    seat: int | None
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class HookCursor:
+    """How far a webhook target's deliveries of a game went: every notification of the
+    versions before ``version`` delivered (or given up), and the first ``sent`` of
+    ``version``; ``tries`` of the next one failed; the target has been failing since
+    ``failing_since`` (0: it is not), and is not to be tried before ``next_at`` (seconds
+    since the epoch, both)."""
+
+    version: int = 1
+    sent: int = 0
+    tries: int = 0
+    failing_since: float = 0.0
+    next_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """An app's player at a seat, as it sat down: its app and id (``pkey``: ``<app>:<id>``,
     the app's namespace), its name, and the rating it had then in the game's kind and

@@ -76,7 +76,7 @@ import redis.cluster
 from ..limits.pending import pending, withdraw
 from ..limits.rates import GCRA_LUA
 from ..ports import LOBBY_STATUSES, Appended, Clash, Listed, Loaded, Replayed, lobby_status
-from ..records import ArchivedMark, GameRecord
+from ..records import ArchivedMark, GameRecord, HookCursor, IdemKey
 from . import records, snapshots
 
 log = logging.getLogger(__name__)
@@ -347,10 +347,15 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+def _idem_field(key: IdemKey) -> str:
+    """The raw field of an idempotency key: ``<seat>:<Idempotency-Key>``, or a join's
+    ``j:<its caller's key>`` (as older code kept it in ``idem``)."""
+    return f"{'j' if key.seat is None else key.seat}:{key.key}"
+
+
 def _idem_place(field: str) -> tuple[str, str]:
-    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``, or a join's
-    ``j:<its caller's key>``) is kept: the part name of the key's bucket and the field
-    there, the seat and 96 bits of the key's SHA-256."""
+    """Where the record of a raw ``field`` (``_idem_field``) is kept: the part name of the
+    key's bucket and the field there, the seat and 96 bits of the key's SHA-256."""
     seat, _sep, key = field.partition(":")
     digest = hashlib.sha256(key.encode()).digest()
     return f"idem:{digest[-1] % IDEM_BUCKETS}", seat + _b64(digest[:12])
@@ -553,14 +558,14 @@ class RedisStore:
         expected: int,
         events: list[dict],
         *,
-        idem: tuple[str, dict] | None = None,
+        idem: tuple[IdemKey, dict] | None = None,
         snapshot: tuple[int, dict] | None = None,
         record: GameRecord | None = None,
         before: GameRecord | None = None,
     ) -> Appended | Clash | Replayed:
         """Append ``events`` if the log holds exactly ``expected`` events; all or nothing.
 
-        ``idem`` = (field, record): if the field already has a record, nothing is appended
+        ``idem`` = (key, record): if the key already has a record, nothing is appended
         and that record comes back (``Replayed``); else the record is stored with the
         events. ``snapshot`` = (version, state dict) is stored beside the log. ``record``:
         the game's record with this append, written where it differs from ``before`` (the
@@ -574,9 +579,10 @@ class RedisStore:
         tag = _key(game_id, "")
         bucket = "idem:0"
         if idem:
-            bucket, field = _idem_place(idem[0])
+            raw = _idem_field(idem[0])
+            bucket, field = _idem_place(raw)
             value, where = _record_dumps(idem[1])
-            args += [field, idem[0], value, where, self.idem_ttl_ms]
+            args += [field, raw, value, where, self.idem_ttl_ms]
         else:
             args += ["", "", "", "", 0]
         args += [snapshot[0], snapshots.dumps(snapshot[1])] if snapshot else ["", ""]
@@ -605,7 +611,7 @@ class RedisStore:
         first in the same call (``_game_script``)."""
         bucket, args = "idem:0", [known, "", "", "", ""]
         if idem_key:
-            raws = [f"{seat}:{idem_key}" for seat in (0, 1)]
+            raws = [_idem_field(IdemKey(seat, idem_key)) for seat in (0, 1)]
             places = [_idem_place(f) for f in raws]
             bucket = places[0][0]  # the key's, whatever the seat
             args = [known, places[0][1], places[1][1], *raws]
@@ -712,16 +718,18 @@ class RedisStore:
         raw = self.r.hget(_key(game_id, "snap"), str(version))
         return snapshots.loads(raw) if raw else None
 
-    def record(self, game_id: str, field: str, record: dict) -> dict | None:
-        """Store an idempotency record unless the field has one; return the earlier one."""
+    def record(self, game_id: str, key: IdemKey, record: dict) -> dict | None:
+        """Store an idempotency record unless the key has one; return the earlier one."""
+        field = _idem_field(key)
         bucket, stored = _idem_place(field)
         value, where = _record_dumps(record)
         keys = [_key(game_id, p) for p in (bucket, "idem:r", "idem", "meta")]
         prior = self._script(self._record, keys, [stored, field, value, where, self.idem_ttl_ms])
         return _record_loads(prior) if prior else None
 
-    def find_record(self, game_id: str, field: str) -> dict | None:
-        """The idempotency record of ``field`` (``<seat or kind>:<Idempotency-Key>``), if any."""
+    def find_record(self, game_id: str, key: IdemKey) -> dict | None:
+        """The idempotency record of ``key``, if any."""
+        field = _idem_field(key)
         bucket, stored = _idem_place(field)
         pipe = self.r.pipeline(transaction=False)
         pipe.hget(_key(game_id, bucket), stored)
@@ -742,16 +750,18 @@ class RedisStore:
     def unlock(self, game_id: str, what: str, token: str) -> None:
         self._script(self._swap, [_key(game_id, f"lock:{what}")], [token, "", 1])
 
-    def hooks(self, game_id: str, target: str) -> dict:
-        """The delivery cursor of a webhook target (``service.deliveries.Deliverer``)."""
+    def hooks(self, game_id: str, target: str) -> HookCursor:
+        """The delivery cursor of a webhook target (``service.deliveries.Deliverer``), kept
+        as ``<version>:<sent>:<tries>:<failing since>:<next at>``."""
         raw = self.r.hget(_key(game_id, "hooks"), target)
         if not raw:
-            return {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}
+            return HookCursor()
         v, n, a, f, nxt = _s(raw).split(":")
-        return {"v": int(v), "n": int(n), "a": int(a), "f": float(f), "next": float(nxt)}
+        return HookCursor(int(v), int(n), int(a), float(f), float(nxt))
 
-    def set_hooks(self, game_id: str, target: str, cursor: dict) -> None:
-        value = f"{cursor['v']}:{cursor['n']}:{cursor['a']}:{cursor['f']:.3f}:{cursor['next']:.3f}"
+    def set_hooks(self, game_id: str, target: str, cursor: HookCursor) -> None:
+        c = cursor
+        value = f"{c.version}:{c.sent}:{c.tries}:{c.failing_since:.3f}:{c.next_at:.3f}"
         self.r.hset(_key(game_id, "hooks"), target, value)
 
     def log_delivery(self, game_id: str, target: str, entry: dict, keep: int) -> None:

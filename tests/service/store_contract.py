@@ -10,7 +10,16 @@ import time
 import pytest
 from redis.crc import key_slot
 
-from service.records import ArchivedMark, GameRecord, Player, Rematch, Seat, Webhook
+from service.records import (
+    ArchivedMark,
+    GameRecord,
+    HookCursor,
+    IdemKey,
+    Player,
+    Rematch,
+    Seat,
+    Webhook,
+)
 from service.store.redis import Appended, Clash, RedisStore, Replayed
 
 
@@ -58,20 +67,20 @@ def test_the_log_is_a_stream_whose_ids_are_the_versions(store, redis_client):
 def test_an_append_at_a_stale_version_changes_nothing(store):
     store.append("g1", 0, ev(3), record=spit())
     result = store.append(
-        "g1", 1, ev(2, "late"), idem=("0:k", {"fp": "a"}), snapshot=(3, {"s": 1}),
+        "g1", 1, ev(2, "late"), idem=(IdemKey(0, "k"), {"fp": "a"}), snapshot=(3, {"s": 1}),
         record=spit(status="finished"), before=spit(),
     )  # fmt: skip
     assert isinstance(result, Clash) and result.version == 3
     assert store.read_after("g1", 0) == [(n + 1, e) for n, e in enumerate(ev(3))]
     assert store.game_record("g1") == spit() and store.snapshot_at("g1", 3) is None
-    assert store.find_record("g1", "0:k") is None
+    assert store.find_record("g1", IdemKey(0, "k")) is None
 
 
 def test_append_at_a_stale_version_writes_nothing_and_tells_what_was_missed(store, redis_client):
     store.append("g1", 0, ev(3), record=spit())
     before = {k: redis_client.dump(k) for k in redis_client.keys("*")}
     result = store.append(
-        "g1", 1, ev(2, "late"), idem=("0:k", {"fp": "a"}), snapshot=(50, {"s": 1}),
+        "g1", 1, ev(2, "late"), idem=(IdemKey(0, "k"), {"fp": "a"}), snapshot=(50, {"s": 1}),
         record=spit(status="finished"), before=spit(),
     )  # fmt: skip
     assert isinstance(result, Clash)
@@ -88,29 +97,32 @@ def test_a_clash_far_behind_comes_without_the_tail(store):
 
 def test_an_idempotency_key_answers_again_and_appends_nothing(store):
     rec = {"fp": "abc", "status": 201, "body": {"version": 2}}
-    assert store.append("g1", 0, ev(2), idem=("0:k", rec)) == Appended(2)
-    assert store.append("g1", 2, ev(1), idem=("0:k", {"fp": "zzz"})) == Replayed(rec)
+    assert store.append("g1", 0, ev(2), idem=(IdemKey(0, "k"), rec)) == Appended(2)
+    assert store.append("g1", 2, ev(1), idem=(IdemKey(0, "k"), {"fp": "zzz"})) == Replayed(rec)
     # checked before the version: a retry from a stale version is still the first answer
-    assert store.append("g1", 0, ev(1), idem=("0:k", {"fp": "zzz"})) == Replayed(rec)
+    assert store.append("g1", 0, ev(1), idem=(IdemKey(0, "k"), {"fp": "zzz"})) == Replayed(rec)
     assert store.version("g1") == 2
 
 
 def test_idempotency_records_are_per_field(store):
-    store.append("g1", 0, ev(1), idem=("0:k", {"fp": "a"}))
-    assert store.append("g1", 1, ev(1), idem=("1:k", {"fp": "b"})) == Appended(2)
+    store.append("g1", 0, ev(1), idem=(IdemKey(0, "k"), {"fp": "a"}))
+    assert store.append("g1", 1, ev(1), idem=(IdemKey(1, "k"), {"fp": "b"})) == Appended(2)
 
 
 def test_record_keeps_the_first_answer(store):
     store.append("g1", 0, ev(1), record=spit())
-    assert store.record("g1", "0:k", {"fp": "a", "status": 422}) is None
-    assert store.record("g1", "0:k", {"fp": "b", "status": 409}) == {"fp": "a", "status": 422}
+    assert store.record("g1", IdemKey(0, "k"), {"fp": "a", "status": 422}) is None
+    assert store.record("g1", IdemKey(0, "k"), {"fp": "b", "status": 409}) == {
+        "fp": "a",
+        "status": 422,
+    }
 
 
 def test_a_game_gone_from_redis_gets_no_record(store):
     # (deleted after its archiving while a refusal was decided on it: no key comes back)
-    assert store.record("g2", "0:k", {"fp": "a", "status": 409}) is None
-    assert store.record("g2", "0:k", {"fp": "b", "status": 409}) is None
-    assert store.find_record("g2", "0:k") is None
+    assert store.record("g2", IdemKey(0, "k"), {"fp": "a", "status": 409}) is None
+    assert store.record("g2", IdemKey(0, "k"), {"fp": "b", "status": 409}) is None
+    assert store.find_record("g2", IdemKey(0, "k")) is None
 
 
 def test_snapshot_and_record_are_written_with_the_append(store):
@@ -193,7 +205,7 @@ def test_load_of_no_game_is_none(store):
 
 
 def test_load_probes_an_idempotency_key_for_both_seats(store):
-    store.append("g1", 0, ev(1), idem=("1:k", {"fp": "a"}), record=spit())
+    store.append("g1", 0, ev(1), idem=(IdemKey(1, "k"), {"fp": "a"}), record=spit())
     assert store.load("g1", idem_key="k").idem == (None, {"fp": "a"})
     assert store.load("g1", idem_key="other").idem == (None, None)
 
@@ -201,16 +213,16 @@ def test_load_probes_an_idempotency_key_for_both_seats(store):
 def test_an_appended_actions_record_is_small_and_found_where_it_was_put(store, redis_client):
     rec = {"fp": "0123456789abcdef", "s": 201, "v": [7, 9]}
     store.append("g1", 0, ev(1), record=spit())
-    assert store.append("g1", 1, ev(3), idem=("1:key-a", rec)) == Appended(4)
+    assert store.append("g1", 1, ev(3), idem=(IdemKey(1, "key-a"), rec)) == Appended(4)
     stored = {f: v for k in redis_client.keys("spit:{g:g1}:idem:*")
               for f, v in redis_client.hgetall(k).items()}  # fmt: skip
     assert list(stored.values()) == [b"ASNFZ4mrze8:7:9"]  # 64 bits in base64, the versions
     assert len(next(iter(stored))) == 17  # the seat and 96 bits of the key's SHA-256
     assert store.load("g1", idem_key="key-a").idem == (None, rec)
-    assert store.append("g1", 4, ev(1), idem=("1:key-a", {"fp": "x"})) == Replayed(rec)
-    assert store.record("g1", "1:key-a", {"fp": "y", "s": 422}) == rec
+    assert store.append("g1", 4, ev(1), idem=(IdemKey(1, "key-a"), {"fp": "x"})) == Replayed(rec)
+    assert store.record("g1", IdemKey(1, "key-a"), {"fp": "y", "s": 422}) == rec
     one = {"fp": "0123456789abcdef", "s": 201, "v": [12, 12]}
-    store.append("g1", 4, ev(1), idem=("0:key-b", one))
+    store.append("g1", 4, ev(1), idem=(IdemKey(0, "key-b"), one))
     assert store.load("g1", idem_key="key-b").idem == (one, None)
 
 
@@ -219,8 +231,8 @@ def test_records_of_older_code_are_still_found(store, redis_client):
     store.append("g1", 0, ev(1), record=spit())
     redis_client.hset("spit:{g:g1}:idem", "0:old-key", json.dumps(old))  # one hash, raw fields
     assert store.load("g1", idem_key="old-key").idem == (old, None)
-    assert store.append("g1", 1, ev(1), idem=("0:old-key", {"fp": "z"})) == Replayed(old)
-    assert store.record("g1", "0:old-key", {"fp": "z", "s": 422}) == old
+    assert store.append("g1", 1, ev(1), idem=(IdemKey(0, "old-key"), {"fp": "z"})) == Replayed(old)
+    assert store.record("g1", IdemKey(0, "old-key"), {"fp": "z", "s": 422}) == old
     assert store.version("g1") == 1
 
 
@@ -228,7 +240,9 @@ def test_an_archived_game_is_deleted_whole_and_only_then(store):
     store.append("g1", 0, ev(2), record=spit(created_ms=5, create_key="k" * 32,
                                              seats=(Seat("human", "ab" * 32), Seat())))  # fmt: skip
     store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
-    store.record("g1", "0:refused", {"fp": "0123456789abcdef", "s": 422, "v": 1, "d": "no"})
+    store.record(
+        "g1", IdemKey(0, "refused"), {"fp": "0123456789abcdef", "s": 422, "v": 1, "d": "no"}
+    )
     assert store.claim_create("k" * 32, "g1", "f" * 16, 10) is None
     assert not store.delete_game("g1", 2)  # not archived
     store.mark_archived("g1", 1, 1000, 0)
@@ -238,7 +252,7 @@ def test_an_archived_game_is_deleted_whole_and_only_then(store):
     assert store.delete_game("g1", 2) and store.delete_game("g1", 2)  # (gone already: done)
     assert store.game_record("g1") is None and store.load("g1") is None
     assert store.token_owner("ab" * 32) is None and store.lobby("finished", None, 10)[0] == []
-    assert store.find_record("g1", "0:refused") is None
+    assert store.find_record("g1", IdemKey(0, "refused")) is None
     assert store.claim_create("k" * 32, "g2", "f" * 16, 10) is None  # the create key is free
 
 
@@ -248,8 +262,10 @@ def test_delete_game_removes_every_key_of_the_game(store, redis_client):
                  record=spit(created_ms=5, seats=(Seat("human", "ab" * 32), Seat())))  # fmt: skip
     store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
     for i in range(40):
-        store.append("g1", 50 + i, ev(1), idem=(f"{i % 2}:k{i}", rec))
-    store.record("g1", "0:refused", {"fp": "0123456789abcdef", "s": 422, "v": 3, "d": "no"})
+        store.append("g1", 50 + i, ev(1), idem=(IdemKey(i % 2, f"k{i}"), rec))
+    store.record(
+        "g1", IdemKey(0, "refused"), {"fp": "0123456789abcdef", "s": 422, "v": 3, "d": "no"}
+    )
     store.refused("g1", "cd" * 32, 1.0, 2.0)
     redis_client.hset("spit:{g:g1}:idem", "0:old", "{}")
     assert len(redis_client.keys("spit:{g:g1}:idem:*")) == 9  # the 8 buckets and idem:r
@@ -300,7 +316,9 @@ def test_concurrent_appends_at_one_version_let_exactly_one_through(store):
 
 
 def test_every_key_of_a_game_is_in_one_cluster_slot(store, redis_client):
-    store.append("g1", 0, ev(50), idem=("0:k", {"fp": "a"}), snapshot=(50, {}), record=spit())
+    store.append(
+        "g1", 0, ev(50), idem=(IdemKey(0, "k"), {"fp": "a"}), snapshot=(50, {}), record=spit()
+    )
     keys = [k.decode() for k in redis_client.keys("spit:{g:g1}*")]
     assert len(keys) == 4
     assert len({key_slot(k.encode()) for k in keys}) == 1
@@ -411,10 +429,10 @@ def test_a_create_key_binds_one_game_until_released_or_stale(store):
 
 def test_a_games_webhook_cursor_deliveries_and_lock(store):
     store.append("g1", 0, ev(1), record=spit())
-    assert store.hooks("g1", "g") == {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}
-    cursor = {"v": 3, "n": 1, "a": 2, "f": 12.5, "next": 14.25}
+    assert store.hooks("g1", "g") == HookCursor(1, 0, 0, 0.0, 0.0)
+    cursor = HookCursor(version=3, sent=1, tries=2, failing_since=12.5, next_at=14.25)
     store.set_hooks("g1", "g", cursor)
-    assert store.hooks("g1", "g") == cursor and store.hooks("g1", "d")["v"] == 1
+    assert store.hooks("g1", "g") == cursor and store.hooks("g1", "d").version == 1
     for n in range(5):
         store.log_delivery("g1", "g", {"id": f"evt_{n}"}, 3)
     assert [d["id"] for d in store.deliveries("g1", 10)] == ["evt_2", "evt_3", "evt_4"]

@@ -32,6 +32,8 @@ from service.records import (
     AppRecord,
     ArchivedMark,
     GameRecord,
+    HookCursor,
+    IdemKey,
     Pairing,
     PlayerRecord,
     Seat,
@@ -125,9 +127,9 @@ class _Game:
         self.log: list[dict] = []
         self.record: GameRecord | None = None
         self.snaps: dict[int, dict] = {}
-        self.idem: dict[str, dict] = {}
+        self.idem: dict[IdemKey, dict] = {}
         self.refused: list[tuple[str, float, float]] = []
-        self.hooks: dict[str, dict] = {}
+        self.hooks: dict[str, HookCursor] = {}
         self.deliveries: list[dict] = []
         self.lock: str | None = None
 
@@ -191,7 +193,7 @@ class MemoryGameStore:
             tail = [(n + 1, g.log[n]) for n in range(base, v)]
             idems = (None, None)
             if idem_key:
-                idems = (g.idem.get(f"0:{idem_key}"), g.idem.get(f"1:{idem_key}"))
+                idems = (g.idem.get(IdemKey(0, idem_key)), g.idem.get(IdemKey(1, idem_key)))
             return Loaded(g.record, v, base, snap, tail, idems)
 
     def confirm(self) -> bool:
@@ -222,19 +224,19 @@ class MemoryGameStore:
 
     # ------------------------------------------------ idempotency
 
-    def record(self, game_id, field, record):
+    def record(self, game_id, key, record):
         with self._lock:
             g = self._game(game_id)
             if g is None:
                 return None
-            prior = g.idem.get(field)
+            prior = g.idem.get(key)
             if prior is None:
-                g.idem[field] = record
+                g.idem[key] = record
             return prior
 
-    def find_record(self, game_id, field):
+    def find_record(self, game_id, key):
         g = self._game(game_id)
-        return g.idem.get(field) if g is not None else None
+        return g.idem.get(key) if g is not None else None
 
     def claim_create(self, key_hash, game_id, fp, now_ms):
         with self._lock:
@@ -382,11 +384,11 @@ class MemoryGameStore:
     def hooks(self, game_id, target):
         g = self.games.get(game_id)
         found = g.hooks.get(target) if g is not None else None
-        return dict(found) if found else {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}
+        return found or HookCursor()
 
     def set_hooks(self, game_id, target, cursor):
         with self._lock:
-            self.games.setdefault(game_id, _Game()).hooks[target] = dict(cursor)
+            self.games.setdefault(game_id, _Game()).hooks[target] = cursor
 
     def log_delivery(self, game_id, target, entry, keep):
         with self._lock:
