@@ -21,7 +21,7 @@ from .errors import Busy, Forbidden, PreconditionFailed, Unauthorized, Unconfirm
 from .metrics import Metrics
 from .ports import SYSTEM_ENTROPY, Appended, Entropy, GameStore, Replayed
 from .reading import Reading
-from .records import IdemKey
+from .records import IdemKey, KeptAnswer
 from .tokens import Tokens
 
 
@@ -144,19 +144,15 @@ class Acting:
             "state": self.reading.view(game, seat, state),
         }
 
-    def _replay(self, game: Game, seat: int, record: dict, fp: str) -> Acted:
+    def _replay(self, game: Game, seat: int, record: KeptAnswer, fp: str) -> Acted:
         """The first answer of an Idempotency-Key, rebuilt from the log (or raised again)."""
-        idempotency.check(record, fp)
-        if "body" in record:  # a record of older code, which kept the whole answer
-            if record["status"] == 201:
-                self.appender.confirm(game.version)
-                return Acted(record["body"], replayed=True)
-            b = record["body"]
-            record = {"s": record["status"], "v": b.get("version"), "r": b.get("rule"),
-                      "d": b.get("detail")}  # fmt: skip
-        if record["s"] != 201:
+        idempotency.check(record.fp, fp)
+        if record.whole is not None:  # a record of older code, which kept the whole answer
+            self.appender.confirm(game.version)
+            return Acted(record.whole, replayed=True)
+        if record.appended is None:
             raise idempotency.error_of(record)
-        first, last = record["v"]
+        first, last = record.appended
         if last > game.version:  # appended by another process since this one looked
             game = self.reading.load(game.id)
         self.appender.confirm(game.version)

@@ -16,7 +16,7 @@ from .metrics import Metrics
 from .players import ANONYMOUS, Who
 from .ports import SYSTEM_ENTROPY, Appended, Clock, Entropy, GameStore, Replayed
 from .reading import Reading
-from .records import IdemKey
+from .records import IdemKey, KeptAnswer
 from .seating import Seated
 from .tokens import Tokens, derived, token_hash
 
@@ -122,9 +122,9 @@ class Joining:
         if who.pkey is not None and who.pkey == game.record.pkeys[0]:
             raise SeatTaken(f"player {who.id} holds seat 0 of this game", version=game.version)
 
-    def _joined_again(self, game: Game, record: dict, fp: str, idem_key: str) -> Acted:
-        idempotency.check(record, fp)
-        _first, last = record["v"]
+    def _joined_again(self, game: Game, record: KeptAnswer, fp: str, idem_key: str) -> Acted:
+        idempotency.check(record.fp, fp)
+        _first, last = record.appended
         if last > game.version:
             game = self.reading.load(game.id)
         self.appender.confirm(game.version)

@@ -29,7 +29,16 @@ from typing import Protocol
 
 from domain import State
 
-from .records import AppRecord, GameRecord, HookCursor, IdemKey, Pairing, PlayerRecord, SeekRecord
+from .records import (
+    AppRecord,
+    GameRecord,
+    HookCursor,
+    IdemKey,
+    KeptAnswer,
+    Pairing,
+    PlayerRecord,
+    SeekRecord,
+)
 
 LOBBY_STATUSES = ("open", "running", "finished")
 _LOBBY = {"waiting": "open", "running": "running"}
@@ -51,7 +60,7 @@ class Loaded:
     base: int
     snapshot: dict | None
     tail: list[tuple[int, dict]]
-    idem: tuple[dict | None, dict | None]  # the probed key's record, per seat
+    idem: tuple[KeptAnswer | None, KeptAnswer | None]  # the probed key's, per seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +110,7 @@ class Listing:
 class Replayed:
     """The idempotency key already had an answer: nothing was appended."""
 
-    record: dict
+    record: KeptAnswer
 
 
 class GameStore(Protocol):
@@ -110,7 +119,8 @@ class GameStore(Protocol):
     tokens' indexes, and the windows in which the service refused a seat (RULES T-4)."""
 
     def append(self, game_id: str, expected: int, events: list[dict], *,
-               idem: tuple[IdemKey, dict] | None = None, snapshot: tuple[int, dict] | None = None,
+               idem: tuple[IdemKey, KeptAnswer] | None = None,
+               snapshot: tuple[int, dict] | None = None,
                record: GameRecord | None = None,
                before: GameRecord | None = None) -> "Appended | Clash | Replayed":  # fmt: skip
         """Append ``events`` if the log holds exactly ``expected`` events, all or nothing,
@@ -141,12 +151,12 @@ class GameStore(Protocol):
 
     def game_record(self, game_id: str) -> GameRecord | None: ...
 
-    def record(self, game_id: str, key: IdemKey, record: dict) -> dict | None:
+    def record(self, game_id: str, key: IdemKey, record: KeptAnswer) -> KeptAnswer | None:
         """Keep an idempotency record unless ``key`` has one (answered: that one is
         returned), or the game is gone."""
         ...
 
-    def find_record(self, game_id: str, key: IdemKey) -> dict | None: ...
+    def find_record(self, game_id: str, key: IdemKey) -> KeptAnswer | None: ...
 
     def claim_create(self, key_hash: str, game_id: str, fp: str,
                      now_ms: int) -> tuple[str, str, int] | None:  # fmt: skip

@@ -37,6 +37,24 @@ class HookCursor:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptAnswer:
+    """What an idempotency key keeps of its first answer (``service.idempotency``): the
+    fingerprint of its request's body (``fp``), and either the versions its action
+    appended (``appended``: first, last; the answer is rebuilt from the log) or its
+    refusal at ``version``: ``illegal`` (the rules refused it: ``rule`` and ``detail``)
+    or ``over`` (the game had ended: ``detail``). A record of older code kept an appended
+    action's whole answer (``whole``)."""
+
+    fp: str
+    appended: tuple[int, int] | None = None
+    refusal: str | None = None  # "illegal" or "over"
+    version: int | None = None
+    rule: str | None = None
+    detail: str | None = None
+    whole: dict | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """An app's player at a seat, as it sat down: its app and id (``pkey``: ``<app>:<id>``,
     the app's namespace), its name, and the rating it had then in the game's kind and

@@ -247,7 +247,7 @@ class Seating:
     def _created_again(self, prior: tuple[str, str, int], fp: str, idem_key: str) -> Acted:
         """The first answer of a create's Idempotency-Key, made again from the game."""
         game_id, first_fp, _at = prior
-        idempotency.check({"fp": first_fp}, fp)
+        idempotency.check(first_fp, fp)
         try:
             game = self.reading.load(game_id)
         except NoSuchGame:

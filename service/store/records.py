@@ -26,7 +26,7 @@ lexicographic order is creation order; a page's cursor is its last member.
 
 import json
 
-from ..records import ArchivedMark, GameRecord, Player, Rematch, Seat, Webhook
+from ..records import ArchivedMark, GameRecord, KeptAnswer, Player, Rematch, Seat, Webhook
 
 TOKEN_FIELDS = ("tok0", "tok1")  # the seats' token hashes (the limits' script reads them)
 SNAPSHOT_FIELD = "sv"
@@ -146,3 +146,42 @@ def member_game(member: str) -> str:
 def member_created(member: str) -> int:
     """The creation time (ms) of a member (``member``)."""
     return int(member.split(":", 1)[0])
+
+
+_STATUS = {"illegal": 422, "over": 409}
+
+
+def answer_dict(answer: KeptAnswer) -> dict:
+    """An idempotency record's JSON form: ``{fp, s: 201, v: [first, last]}`` for an
+    appended action, ``{fp, s: 422, v, r, d}`` for one the rules refused, ``{fp, s: 409,
+    v, d}`` for one refused on an ended game (the status of the first answer, as older
+    code wrote them), ``{fp, status: 201, body}`` for older code's whole answer."""
+    if answer.whole is not None:
+        return {"fp": answer.fp, "status": 201, "body": answer.whole}
+    if answer.appended is not None:
+        return {"fp": answer.fp, "s": 201, "v": list(answer.appended)}
+    out = {"fp": answer.fp, "s": _STATUS[answer.refusal], "v": answer.version}
+    if answer.refusal == "illegal":
+        out["r"] = answer.rule
+    out["d"] = answer.detail
+    return out
+
+
+def answer_of(d: dict) -> KeptAnswer:
+    """An idempotency record from its JSON form (``answer_dict``; older code's records:
+    a whole answer, or a refusal's, whose body says its version, rule and text)."""
+    fp = d.get("fp", "")
+    if "body" in d:
+        body = d["body"]
+        if d.get("status") == 201:
+            return KeptAnswer(fp, whole=body)
+        return KeptAnswer(fp, refusal="illegal" if d.get("status") == 422 else "over",
+                          version=body.get("version"), rule=body.get("rule"),
+                          detail=body.get("detail"))  # fmt: skip
+    if d.get("s") == 201:
+        first, last = d["v"]
+        return KeptAnswer(fp, appended=(first, last))
+    if d.get("s") == 422:
+        return KeptAnswer(fp, refusal="illegal", version=d.get("v"), rule=d.get("r"),
+                          detail=d.get("d"))  # fmt: skip
+    return KeptAnswer(fp, refusal="over", version=d.get("v"), detail=d.get("d"))

@@ -76,7 +76,7 @@ import redis.cluster
 from ..limits.pending import pending, withdraw
 from ..limits.rates import GCRA_LUA
 from ..ports import LOBBY_STATUSES, Appended, Clash, Listed, Loaded, Replayed, lobby_status
-from ..records import ArchivedMark, GameRecord, HookCursor, IdemKey
+from ..records import ArchivedMark, GameRecord, HookCursor, IdemKey, KeptAnswer
 from . import records, snapshots
 
 log = logging.getLogger(__name__)
@@ -364,38 +364,32 @@ def _idem_place(field: str) -> tuple[str, str]:
 _HEX64 = re.compile(r"[0-9a-f]{16}")
 
 
-def _record_dumps(record: dict) -> tuple[bytes, str]:
-    """An idempotency record as stored, and its hash: an appended action's record
-    (``{fp: 16 hex, s: 201, v: [first, last]}``) as ``<fp, base64>:<first>[:<last>]`` in
-    the key's bucket ('b'), any other (a refusal) as JSON in ``idem:r`` ('r')."""
-    fp, v = record.get("fp"), record.get("v")
+def _record_dumps(answer: KeptAnswer) -> tuple[bytes, str]:
+    """An idempotency record as stored, and its hash: an appended action's (a 64-bit
+    fingerprint) as ``<fp, base64>:<first>[:<last>]`` in the key's bucket ('b'), any
+    other (a refusal) as JSON (``records.answer_dict``) in ``idem:r`` ('r')."""
+    v = answer.appended
     if (
-        record.keys() == {"fp", "s", "v"}
-        and record["s"] == 201
-        and isinstance(fp, str)
-        and _HEX64.fullmatch(fp)
-        and isinstance(v, list)
-        and len(v) == 2
+        v is not None
+        and answer.whole is None
+        and _HEX64.fullmatch(answer.fp)
         and all(type(x) is int and x >= 0 for x in v)
     ):
         first, last = v
         tail = f":{first}" if first == last else f":{first}:{last}"
-        return (_b64(bytes.fromhex(fp)) + tail).encode(), "b"
-    return _dumps(record), "r"
+        return (_b64(bytes.fromhex(answer.fp)) + tail).encode(), "b"
+    return _dumps(records.answer_dict(answer)), "r"
 
 
-def _record_loads(raw) -> dict:
+def _record_loads(raw) -> KeptAnswer:
     """A stored idempotency record (``_record_dumps``; JSON, as older code stored them all)."""
     text = _s(raw)
     if text.startswith("{"):
-        return json.loads(text)
+        return records.answer_of(json.loads(text))
     fp, first, *last = text.split(":")
     first = int(first)
-    return {
-        "fp": base64.urlsafe_b64decode(fp + "=").hex(),
-        "s": 201,
-        "v": [first, int(last[0]) if last else first],
-    }
+    last = int(last[0]) if last else first
+    return KeptAnswer(base64.urlsafe_b64decode(fp + "=").hex(), appended=(first, last))
 
 
 class RedisStore:
@@ -558,7 +552,7 @@ class RedisStore:
         expected: int,
         events: list[dict],
         *,
-        idem: tuple[IdemKey, dict] | None = None,
+        idem: tuple[IdemKey, KeptAnswer] | None = None,
         snapshot: tuple[int, dict] | None = None,
         record: GameRecord | None = None,
         before: GameRecord | None = None,
@@ -718,7 +712,7 @@ class RedisStore:
         raw = self.r.hget(_key(game_id, "snap"), str(version))
         return snapshots.loads(raw) if raw else None
 
-    def record(self, game_id: str, key: IdemKey, record: dict) -> dict | None:
+    def record(self, game_id: str, key: IdemKey, record: KeptAnswer) -> KeptAnswer | None:
         """Store an idempotency record unless the key has one; return the earlier one."""
         field = _idem_field(key)
         bucket, stored = _idem_place(field)
@@ -727,7 +721,7 @@ class RedisStore:
         prior = self._script(self._record, keys, [stored, field, value, where, self.idem_ttl_ms])
         return _record_loads(prior) if prior else None
 
-    def find_record(self, game_id: str, key: IdemKey) -> dict | None:
+    def find_record(self, game_id: str, key: IdemKey) -> KeptAnswer | None:
         """The idempotency record of ``key``, if any."""
         field = _idem_field(key)
         bucket, stored = _idem_place(field)

@@ -15,12 +15,25 @@ from service.records import (
     GameRecord,
     HookCursor,
     IdemKey,
+    KeptAnswer,
     Player,
     Rematch,
     Seat,
     Webhook,
 )
 from service.store.redis import Appended, Clash, RedisStore, Replayed
+
+
+def kept(fp: str, first: int = 1, last: int | None = None) -> KeptAnswer:
+    """An idempotency record of an action that appended ``first``..``last``."""
+    return KeptAnswer(fp, appended=(first, first if last is None else last))
+
+
+def refused(fp: str, rule: str | None = None, version: int = 1) -> KeptAnswer:
+    """An idempotency record of a refusal: the rules' (``rule``), or a game over."""
+    if rule is None:
+        return KeptAnswer(fp, refusal="over", version=version, detail="the game is over")
+    return KeptAnswer(fp, refusal="illegal", version=version, rule=rule, detail="no")
 
 
 @pytest.fixture
@@ -67,7 +80,7 @@ def test_the_log_is_a_stream_whose_ids_are_the_versions(store, redis_client):
 def test_an_append_at_a_stale_version_changes_nothing(store):
     store.append("g1", 0, ev(3), record=spit())
     result = store.append(
-        "g1", 1, ev(2, "late"), idem=(IdemKey(0, "k"), {"fp": "a"}), snapshot=(3, {"s": 1}),
+        "g1", 1, ev(2, "late"), idem=(IdemKey(0, "k"), kept("a")), snapshot=(3, {"s": 1}),
         record=spit(status="finished"), before=spit(),
     )  # fmt: skip
     assert isinstance(result, Clash) and result.version == 3
@@ -80,7 +93,7 @@ def test_append_at_a_stale_version_writes_nothing_and_tells_what_was_missed(stor
     store.append("g1", 0, ev(3), record=spit())
     before = {k: redis_client.dump(k) for k in redis_client.keys("*")}
     result = store.append(
-        "g1", 1, ev(2, "late"), idem=(IdemKey(0, "k"), {"fp": "a"}), snapshot=(50, {"s": 1}),
+        "g1", 1, ev(2, "late"), idem=(IdemKey(0, "k"), kept("a")), snapshot=(50, {"s": 1}),
         record=spit(status="finished"), before=spit(),
     )  # fmt: skip
     assert isinstance(result, Clash)
@@ -96,32 +109,31 @@ def test_a_clash_far_behind_comes_without_the_tail(store):
 
 
 def test_an_idempotency_key_answers_again_and_appends_nothing(store):
-    rec = {"fp": "abc", "status": 201, "body": {"version": 2}}
+    rec = kept("abc", 1, 2)
     assert store.append("g1", 0, ev(2), idem=(IdemKey(0, "k"), rec)) == Appended(2)
-    assert store.append("g1", 2, ev(1), idem=(IdemKey(0, "k"), {"fp": "zzz"})) == Replayed(rec)
+    assert store.append("g1", 2, ev(1), idem=(IdemKey(0, "k"), kept("zzz"))) == Replayed(rec)
     # checked before the version: a retry from a stale version is still the first answer
-    assert store.append("g1", 0, ev(1), idem=(IdemKey(0, "k"), {"fp": "zzz"})) == Replayed(rec)
+    assert store.append("g1", 0, ev(1), idem=(IdemKey(0, "k"), kept("zzz"))) == Replayed(rec)
     assert store.version("g1") == 2
 
 
 def test_idempotency_records_are_per_field(store):
-    store.append("g1", 0, ev(1), idem=(IdemKey(0, "k"), {"fp": "a"}))
-    assert store.append("g1", 1, ev(1), idem=(IdemKey(1, "k"), {"fp": "b"})) == Appended(2)
+    store.append("g1", 0, ev(1), idem=(IdemKey(0, "k"), kept("a")))
+    assert store.append("g1", 1, ev(1), idem=(IdemKey(1, "k"), kept("b"))) == Appended(2)
 
 
 def test_record_keeps_the_first_answer(store):
     store.append("g1", 0, ev(1), record=spit())
-    assert store.record("g1", IdemKey(0, "k"), {"fp": "a", "status": 422}) is None
-    assert store.record("g1", IdemKey(0, "k"), {"fp": "b", "status": 409}) == {
-        "fp": "a",
-        "status": 422,
-    }
+    first = refused("a", "S-1")
+    assert store.record("g1", IdemKey(0, "k"), first) is None
+    assert store.record("g1", IdemKey(0, "k"), refused("b")) == first
+    assert store.find_record("g1", IdemKey(0, "k")) == first
 
 
 def test_a_game_gone_from_redis_gets_no_record(store):
     # (deleted after its archiving while a refusal was decided on it: no key comes back)
-    assert store.record("g2", IdemKey(0, "k"), {"fp": "a", "status": 409}) is None
-    assert store.record("g2", IdemKey(0, "k"), {"fp": "b", "status": 409}) is None
+    assert store.record("g2", IdemKey(0, "k"), refused("a")) is None
+    assert store.record("g2", IdemKey(0, "k"), refused("b")) is None
     assert store.find_record("g2", IdemKey(0, "k")) is None
 
 
@@ -205,13 +217,13 @@ def test_load_of_no_game_is_none(store):
 
 
 def test_load_probes_an_idempotency_key_for_both_seats(store):
-    store.append("g1", 0, ev(1), idem=(IdemKey(1, "k"), {"fp": "a"}), record=spit())
-    assert store.load("g1", idem_key="k").idem == (None, {"fp": "a"})
+    store.append("g1", 0, ev(1), idem=(IdemKey(1, "k"), kept("a")), record=spit())
+    assert store.load("g1", idem_key="k").idem == (None, kept("a"))
     assert store.load("g1", idem_key="other").idem == (None, None)
 
 
 def test_an_appended_actions_record_is_small_and_found_where_it_was_put(store, redis_client):
-    rec = {"fp": "0123456789abcdef", "s": 201, "v": [7, 9]}
+    rec = kept("0123456789abcdef", 7, 9)
     store.append("g1", 0, ev(1), record=spit())
     assert store.append("g1", 1, ev(3), idem=(IdemKey(1, "key-a"), rec)) == Appended(4)
     stored = {f: v for k in redis_client.keys("spit:{g:g1}:idem:*")
@@ -219,9 +231,9 @@ def test_an_appended_actions_record_is_small_and_found_where_it_was_put(store, r
     assert list(stored.values()) == [b"ASNFZ4mrze8:7:9"]  # 64 bits in base64, the versions
     assert len(next(iter(stored))) == 17  # the seat and 96 bits of the key's SHA-256
     assert store.load("g1", idem_key="key-a").idem == (None, rec)
-    assert store.append("g1", 4, ev(1), idem=(IdemKey(1, "key-a"), {"fp": "x"})) == Replayed(rec)
-    assert store.record("g1", IdemKey(1, "key-a"), {"fp": "y", "s": 422}) == rec
-    one = {"fp": "0123456789abcdef", "s": 201, "v": [12, 12]}
+    assert store.append("g1", 4, ev(1), idem=(IdemKey(1, "key-a"), kept("x"))) == Replayed(rec)
+    assert store.record("g1", IdemKey(1, "key-a"), refused("y", "S-1")) == rec
+    one = kept("0123456789abcdef", 12)
     store.append("g1", 4, ev(1), idem=(IdemKey(0, "key-b"), one))
     assert store.load("g1", idem_key="key-b").idem == (one, None)
 
@@ -230,9 +242,19 @@ def test_records_of_older_code_are_still_found(store, redis_client):
     old = {"fp": "0123456789abcdef0123456789abcdef", "s": 201, "v": [1, 1]}
     store.append("g1", 0, ev(1), record=spit())
     redis_client.hset("spit:{g:g1}:idem", "0:old-key", json.dumps(old))  # one hash, raw fields
-    assert store.load("g1", idem_key="old-key").idem == (old, None)
-    assert store.append("g1", 1, ev(1), idem=(IdemKey(0, "old-key"), {"fp": "z"})) == Replayed(old)
-    assert store.record("g1", IdemKey(0, "old-key"), {"fp": "z", "s": 422}) == old
+    was = kept(old["fp"], 1)
+    assert store.load("g1", idem_key="old-key").idem == (was, None)
+    assert store.append("g1", 1, ev(1), idem=(IdemKey(0, "old-key"), kept("z"))) == Replayed(was)
+    assert store.record("g1", IdemKey(0, "old-key"), refused("z", "S-1")) == was
+    # older code's records of whole answers: an action's, and a refusal's
+    whole = {"fp": "ab" * 16, "status": 201, "body": {"version": 1, "events": []}}
+    no = {"fp": "cd" * 16, "status": 422, "body": {"version": 1, "rule": "S-1", "detail": "no"}}
+    redis_client.hset("spit:{g:g1}:idem", mapping={"1:old-key": json.dumps(whole),
+                                                   "0:old-no": json.dumps(no)})  # fmt: skip
+    assert store.load("g1", idem_key="old-key").idem[1] == KeptAnswer(
+        "ab" * 16, whole={"version": 1, "events": []})  # fmt: skip
+    assert store.find_record("g1", IdemKey(0, "old-no")) == KeptAnswer(
+        "cd" * 16, refusal="illegal", version=1, rule="S-1", detail="no")  # fmt: skip
     assert store.version("g1") == 1
 
 
@@ -240,9 +262,7 @@ def test_an_archived_game_is_deleted_whole_and_only_then(store):
     store.append("g1", 0, ev(2), record=spit(created_ms=5, create_key="k" * 32,
                                              seats=(Seat("human", "ab" * 32), Seat())))  # fmt: skip
     store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
-    store.record(
-        "g1", IdemKey(0, "refused"), {"fp": "0123456789abcdef", "s": 422, "v": 1, "d": "no"}
-    )
+    store.record("g1", IdemKey(0, "refused"), refused("0123456789abcdef", "S-1"))
     assert store.claim_create("k" * 32, "g1", "f" * 16, 10) is None
     assert not store.delete_game("g1", 2)  # not archived
     store.mark_archived("g1", 1, 1000, 0)
@@ -257,15 +277,13 @@ def test_an_archived_game_is_deleted_whole_and_only_then(store):
 
 
 def test_delete_game_removes_every_key_of_the_game(store, redis_client):
-    rec = {"fp": "0123456789abcdef", "s": 201, "v": [2, 2]}
+    rec = kept("0123456789abcdef", 2)
     store.append("g1", 0, ev(50), snapshot=(50, {"at": 50}),
                  record=spit(created_ms=5, seats=(Seat("human", "ab" * 32), Seat())))  # fmt: skip
     store.index("g1", status="finished", created_ms=5, tokens={0: "ab" * 32})
     for i in range(40):
         store.append("g1", 50 + i, ev(1), idem=(IdemKey(i % 2, f"k{i}"), rec))
-    store.record(
-        "g1", IdemKey(0, "refused"), {"fp": "0123456789abcdef", "s": 422, "v": 3, "d": "no"}
-    )
+    store.record("g1", IdemKey(0, "refused"), refused("0123456789abcdef", "S-1", 3))
     store.refused("g1", "cd" * 32, 1.0, 2.0)
     redis_client.hset("spit:{g:g1}:idem", "0:old", "{}")
     assert len(redis_client.keys("spit:{g:g1}:idem:*")) == 9  # the 8 buckets and idem:r
@@ -317,7 +335,7 @@ def test_concurrent_appends_at_one_version_let_exactly_one_through(store):
 
 def test_every_key_of_a_game_is_in_one_cluster_slot(store, redis_client):
     store.append(
-        "g1", 0, ev(50), idem=(IdemKey(0, "k"), {"fp": "a"}), snapshot=(50, {}), record=spit()
+        "g1", 0, ev(50), idem=(IdemKey(0, "k"), kept("a")), snapshot=(50, {}), record=spit()
     )
     keys = [k.decode() for k in redis_client.keys("spit:{g:g1}*")]
     assert len(keys) == 4

@@ -17,7 +17,7 @@ from service.archive.games import GameArchive
 from service.archiving import ArchiveConflict, ArchiveCorrupt, Archiver
 from service.errors import ArchiveUnavailable
 from service.http.app import create_app
-from service.records import IdemKey
+from service.records import IdemKey, KeptAnswer
 from service.rematch import Rematches
 from service.store.redis import RedisStore
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
@@ -389,7 +389,7 @@ def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, arch
     assert keys_naming(r, gid) == []
     # and a refusal's record racing the delete (the game loaded from Redis just before)
     # writes nothing either
-    refusal = {"s": 409, "v": 1, "r": None, "d": ""}
+    refusal = KeptAnswer("0" * 16, refusal="over", version=1, detail="")
     assert RedisStore(r).record(gid, IdemKey(0, "k3"), refusal) is None
     assert keys_naming(r, gid) == []
 

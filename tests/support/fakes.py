@@ -34,6 +34,7 @@ from service.records import (
     GameRecord,
     HookCursor,
     IdemKey,
+    KeptAnswer,
     Pairing,
     PlayerRecord,
     Seat,
@@ -127,7 +128,7 @@ class _Game:
         self.log: list[dict] = []
         self.record: GameRecord | None = None
         self.snaps: dict[int, dict] = {}
-        self.idem: dict[IdemKey, dict] = {}
+        self.idem: dict[IdemKey, KeptAnswer] = {}
         self.refused: list[tuple[str, float, float]] = []
         self.hooks: dict[str, HookCursor] = {}
         self.deliveries: list[dict] = []
