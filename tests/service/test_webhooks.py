@@ -3,15 +3,21 @@ order with retries, on fakeredis with a sender that records (the real receiver, 
 and scheduler: tests/integration/test_webhooks_real.py)."""
 
 import json
+from pathlib import Path
 
 import fakeredis
+import jsonschema_rs
 import pytest
+import yaml
 
 import domain
 from service import webhooks
 from service.deliveries import Deliverer
+from service.http import schemas
 from service.http.app import create_app
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -369,3 +375,26 @@ def test_a_host_is_used_in_its_ascii_form():
         "https://bücher.example/x", False, lambda host, port: seen.append(host) or ["93.184.215.14"]
     )
     assert host == seen[0] == "xn--bcher-kva.example" and addresses == ["93.184.215.14"]
+
+
+def test_openapi_yaml_types_every_notification_an_aborted_game_sends(r):
+    """openapi.yaml's `webhooks` has an entry per notification type, and the notifications
+    of a game aborted before it began (E-5: `game.finished` with no winner) validate against
+    them, body and headers (a played game's, through a real receiver:
+    tests/integration/test_webhooks_real.py)."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert set(spec["webhooks"]) == set(webhooks.KINDS) == set(schemas.NOTIFICATIONS)
+    _app, client, games = setup(r)
+    made = client.post("/v1/games", json={"game": "speed", "webhook": {
+        "url": "http://127.0.0.1:9/h", "events": "all"}}).get_json()  # fmt: skip
+    act(client, made["id"], made["token"], {"type": "resign"})
+    target = Recorder()
+    deliverer(games, target).step(made["id"])
+    assert [b["type"] for b, _h, _raw in target.got][-1] == "game.finished"
+    assert target.got[-1][0]["data"] == {"status": "aborted", "winner": None, "result": "E-5"}
+    for body, headers, _raw in target.got:
+        op = spec["webhooks"][body["type"]]["post"]
+        schema = op["requestBody"]["content"]["application/json"]["schema"]
+        jsonschema_rs.validate({**schema, "components": spec["components"]}, body)
+        for p in op["parameters"]:
+            jsonschema_rs.validate(p["schema"], headers[p["name"]])
