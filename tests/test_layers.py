@@ -8,7 +8,9 @@ Layers, from the inside out (a module may import its own layer and those inside 
    ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``, ...;
 2. the adapters: ``service.store``, ``service.limits``, ``service.http``,
    ``service.archive`` (the archive's object stores), ``service.outbound`` (webhook
-   deliveries), ``workers`` (and the workers never import the HTTP adapter);
+   deliveries), ``service.bootstrap`` (the composition root, which builds the adapters
+   and the use cases from the settings for the API, the workers and the command line),
+   ``workers`` (and the workers never import the HTTP adapter);
 3. the entry points: ``service.cli`` (nothing outside it imports it).
 
 The graph is read from the source, every ``import`` (a function's too), as
@@ -27,6 +29,7 @@ ADAPTERS = (
     "service.http",
     "service.archive",
     "service.outbound",
+    "service.bootstrap",
     "workers",
 )
 
