@@ -37,6 +37,7 @@ from . import docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
+from .views import ViewCache
 
 
 class GameIdConverter(BaseConverter):
@@ -73,7 +74,7 @@ class Services:
     profiles: Profiles | None = None
     seeks: Seeks | None = None
     rematches: Rematches | None = None
-    views: routes.Views = field(default_factory=routes.Views)  # the views last served
+    views: ViewCache = field(default_factory=ViewCache)  # the views made, shared
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
@@ -250,7 +251,7 @@ def create_app(
         cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
         apps=Apps(player_store), profiles=Profiles(store, player_store, games.archive),
         seeks=Seeks(games, seek_store, player_store, scheduler, s.seek_max_s),
-        rematches=Rematches(games),
+        rematches=Rematches(games), views=ViewCache(renders=metrics.view_renders),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)

@@ -298,24 +298,3 @@ def test_answers_set_no_cookie(client):
     r = client.get("/healthz")
     assert r.status_code == 200 and "Set-Cookie" not in r.headers
 
-
-def test_a_view_is_made_once_per_state_meta_and_seat():
-    from domain import State
-    from service.cache import Game
-    from service.http.routes import Views
-
-    made = []
-
-    class Games:
-        def view(self, game, seat):
-            made.append((game.id, seat))
-            return {"seat": seat, "meta": game.meta}
-
-    views, games, state = Views(), Games(), State()
-    game = Game("g_1", state, {"a": "1"})
-    first = views.json(games, game, 0)
-    assert views.json(games, Game("g_1", state, {"a": "1"}), 0) is first  # equal meta
-    views.json(games, game, 1)  # the other seat's
-    assert views.json(games, Game("g_1", state, {"a": "2"}), 0) != first  # the meta moved
-    views.json(games, Game("g_1", State(), {"a": "2"}), 0)  # another state
-    assert made == [("g_1", 0), ("g_1", 1), ("g_1", 0), ("g_1", 0)]
