@@ -297,4 +297,3 @@ def test_every_request_shares_one_empty_session_that_refuses_writes(app):
 def test_answers_set_no_cookie(client):
     r = client.get("/healthz")
     assert r.status_code == 200 and "Set-Cookie" not in r.headers
-
