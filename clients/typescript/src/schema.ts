@@ -172,7 +172,7 @@ export interface paths {
         };
         /**
          * After the game: its export, the whole log with the seed (409 before)
-         * @description Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a header line with the revealed seed, then each event with its version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406 for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
+         * @description Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a header line with the revealed seed, then each event with its version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406 when `Accept` names neither, nor `text/*`, `application/*` or `*\/*`, other than with `q=0`. The bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
          */
         get: operations["export"];
         put?: never;
@@ -265,6 +265,26 @@ export interface paths {
         };
         /** This API's documentation, readable */
         get: operations["docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rules of both games, an entry per rule ID
+         * @description Every `rule` of a refusal and every `result` of a game has an entry here, its anchor the ID: `rule_url` and `result_url` link to it (`/docs/rules#P-1`).
+         */
+        get: operations["rules"];
         put?: never;
         post?: never;
         delete?: never;
@@ -406,8 +426,10 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description the RULES.md ID an illegal action breaks */
+            /** @description the ID of the rule an illegal action breaks */
             rule?: string;
+            /** @description with `rule`: its entry of the rules reference, `/docs/rules#<ID>` */
+            rule_url?: string;
             /** @description field -> messages */
             errors?: {
                 [key: string]: string[];
@@ -563,8 +585,10 @@ export interface components {
             deadline: components["schemas"]["Deadline"] | null;
             /** @description the winner's seat, once there is one */
             winner: number | null;
-            /** @description the rule that ended the game */
+            /** @description the rule ID the game ended under (finished or aborted); null while it runs */
             result: string | null;
+            /** @description the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game runs */
+            result_url: string | null;
             /** @description null unless aborted under T-6 */
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
@@ -666,8 +690,10 @@ export interface components {
             deadline: components["schemas"]["Deadline"] | null;
             /** @description the winner's seat, once there is one */
             winner: number | null;
-            /** @description the rule that ended the game */
+            /** @description the rule ID the game ended under (finished or aborted); null while it runs */
             result: string | null;
+            /** @description the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game runs */
+            result_url: string | null;
             /** @description null unless aborted under T-6 */
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
@@ -1203,11 +1229,17 @@ export interface components {
         PlayerRef: {
             /** @description 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app id>:<id>, your app's) */
             id: string;
-            /** @description 1-64 printable characters, shown with the seat */
+            /**
+             * Format: display-name
+             * @description shown with the seat: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name: string;
         };
         Webhook: {
-            /** @description an HTTPS URL resolving to public addresses only (docs/webhooks.md) */
+            /**
+             * Format: webhook-url
+             * @description an HTTPS URL resolving to public addresses only (docs/webhooks.md); `format: webhook-url` names that rule, which depends on DNS
+             */
             url: string;
             /**
              * @description `lifecycle` (the default): seat.joined, game.started, game.finished; `all`: every event of the log too, as a spectator sees it
@@ -1221,12 +1253,16 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
+            /** @description table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options */
             options?: components["schemas"]["Options"];
             /**
              * @description who takes seat 1: a human who joins, or a bot
@@ -1244,7 +1280,7 @@ export interface components {
             client_seed?: string;
             /** @description where the game's notifications go, signed with a secret the answer shows once */
             webhook?: components["schemas"]["Webhook"];
-        };
+        } & (unknown & unknown & unknown & unknown);
         CreatedWebhook: {
             url: string;
             events: string;
@@ -1272,7 +1308,10 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
@@ -1465,25 +1504,26 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
             /** @description table options, as a create's: the same options pair */
-            options?: {
-                [key: string]: unknown;
-            };
+            options?: components["schemas"]["Options"];
             /** @description pair only with rated seeks (your app's player: X-Api-Key) */
             rated?: boolean;
             /** @description [low, high]: the opponent ratings you accept (0-4000; default any); each seek's rating must be in the other's range */
             rating_range?: number[];
             /** @description unpaired after this many seconds: a game against the hosted level whose rating is nearest yours; null or absent: none */
             bot_fallback_s?: number | null;
-            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S) */
+            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S, whose default `maximum` shows) */
             expires_s?: number;
-        };
+        } & (unknown & unknown & unknown);
         SeekState: {
             id: string;
             /** @enum {string} */
@@ -1602,6 +1642,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Request-URI Too Long */
+        REQUEST_URI_TOO_LONG: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unsupported Media Type */
         UNSUPPORTED_MEDIA_TYPE: {
             headers: {
@@ -1687,6 +1736,7 @@ export interface operations {
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1764,6 +1814,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1803,6 +1854,7 @@ export interface operations {
             408: components["responses"]["REQUEST_TIMEOUT"];
             409: components["responses"]["CONFLICT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
@@ -1847,6 +1899,7 @@ export interface operations {
             409: components["responses"]["CONFLICT"];
             412: components["responses"]["PRECONDITION_FAILED"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
@@ -1898,6 +1951,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1937,6 +1991,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1964,6 +2019,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1971,7 +2027,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description application/x-ndjson (default) or text/plain */
+                /** @description application/x-ndjson (default) or text/plain (a list: the first it prefers); 406 if it names neither */
                 Accept?: string;
             };
             path: {
@@ -2006,6 +2062,7 @@ export interface operations {
             404: components["responses"]["NOT_FOUND"];
             406: components["responses"]["NOT_ACCEPTABLE"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
             502: components["responses"]["BAD_GATEWAY"];
         };
@@ -2033,6 +2090,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2117,6 +2175,26 @@ export interface operations {
             };
         };
     };
+    rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     get_player: {
         parameters: {
             query?: never;
@@ -2141,6 +2219,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2172,6 +2251,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2199,6 +2279,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2260,6 +2341,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2285,6 +2367,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2312,6 +2395,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2348,6 +2432,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };

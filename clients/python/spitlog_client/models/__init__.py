@@ -71,7 +71,6 @@ from .seated import Seated
 from .seek import Seek
 from .seek_game import SeekGame
 from .seek_kind import SeekKind
-from .seek_options import SeekOptions
 from .seek_state import SeekState
 from .seek_state_status import SeekStateStatus
 from .side_cards_turned_event import SideCardsTurnedEvent
@@ -189,7 +188,6 @@ __all__ = (
     "Seek",
     "SeekGame",
     "SeekKind",
-    "SeekOptions",
     "SeekState",
     "SeekStateStatus",
     "SideCardsTurnedEvent",
