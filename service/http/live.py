@@ -16,7 +16,7 @@ import time
 
 import orjson
 
-from ..games import Games
+from ..reading import Reading
 from ..store.connect import readable_now
 from .pipeline import Answer, Call
 
@@ -191,10 +191,10 @@ def stream(
             body = cache.peek(game.id, last, seat)
             if body is not None:
                 return last, body
-        now = svc.games.load(game.id)
+        now = svc.reading.load(game.id)
         if now.version < last:
             return None
-        return now.version, cache.json(svc.games, now, seat)
+        return now.version, cache.json(svc.reading, now, seat)
 
     def stream():
         metrics.sse_open.inc()
@@ -204,7 +204,7 @@ def stream(
             last = viewed = after
             if views:
                 viewed = game.version
-                yield fmt.view(viewed, cache.json(svc.games, game, seat), after >= viewed)
+                yield fmt.view(viewed, cache.json(svc.reading, game, seat), after >= viewed)
             now = time.monotonic()
             end, ping = now + max_s, now + keep_s
             # whether the log moved past ``last``: None (unknown: read the store), True
@@ -214,11 +214,11 @@ def stream(
                 entries = hub.since(game.id, last) if moved else None
                 more = False  # a full page from the store: there may be more
                 if entries is None and moved is not False:
-                    entries = svc.games.entries(game, last, PAGE)
+                    entries = svc.reading.entries(game, last, PAGE)
                     more = len(entries) >= PAGE
                 if entries:
                     yield b"".join(
-                        fmt.event(e) for e in Games.redacted(entries, seat, public, game.meta)
+                        fmt.event(e) for e in Reading.redacted(entries, seat, public, game.record)
                     )
                     last = entries[-1][0]
                     ended = any(d["type"] in _END_EVENTS for _v, d in entries)

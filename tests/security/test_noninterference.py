@@ -29,10 +29,11 @@ from domain import DECK, Card, Ctx, Deadline, DomainError, deadlines, redact, re
 from domain.codec import event_to_dict
 from domain.shuffle import shuffle as real_shuffle
 from domain.speed import PlayCard
-from service.cache import Game
-from service.games import Games
+from service.cache import Game, GameCache
 from service.http.live import NdjsonFormat, SseFormat
 from service.http.views import ViewCache
+from service.reading import Reading
+from service.records import GameRecord, Seat
 from tests.support import profiles
 from tests.unit.builders import NOW, T0, card, cards_in, speed_game, state_of
 from tests.unit.driver import WELL_FORMED, play_game
@@ -203,14 +204,16 @@ def stream_bytes(states, log, viewer, fmt) -> bytes:
     """The stream with views (``service.http.live``) ``viewer`` gets of a game whose states
     are ``states``: each event as the server redacts it, and after each the view the
     process's view cache makes of that version."""
-    games, cache = Games(None), ViewCache()
-    meta = {"k0": "human", "k1": "human", "n0": "ann", "n1": "bob"}
-    out = [fmt.view(states[0].version, cache.json(games, Game("g_1", states[0], meta), viewer))]
+    reading, cache = Reading(None, GameCache(0)), ViewCache()
+    record = GameRecord("spit", seats=(Seat("bot", name="ann"), Seat("human")))
+    out = [fmt.view(states[0].version,
+                    cache.json(reading, Game("g_1", states[0], record), viewer))]  # fmt: skip
     for before, state in zip(states, states[1:], strict=False):
         entries = [(v, event_to_dict(e)) for v, e in enumerate(log, 1)
                    if before.version < v <= state.version]  # fmt: skip
-        out += [fmt.event(e) for e in Games.redacted(entries, viewer, False, meta)]
-        out.append(fmt.view(state.version, cache.json(games, Game("g_1", state, meta), viewer)))
+        out += [fmt.event(e) for e in Reading.redacted(entries, viewer, False, record)]
+        out.append(fmt.view(state.version,
+                            cache.json(reading, Game("g_1", state, record), viewer)))  # fmt: skip
     return b"".join(out)
 
 

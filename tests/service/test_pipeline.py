@@ -4,17 +4,15 @@ by Flask, and both run ``Pipeline.run``. Parity: the same requests sent through 
 (``client``) and straight to Flask's dispatch (``flask_client``) get the same answers."""
 
 import random
-import secrets
-import types
 
 import fakeredis
 import flask
 import pytest
 from werkzeug.test import Client
 
-from service import games as games_module
 from service.http.app import Front, MetricsListener, create_app
 from tests.support.api import app_settings, bearer, new_game, pick, scrape
+from tests.support.fakes import SeededEntropy
 
 NOW = 1_800_000_000.0
 
@@ -23,14 +21,9 @@ NOW = 1_800_000_000.0
 def app(monkeypatch):
     """An app whose games are dealt alike: one server seed, one clock. Two games made
     the same way are the same game under two ids."""
-    fixed = types.SimpleNamespace(
-        token_bytes=lambda n: b"\x07" * n,
-        token_hex=secrets.token_hex,
-        token_urlsafe=secrets.token_urlsafe,
-    )
-    monkeypatch.setattr(games_module, "secrets", fixed)
     redis_client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW)
+    return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW,
+                      entropy=SeededEntropy(seed=b"\x07" * 32))  # fmt: skip
 
 
 def _front(app) -> Front:

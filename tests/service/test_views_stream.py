@@ -14,6 +14,7 @@ from domain import State
 from service.cache import Game
 from service.http.app import create_app
 from service.http.views import ViewCache
+from service.records import GameRecord, Rematch
 from tests.support.api import act, app_settings, bearer, new_game, problem_of
 
 SSE = {"Accept": "text/event-stream"}
@@ -227,37 +228,40 @@ def test_views_of_one_version_are_rendered_once_per_viewer_and_shared_with_reads
 # ---------------------------------------------------------------- the cache
 
 
-class FakeGames:
+class FakeReading:
     def __init__(self):
         self.made = []
 
     def view(self, game, seat):
         self.made.append((game.id, game.version, seat))
-        return {"seat": seat, "meta": game.meta, "version": game.version}
+        return {"seat": seat, "asked": game.record.rematch.asked_ms, "version": game.version}
 
 
-def at(version: int, meta=None, gid="g_1") -> Game:
-    return Game(gid, State(version=version), meta or {"a": "1"})
+ASKED = GameRecord("spit", rematch=Rematch((1, None)))
 
 
-def test_the_view_cache_makes_a_view_once_per_version_meta_and_seat():
-    views, games = ViewCache(), FakeGames()
+def at(version: int, record=None, gid="g_1") -> Game:
+    return Game(gid, State(version=version), record or GameRecord("spit"))
+
+
+def test_the_view_cache_makes_a_view_once_per_version_record_and_seat():
+    views, games = ViewCache(), FakeReading()
     first = views.json(games, at(3), 0)
     assert views.json(games, at(3), 0) is first  # another read of the version
     assert views.peek("g_1", 3, 0) is first and views.peek("g_1", 3, 1) is None
     views.json(games, at(3), 1)
     views.json(games, at(3), None)
-    assert views.json(games, at(3, {"a": "2"}), 0) != first  # the meta moved (after the end)
-    views.json(games, at(4, {"a": "2"}), 0)  # a new version
+    assert views.json(games, at(3, ASKED), 0) != first  # the record moved (after the end)
+    views.json(games, at(4, ASKED), 0)  # a new version
     assert views.peek("g_1", 3, 0) is None  # a game keeps its latest version only
-    views.json(games, at(3, {"a": "2"}), 1)  # an older version: made, not kept
+    views.json(games, at(3, ASKED), 1)  # an older version: made, not kept
     assert views.peek("g_1", 4, 0) is not None and views.peek("g_1", 3, 1) is None
     assert games.made == [("g_1", 3, 0), ("g_1", 3, 1), ("g_1", 3, None), ("g_1", 3, 0),
                           ("g_1", 4, 0), ("g_1", 3, 1)]  # fmt: skip
 
 
 def test_the_view_cache_holds_at_most_its_size_of_games_least_recent_out():
-    views, games = ViewCache(size=2), FakeGames()
+    views, games = ViewCache(size=2), FakeReading()
     for gid in ("g_1", "g_2"):
         views.json(games, at(1, gid=gid), 0)
     views.json(games, at(1, gid="g_1"), 0)  # g_1 used again: g_2 is the least recent
