@@ -46,6 +46,7 @@ from . import docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
+from .views import ViewCache
 
 
 class GameIdConverter(BaseConverter):
@@ -90,7 +91,7 @@ class Services:
     profiles: Profiles | None = None
     seeks: Seeks | None = None
     rematches: Rematches | None = None
-    views: routes.Views = field(default_factory=routes.Views)  # the views last served
+    views: ViewCache = field(default_factory=ViewCache)  # the views made, shared
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
@@ -284,6 +285,7 @@ def create_app(
                     clock=clock, entropy=entropy),
         rematches=Rematches(cases.reading, cases.tokens, cases.seating, cases.pairs, store,
                             clock=clock, rematch_s=s.rematch_s, entropy=entropy),
+        views=ViewCache(renders=metrics.view_renders),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)
