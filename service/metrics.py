@@ -54,6 +54,12 @@ class Metrics:
         self.sse_open = Gauge(
             "spitlog_sse_streams_open", "SSE streams open", registry=r, multiprocess_mode="livesum"
         )
+        self.view_renders = Counter(
+            "spitlog_view_renders",
+            "Views rendered (each is shared by every read and stream of its game's version)",
+            ["viewer"],
+            registry=r,
+        )
         self._children: dict = {}
         self.games_created = Counter("spitlog_games_created", "Games created", ["game"], registry=r)
 

@@ -36,11 +36,12 @@ from ..seeks import Seeks
 from ..store.live import Hub
 from ..store.redis import RedisStore
 from ..tokens import Tokens
-from . import docs, openapi, routes
+from . import docs, openapi
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
 from .table import TABLE, RouteTable
+from .views import ViewCache
 
 
 @dataclass
@@ -70,7 +71,7 @@ class Services:
     profiles: Profiles | None = None
     seeks: Seeks | None = None
     rematches: Rematches | None = None
-    views: routes.Views = field(default_factory=routes.Views)  # the views last served
+    views: ViewCache = field(default_factory=ViewCache)  # the views made, shared
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
@@ -224,6 +225,7 @@ def create_app(
         store=root.store, hub=root.hub, limits=root.limits, gate=root.gate,
         metrics=root.metrics, routes=table.routes, cors=Cors(s.origins, table),
         apps=root.apps, profiles=root.profiles, seeks=root.seeks, rematches=root.rematches,
+        views=ViewCache(renders=root.metrics.view_renders),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = Pipeline(services)

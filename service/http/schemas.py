@@ -264,6 +264,13 @@ class EventsQuery(Schema):
         validate=validate.Range(0, 60),
         **_doc("long-poll: with nothing after `after`, wait this many seconds for it"),
     )
+    views = fields.Boolean(
+        load_default=False,
+        **_doc(
+            "a stream (SSE or NDJSON) carries your view of the game: first the current one, "
+            "then after each batch of events the view they lead to"
+        ),
+    )
 
 
 class LobbyQuery(Schema):
@@ -341,6 +348,23 @@ class EventsSchema(Open):
     version = Int(required=True, **_doc("the game's version now"))
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     events = fields.List(Component("Event"), required=True)
+
+
+class EventMessageSchema(Open):
+    """A stream's event (an NDJSON line; SSE's ``data:`` is the event itself)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["event"]))
+    version = Int(required=True, **_doc("the event's version"))
+    event = Component("Event", required=True)
+
+
+class ViewMessageSchema(Open):
+    """A stream's view (``views=true``): an NDJSON line, or SSE ``event: view``'s ``data:``
+    without ``type``."""
+
+    type = fields.String(validate=validate.OneOf(["view"]), **_doc("NDJSON only"))
+    version = Int(required=True, **_doc("the version the view shows"))
+    state = Component("State", required=True)
 
 
 class DealCheckSchema(Open):

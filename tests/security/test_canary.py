@@ -1,8 +1,9 @@
 """The hidden-information canary (RULES H-1..H-5): play whole games through the API with
 random legal actions (and some illegal ones) and keep every byte sent to seat 1 and to
-a spectator: views, action answers, errors, events as JSON, SSE streams, long-polls,
-past states, every header. None may name a card its receiver has not been able to see
-by then; what it may see is worked out from the full states, not from domain.view."""
+a spectator: views, action answers, errors, events as JSON, SSE and NDJSON streams
+(with views and without), long-polls, past states, every header. None may name a card
+its receiver has not been able to see by then; what it may see is worked out from the
+full states, not from domain.view."""
 
 import json
 import random
@@ -86,6 +87,12 @@ def play_and_capture(client, game: str, options: dict, seed: int):
         if step % 29 == 0:
             sse = {"Accept": "text/event-stream", "Last-Event-ID": str(rng.randrange(version))}
             keep(1, client.get(f"/v1/games/{gid}/events", headers={**sse, **bearer(t1)}))
+            # the streams with views, from now and resumed, as SSE and as NDJSON
+            for accept in ("text/event-stream", "application/x-ndjson"):
+                keep(1, client.get(f"/v1/games/{gid}/events?views=true",
+                                   headers={"Accept": accept, **bearer(t1)}))  # fmt: skip
+                keep(None, client.get(f"/v1/games/{gid}/events?views=true",
+                                      headers={**sse, "Accept": accept}))  # fmt: skip
             keep(None, client.get(f"/v1/games/{gid}/events?wait=0.05&after={version}"))
             keep(1, client.get(f"/v1/games/{gid}/audit", headers=bearer(t1)))  # 409
     else:

@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * The log, redacted for you (in full once the game is over)
-         * @description Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events, live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and you have every event.
+         * @description Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events, live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and you have every event. With `Accept: application/x-ndjson`, the same stream as one JSON object a line (`{"type": "event", "version", "event"}`; an empty line keeps it alive). With `views=true` a stream also carries your view of the game, so that you never read it after an event: first the current view, then after each batch of events the view they lead to, as SSE `event: view` (`data:` `{"version", "state"}`, `id:` its version once every event up to it was sent) or the NDJSON line `{"type": "view", "version", "state"}`. Without `after` or `Last-Event-ID` such a stream starts at the current version.
          */
         get: operations["events"];
         put?: never;
@@ -1529,6 +1529,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        EventMessage: {
+            /** @enum {string} */
+            type: "event";
+            /** @description the event's version */
+            version: number;
+            event: components["schemas"]["Event"];
+        } & {
+            [key: string]: unknown;
+        };
+        ViewMessage: {
+            /**
+             * @description NDJSON only
+             * @enum {string}
+             */
+            type?: "view";
+            /** @description the version the view shows */
+            version: number;
+            state: components["schemas"]["State"];
+        } & {
+            [key: string]: unknown;
+        };
         DealCheck: {
             version: number;
             type: string;
@@ -2080,6 +2101,8 @@ export interface operations {
                 limit?: number;
                 /** @description long-poll: with nothing after `after`, wait this many seconds for it */
                 wait?: number;
+                /** @description a stream (SSE or NDJSON) carries your view of the game: first the current one, then after each batch of events the view they lead to */
+                views?: boolean;
             };
             header?: {
                 /** @description SSE: resume after this version (overrides `after`) */
@@ -2092,7 +2115,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events as JSON; with `Accept: text/event-stream`, as SSE */
+            /** @description The events as JSON; with `Accept: text/event-stream`, as SSE; with `Accept: application/x-ndjson`, as NDJSON */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2100,9 +2123,10 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Events"];
                     "text/event-stream": string;
+                    "application/x-ndjson": components["schemas"]["EventMessage"] | components["schemas"]["ViewMessage"];
                 };
             };
-            /** @description SSE: the game is over and you have every event */
+            /** @description A stream: the game is over and you have every event */
             204: {
                 headers: {
                     [name: string]: unknown;
