@@ -254,3 +254,31 @@ def test_the_shared_tool_agrees(tmp_path):
         return
     out = subprocess.run([sys.executable, str(tool), str(ROOT)], capture_output=True, text=True)
     assert re.search(r"cycles 0\s*$", out.stdout), out.stdout
+
+
+KEY_NAME = re.compile(r"spit(log)?:[a-z{]")  # a Redis key of the service: spit:..., spitlog:...
+
+
+def key_names_outside_the_store() -> list[str]:
+    """Where a module outside ``service/store/`` writes a Redis key's name: a string (a
+    docstring, an f-string's text) that starts one."""
+    found = []
+    for pkg in PACKAGES:
+        for f in sorted((ROOT / pkg).rglob("*.py")):
+            rel = f.relative_to(ROOT)
+            if rel.parts[:2] == ("service", "store"):
+                continue
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(n, ast.Constant)
+                    and isinstance(n.value, str)
+                    and KEY_NAME.search(n.value)
+                ):
+                    found.append(f"{rel}:{n.lineno}")
+    return found
+
+
+def test_no_key_name_outside_the_store():
+    """The names of the service's Redis keys (the games', the rate limits', the
+    schedule's) are made in ``service/store/`` alone (``service.store.keys``)."""
+    assert key_names_outside_the_store() == []
