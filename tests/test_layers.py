@@ -282,3 +282,59 @@ def test_no_key_name_outside_the_store():
     """The names of the service's Redis keys (the games', the rate limits', the
     schedule's) are made in ``service/store/`` alone (``service.store.keys``)."""
     assert key_names_outside_the_store() == []
+
+
+# per-class memos of what a class's own fields make (a copier, a codec): a pure function
+# of the class, the same whatever games are listed
+CLASS_MEMOS = {
+    "domain/codec.py": {"_READERS", "_WRITERS"},
+    "domain/export.py": {"_OPTIONAL"},
+    "domain/snapshot.py": {"_DECODERS"},
+    "domain/values.py": {"_COPIERS", "_SETTERS"},
+}
+
+
+def module_level_containers(path: Path) -> set[str]:
+    """The names a module binds at its top level to an empty dict, list or set (a memo
+    filled at run time)."""
+    out = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            v = node.value
+            literal = (isinstance(v, ast.Dict) and not v.keys) or (
+                isinstance(v, ast.List | ast.Set) and not v.elts
+            )
+            called = (isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                      and v.func.id in ("dict", "list", "set") and not v.args)  # fmt: skip
+            empty = literal or called
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if empty:
+                out |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return out
+
+
+def test_the_domain_keeps_no_hidden_memo():
+    """What the engine makes from the list of games (evolve tables, encoders, redactions)
+    is kept by ``registry.derived`` and dropped when the list changes; no other module of
+    the domain fills a container of its own at run time, but the per-class memos above."""
+    found = []
+    for f in sorted((ROOT / "domain").rglob("*.py")):
+        rel = str(f.relative_to(ROOT))
+        if rel == "domain/registry.py":
+            continue
+        left = module_level_containers(f) - CLASS_MEMOS.get(rel, set())
+        found += [f"{rel} {n}" for n in sorted(left)]
+    assert found == []
+
+
+def test_frozen_values_are_not_written_after_they_are_made():
+    """No module writes a frozen value through ``object.__setattr__``: a value's derived
+    fields are computed by its constructor (``Card.of``) or by ``values.build``."""
+    found = []
+    for pkg in PACKAGES:
+        for f in sorted((ROOT / pkg).rglob("*.py")):
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if (isinstance(n, ast.Attribute) and n.attr == "__setattr__"
+                        and isinstance(n.value, ast.Name) and n.value.id == "object"):  # fmt: skip
+                    found.append(f"{f.relative_to(ROOT)}:{n.lineno}")
+    assert found == []
