@@ -12,6 +12,7 @@ from service.players import Who
 from service.webhooks import verify
 from tests.usecases.conftest import T0, make_world
 from tests.usecases.test_games import seated
+from tests.usecases.test_ratings import establish
 
 ALICE = Who("human", "Alice", "a_0123456789ab:alice")
 BOB = Who("human", "Bob", "a_0123456789ab:bob")
@@ -137,12 +138,14 @@ def test_both_seats_asking_make_one_rematch_seats_swapped(world):
 
 def test_a_rated_game_is_rated_once_and_capped_per_pair(world):
     capped = make_world(rated_pair_cap=1)
+    for who in (ALICE, BOB):  # established: each is rated against the other
+        establish(capped, who, "speed", 1600.0)
     gid, _tokens = finished(capped, who=ALICE, rated=True, second=BOB)
     game = capped.cases.reading.load(gid)
     assert game.state.status == "finished" and game.rated and all(game.state.moved)
     assert capped.rater().step(gid) == "rated" and capped.rater().step(gid) == "done"
     ratings = capped.players.ratings([ALICE.pkey, BOB.pkey], "speed")
-    assert ratings[0]["losses"] == 1 and ratings[1]["wins"] == 1  # alice resigned
+    assert ratings[0]["losses"] == 16 and ratings[1]["wins"] == 16  # alice resigned
     assert capped.store.game_record(gid).rating["seats"][1]["who"] == BOB.pkey
     made = capped.cases.seating.create("speed", {}, "human", "", who=ALICE, rated=True).body
     with pytest.raises(RatedPairCapped):  # the pair's one rated game of the day is taken
