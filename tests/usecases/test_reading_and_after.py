@@ -7,7 +7,13 @@ import random
 import pytest
 
 import domain
-from service.errors import GameRunning, NoSuchGame, NoSuchVersion, RatedPairCapped
+from service.errors import (
+    GameRunning,
+    NoSuchGame,
+    NoSuchVersion,
+    RatedPairCapped,
+    Unconfirmed,
+)
 from service.players import Who
 from service.webhooks import verify
 from tests.usecases.conftest import T0, make_world
@@ -134,6 +140,26 @@ def test_both_seats_asking_make_one_rematch_seats_swapped(world):
     assert mine["game"] == made["game"] and mine["seat"] == 1
     new = world.store.game_record(made["game"])
     assert new.rematch_of == gid and world.store.game_record(gid).rematch.game == made["game"]
+
+
+def test_a_rematch_made_but_unconfirmed_is_answered_only_once_confirmed(world):
+    """Strict durability: the ask that makes the rematch is a 503 while the replicas do not
+    confirm it; its retry finds the game made, and is a 503 too until they do."""
+    gid, (t0, t1) = finished(world)
+    rematches = world.rematches()
+    assert rematches.ask(gid, t0)[0] == 202
+    world.store.confirming = False
+    with pytest.raises(Unconfirmed):
+        rematches.ask(gid, t1)
+    new_id = world.store.game_record(gid).rematch.game
+    assert world.store.game_record(new_id) is not None  # made, in the primary's log
+    with pytest.raises(Unconfirmed):
+        rematches.ask(gid, t1)  # the retry
+    with pytest.raises(Unconfirmed):
+        world.another_process().rematches().read(gid, t0)
+    world.store.confirming = True
+    code, made = rematches.ask(gid, t1)
+    assert code == 201 and made["game"] == new_id
 
 
 def test_a_rated_game_is_rated_once_and_capped_per_pair(world):
