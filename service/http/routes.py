@@ -116,6 +116,21 @@ def _idem_key(call: Call, secret: bool = False) -> str | None:
     return key
 
 
+def _seat_key(call: Call) -> str | None:
+    """A create's or a join's Idempotency-Key (``_idem_key``), required under strict
+    durability: there an answer the replicas did not confirm is a 503, and only a retry
+    with the same key gets the seat's token back (without one the seat would be taken
+    and its token never shown); a 400 naming the header without it, as the IETF draft
+    of the Idempotency-Key header says of an operation that requires it."""
+    key = _idem_key(call, secret=True)
+    if key is None and call.services.settings.durability == "strict":
+        raise BadRequest({"Idempotency-Key": [
+            "required with strict durability (SPITLOG_DURABILITY=strict): a create or join "
+            "whose write is not confirmed is a 503, and its retry with the same key answers "
+            f"the seat's token; {idempotency.KEY_RULE}"]})  # fmt: skip
+    return key
+
+
 def _caller(call: Call) -> str:
     """Whose a create's or a join's Idempotency-Key is (``idempotency.scoped``): the app
     of the request's ``X-Api-Key``, else the client's address."""
@@ -135,7 +150,7 @@ def _replayed(acted: Acted) -> list:
 
 def create_game(call: Call) -> Answer:
     body = schemas.load(schemas.CreateGameSchema, call.body)
-    key = _idem_key(call, secret=True)
+    key = _seat_key(call)
     try:
         acted = call.services.seating.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
@@ -163,7 +178,7 @@ def get_game(call: Call) -> Answer:
 
 def join(call: Call) -> Answer:
     body = schemas.load(schemas.JoinSchema, call.body or {})
-    key = _idem_key(call, secret=True)
+    key = _seat_key(call)
     acted = call.services.joining.join(
         call.args["game_id"], body.get("client_seed", ""), call.token, idem_key=key,
         body=call.body or {}, who=players.who(call.app, body), caller=_caller(call),
@@ -412,7 +427,10 @@ ROUTES: tuple[Route, ...] = (
                 _header(
                     "Idempotency-Key",
                     "a retry answers the same game and token (your app's or your address's "
-                    f"key): {idempotency.KEY_RULE}; 400 if not",
+                    f"key): {idempotency.KEY_RULE}; 400 if not. Required with strict "
+                    "durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write "
+                    "its replicas did not confirm is a 503 whose body (problem+json) holds no "
+                    "token, and the retry with the same key answers it once they hold it",
                     **idempotency.KEY_SCHEMA,
                 )
             ],
@@ -432,7 +450,7 @@ ROUTES: tuple[Route, ...] = (
                     links=links.CREATED,
                     headers={"Location": {"schema": {"type": "string"}}, **ETAG},
                 ),
-                **_problems(400, 401, 403, 408, 409, 413, 415, 422, 429),
+                **_problems(400, 401, 403, 408, 409, 413, 415, 422, 429, 503),
             },
         ),
     ),  # fmt: skip
@@ -480,7 +498,10 @@ ROUTES: tuple[Route, ...] = (
                 _header(
                     "Idempotency-Key",
                     "a retry answers the same seat and token (your app's or your address's "
-                    f"key): {idempotency.KEY_RULE}; 400 if not",
+                    f"key): {idempotency.KEY_RULE}; 400 if not. Required with strict "
+                    "durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write "
+                    "its replicas did not confirm is a 503 whose body (problem+json) holds no "
+                    "token, and the retry with the same key answers it once they hold it",
                     **idempotency.KEY_SCHEMA,
                 )
             ],
@@ -490,7 +511,7 @@ ROUTES: tuple[Route, ...] = (
             },
             responses={
                 **_ok(201, schemas.SeatedSchema, headers=ETAG, links=links.SEATED),
-                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 422, 429),
+                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 503),
             },
         ),
     ),  # fmt: skip
