@@ -99,7 +99,9 @@ def run(s: Settings, *, burst: bool = False, name: str | None = None) -> int:
         except (redis.ConnectionError, redis.TimeoutError) as e:
             why = " ".join(str(e).split(" : <")[0].split())[:200]  # not redis-py's repr
             if not started:
-                raise QueueUnreachable(f"the queue Redis does not answer ({where(s)}): {why}")
+                raise QueueUnreachable(
+                    f"the queue Redis does not answer ({where(s)}): {why}"
+                ) from None
             log.warning("the queue Redis does not answer (%s): trying again", why)
             time.sleep(backoff)
             backoff = min(backoff * 2, RETRY_MAX_S)
