@@ -111,6 +111,14 @@ class Rematches:
             return 202, self._offer(self.reading.load(game_id), seat)
         return 201, self._made(game, seat, new_id)
 
+    def asks_anew(self, game_id: str, token: str) -> bool:
+        """Whether ``token``'s seat asking now would be a new ask, one that may make a game
+        (the seat has not asked, and no game is named): what the game-creation rate
+        charges. Asking again only reads what the first ask did."""
+        game, seat = self._finished(game_id, token, required=True)
+        rematch = game.record.rematch
+        return rematch.game is None and rematch.asked_ms[seat] is None
+
     def read(self, game_id: str, token: str | None) -> dict:
         """The rematch as ``token``'s seat (or a spectator) sees it: the offer, or the new
         game (with the caller's new seat and token)."""
