@@ -494,9 +494,12 @@ def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
         (1, "alice", False, played)]  # fmt: skip
 
 
-def test_a_provisional_rating_found_on_the_leaderboard_is_taken_off(client, svc, key):
-    """A provisional rating listed before they were kept off (a leaderboard of older
-    data) is taken off as the board is read, and the ranks count only those left."""
+def test_a_provisional_rating_found_on_the_leaderboard_is_skipped_and_unlisted_once(
+    client, svc, key
+):
+    """Provisional ratings found listed (by data written before they were kept off) are
+    skipped when the board is read, which writes nothing; ``unlist_provisional`` (``spitlog
+    admin unlist-provisional``) takes them off, once."""
     store = svc.profiles.players
     app = svc.apps.authenticate(key["X-Api-Key"])
     for pid in ("alice", "bob"):  # each listed with a provisional rating
@@ -508,8 +511,16 @@ def test_a_provisional_rating_found_on_the_leaderboard_is_taken_off(client, svc,
         assert store.apply_rating(f"g_{pid}", "spit", "{}", [(pkey, guard, stored, True)])[0] == (
             "ok")  # fmt: skip
     assert len(store.leaderboard("spit", None, 10)[0]) == 2  # listed, as older code did
-    assert client.get("/v1/leaderboard?game=spit").get_json()["players"] == []
-    assert store.leaderboard("spit", None, 10)[0] == []  # and taken off for good
+    establish(svc, key, "carol", rating=1400.0)  # established, listed below both
+    board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+    assert [(p["id"], p["rank"]) for p in board] == [("carol", 1)]
+    assert len(store.leaderboard("spit", None, 10)[0]) == 3  # the read wrote nothing
+    assert svc.profiles.unlist_provisional() == 2
+    assert [pkey for _m, pkey in store.leaderboard("spit", None, 10)[0]] == [
+        players.resolve(app, "carol")]  # fmt: skip
+    board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+    assert [(p["id"], p["rank"]) for p in board] == [("carol", 1)]
+    assert svc.profiles.unlist_provisional() == 0
 
 
 def test_rated_games_between_one_pair_are_capped_per_day(redis_client):
