@@ -107,8 +107,8 @@ def seated(w: Who, stored: dict | None, kind: str | None = None) -> Seat:
 def seat_players(record: GameRecord) -> list[dict]:
     """Per seat: ``name`` (a player's or a bot's, else null) and ``player`` (``{app, id,
     rating, provisional}`` with the rating it had when it sat down, and whether it was
-    provisional then: null for a seat taken by older code, which did not note it; else
-    null); with ``rating_diff`` once the game's rating is applied."""
+    provisional then: null where the seat's record does not say; else null); with
+    ``rating_diff`` once the game's rating is applied."""
     outcome = record.rating
     out = []
     for s, seat in enumerate(record.seats):

@@ -155,8 +155,8 @@ class Seating:
         if rated:
             try:
                 domain.options_for(game, options, rated=True)
-            except domain.InvalidOptions:  # a rated table of older code, too short a clock
-                rated = False  # to rate (``RATED_IDLE_MIN_S``): its rematch is unrated
+            except domain.InvalidOptions:  # a rated table whose clock is too short to rate
+                rated = False  # (``RATED_IDLE_MIN_S``): its rematch is unrated
         with contextlib.suppress(Busy):  # Busy: made meanwhile by another process
             self._create(
                 game_id, game, options, seats[1] if hosted[1] else "human", "",

@@ -211,7 +211,7 @@ def _common(game: str) -> tuple[dict, dict]:
             "rating": {"type": ["integer", "null"], "description": "when it sat down"},
             "provisional": {"type": ["boolean", "null"], "description": "its rating was "
                             "provisional when it sat down (RD 110 or more: not on the "
-                            "leaderboard); null: a seat taken before this was noted"},
+                            "leaderboard); null: the game's record does not say"},
         }, "an app's player (README.md, *Players*); null: anonymous")),
     }  # fmt: skip
     view = {
