@@ -94,14 +94,16 @@ function stockSlot(v, i, j, s, o) {
   const cls = [];
   if (o) {
     cmd = o.cmds.stock(j);
-    if (cmd.startsWith("turn") || cmd.startsWith("sel")) cls.push("legal");
+    if (cmd.startsWith("turn") || cmd.startsWith("sel") || cmd.startsWith("play")) cls.push("legal");
     if (cmd.startsWith("move")) cls.push("target");
     if (o.sel === j) cls.push("selected");
   }
   const name = s.size && s.top ? `${stockName(j)}: ${cardNameOf(s.top)}` : label;
-  const hint = !o || !cmd ? "" : cmd.startsWith("turn") ? ", turn it up" : cmd.startsWith("move") ? ", move the selected card here" : o.sel === j ? ", selected" : ", can be played";
+  const hint = !o || !cmd ? "" : cmd.startsWith("turn") ? ", turn it up" : cmd.startsWith("move") ? ", move the selected card here"
+    : o.sel === j ? ", selected" : cmd.startsWith("why") ? ", fits no pile now" : playsOn(cmd);
+  const extra = o ? { "data-drop": `stock:${j}`, "data-drag": o.cmds.drag(j) ? String(j) : null } : {};
   return h("div", { class: "slot", "data-key": `st${i}-${j}` },
-    cardEl(card, { cmd: o ? cmd : null, cls, testid: `stock-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: name + hint, emptyText: "empty" }),
+    cardEl(card, { cmd: o ? cmd : null, cls, testid: `stock-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: name + hint, emptyText: "empty", extra }),
     h("span", { class: "under", "aria-hidden": "true" }, plural(s.size, "card")));
 }
 
@@ -110,12 +112,20 @@ function handSlot(v, i, j, c, o) {
   const cls = [];
   if (o) {
     cmd = o.cmds.hand(c);
-    if (cmd) cls.push("legal");
+    if (cmd && !cmd.startsWith("why")) cls.push("legal");
     if (o.sel === c) cls.push("selected");
   }
-  const hint = !o || !cmd ? "" : o.sel === c ? ", selected" : ", can be played";
+  const hint = !o || !cmd ? "" : o.sel === c ? ", selected" : cmd.startsWith("why") ? ", fits no pile now" : playsOn(cmd);
+  const extra = o && o.cmds.drag(c) ? { "data-drag": c } : {};
   return h("div", { class: "slot", "data-key": `h${i}-${j}` },
-    cardEl(c, { cmd: o ? cmd : null, cls, testid: i === v.you ? `hand-${j}` : `hand-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: cardNameOf(c) + hint }));
+    cardEl(c, { cmd: o ? cmd : null, cls, testid: i === v.you ? `hand-${j}` : `hand-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: cardNameOf(c) + hint, extra }));
+}
+
+/** The end of a card's accessible name that says what a click does. */
+function playsOn(cmd) {
+  if (cmd.startsWith("play:")) return `, plays on ${pileName(+cmd.split(":")[2])}`;
+  if (cmd.startsWith("sel:") || cmd.startsWith("card:")) return ", can be played: pick it, then where it goes";
+  return "";
 }
 
 function centreEl(v, o) {
@@ -135,7 +145,8 @@ function centreEl(v, o) {
     const what = !exists ? "none this round" : p.size ? (p.top ? cardNameOf(p.top) : "face down") : "empty";
     const label = `${pileName(k)}: ${what}${exists && p.size ? `, ${plural(p.size, "card")}` : ""}${cmd ? (o.sel !== null && o.sel !== undefined ? ", play the selected card here" : v.phase === "slap" ? ", slap it" : v.phase === "choose" ? ", choose it" : ", spit here") : ""}`;
     row.append(h("div", { class: "slot", "data-key": `pile-${k}` },
-      cardEl(card, { cmd: o.pileCmd ? cmd : null, cls: cmd ? ["target"] : [], testid: `pile-${k}`, hotkey: o.pileCmd ? "ab"[k] : null, label, emptyText: exists ? "—" : "none" }),
+      cardEl(card, { cmd: o.pileCmd ? cmd : null, cls: cmd ? ["target"] : [], testid: `pile-${k}`, hotkey: o.pileCmd ? "ab"[k] : null, label, emptyText: exists ? "—" : "none",
+        extra: o.pileCmd ? { "data-drop": `pile:${k}` } : {} }),
       h("span", { class: "under", "aria-hidden": "true" }, `${pileName(k)} · ${exists ? p.size : "none"}`)));
   });
   return row;

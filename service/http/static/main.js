@@ -3,7 +3,8 @@
 import { clearLog, h, screen } from "./dom.js";
 import { home } from "./home.js";
 import { learnPanel } from "./learn.js";
-import { command, join, key, leave, open } from "./table.js";
+import { command, dropped, join, key, leave, open } from "./table.js";
+import { installDrag } from "./drag.js";
 import { leaveReplay, replay } from "./replay.js";
 
 function route() {
@@ -43,8 +44,11 @@ function focusHeading() {
 
 document.getElementById("app").addEventListener("click", (e) => {
   const el = e.target.closest("[data-cmd]");
-  if (el && el.getAttribute("aria-disabled") !== "true") command(el.dataset.cmd);
+  if (!el) return;
+  // a card that fits nowhere is disabled, but a click on it is told why
+  if (el.getAttribute("aria-disabled") !== "true" || el.dataset.cmd.startsWith("why:")) command(el.dataset.cmd, { shift: e.shiftKey });
 });
+installDrag(document.getElementById("app"), dropped);
 document.addEventListener("keydown", (e) => {
   const t = e.target;
   if (e.ctrlKey || e.metaKey || e.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName)) return;
