@@ -391,11 +391,13 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     expect(page.locator("[data-testid=game-title]")).to_have_text(
         "Spit: watching seat 0 (bot (random)) and seat 1 (bot (random))"
     )
-    # Live: one line per event in the log, nothing to press for a spectator.
-    log = page.locator("#log")
-    expect(log).to_have_attribute("aria-live", "polite")
+    # Live: one line per event in the history, said in short by the live region (not the
+    # whole board); nothing to press for a spectator.
+    expect(page.locator("#live")).to_have_attribute("aria-live", "polite")
     assert page.get_attribute("#app", "aria-live") is None  # not the whole board
-    expect(log.locator("p")).not_to_have_count(0)
+    assert page.get_attribute("#log", "aria-live") is None  # the history is not read out
+    expect(page.locator("#log p").filter(has_text=re.compile("."))).not_to_have_count(0)
+    expect(page.locator("#live p")).not_to_have_count(0)
     assert page.locator("[data-testid^=btn-], [data-testid=resign]").count() == 0
     assert page.locator("[data-testid=table] button").count() == 0
     shot(page, "watching")

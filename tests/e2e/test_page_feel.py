@@ -19,6 +19,8 @@ from tests.e2e.test_browser import (
     PHONE,
     expect,
     new_game,
+    play_to_the_end,
+    playwright,
     shot,
     wait_for_change,
 )
@@ -54,6 +56,14 @@ def _friend_moves(server, gid, token) -> None:
         requests.post(f"{server}/v1/games/{gid}/actions", json=acts[0], headers=auth, timeout=5)
 
 
+def _wait_until(page, condition, timeout_s=15):
+    """Lets the page run until `condition()` holds (the page's answers arrive through its
+    event loop), for at most `timeout_s`."""
+    end = time.monotonic() + timeout_s
+    while not condition() and time.monotonic() < end:
+        page.wait_for_timeout(50)
+
+
 def _one_pile_card(page):
     """The first card of the page's seat whose name says it plays on one pile (or None)."""
     cards = page.locator(f"{MINE}[aria-label*='plays on pile']{ENABLED}")
@@ -82,6 +92,9 @@ def test_one_click_plays_a_card_where_it_fits_and_a_card_that_fits_nowhere_says_
     page.locator("[data-testid=table][data-phase=playing]").wait_for()
 
     clicks = plays = 0
+    answers = []  # (the action sent, whether it was taken), for each POST of an action
+    page.on("response", lambda r: r.request.method == "POST" and r.url.endswith("/actions")
+            and answers.append((r.request.post_data_json, r.ok)))  # fmt: skip
     told_nowhere = False
     end = time.monotonic() + 90
     while (plays < 8 or not told_nowhere) and time.monotonic() < end:
@@ -98,15 +111,18 @@ def test_one_click_plays_a_card_where_it_fits_and_a_card_that_fits_nowhere_says_
             continue
         card = _one_pile_card(page)
         if card is not None:
-            before = page.locator(".card.selected").count()
-            with page.expect_response(f"{server}/v1/games/{gid}/actions") as answer:
-                clicks += 1
-                card.click()
-            body = answer.value.request.post_data_json
-            assert body["type"] == "play", body
-            assert answer.value.ok, answer.value.text()
+            sent = len(answers)
+            try:
+                card.click(timeout=2000)
+            except playwright.Error:  # redrawn under the click (not clicked): look again
+                continue
+            clicks += 1
+            _wait_until(page, lambda n=sent: len(answers) > n)
+            assert len(answers) == sent + 1, answers[sent:]
+            body, ok = answers[-1]
+            assert body["type"] == "play" and ok, answers[-1]
             plays += 1
-            assert before == 0 == page.locator(".card.selected").count()
+            assert page.locator(".card.selected").count() == 0
             continue
         # nothing fits one pile: turn up, pick a card that fits both, or spit
         buttons = f"[data-testid=btn-spit]{ENABLED}, [data-testid=btn-ready]{ENABLED}"
@@ -209,3 +225,97 @@ def test_a_card_dragged_onto_a_pile_plays_there_and_onto_the_wrong_pile_says_why
     assert answer.value.ok, answer.value.text()
     expect(page.locator(f"[data-testid=pile-{k}]")).to_have_attribute("data-card", name)
     assert page.locator(".card.ghost, .card.dragged").count() == 0
+
+
+# Runs in the page before its own script: sums the layout shifts (a PerformanceObserver on
+# `layout-shift`; those within 0.5 s of an input apart, as the browser's own CLS does, and
+# all of them), and stamps every addition to a live region (aria-live, or a role that is
+# live: log, status, alert), by the page's clock.
+MEASURE = r"""
+window.__cls = {input: 0, all: 0, n: 0, worst: []};
+const box = (r) => [r.x, r.y, r.width, r.height].map(Math.round).join(",");
+const source = (s) => !s.node ? "?" : (s.node.nodeType === 1 ? s.node.outerHTML.slice(0, 70)
+  : "#text " + s.node.textContent.slice(0, 40)) + ` ${box(s.previousRect)} > ${box(s.currentRect)}`;
+window.__clsReset = () => Object.assign(window.__cls, {input: 0, all: 0, n: 0, worst: []});
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    window.__cls.all += e.value;
+    window.__cls.n += 1;
+    if (!e.hadRecentInput) window.__cls.input += e.value;
+    if (e.value > 0.001) window.__cls.worst.push({value: e.value, at: Math.round(e.startTime),
+      input: e.hadRecentInput, sources: (e.sources || []).map(source)});
+  }
+}).observe({type: "layout-shift", buffered: true});
+window.__live = [];
+const LIVE = "[aria-live]:not([aria-live=off]), [role=log], [role=status], [role=alert]";
+new MutationObserver((records) => {
+  for (const r of records) {
+    const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const region = el && el.closest(LIVE);
+    if (!region) continue;
+    if (r.type === "characterData" || r.addedNodes.length)
+      window.__live.push({at: performance.now(), text: (r.addedNodes[0] || r.target).textContent});
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def _measured(page):
+    page.add_init_script(MEASURE)
+    return page
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("how", ["spit-desktop-clicks", "speed-phone-keys"])
+def test_the_table_does_not_jump_over_a_whole_game_against_a_bot(open_page, server, how):
+    """Cumulative layout shift over a whole game against the random bot, from the table's
+    first drawing to the end screen (selections, refusals, the clock, the bot's moves): at
+    most 0.02 as browsers count it (shifts within 0.5 s of an input left out), and at most
+    0.05 with those too."""
+    spit = how.startswith("spit")
+    page = _measured(open_page(DESKTOP if spit else PHONE))
+    page.goto(server + "/")
+    if spit:
+        new_game(page, "spit", stockpiles="4", rounds=1, grace=0.5)
+        page.evaluate("window.__clsReset()")  # the game's table is drawn: from here
+        page.click("[data-testid=btn-ready]")
+    else:
+        new_game(page, "speed", side_piles="5", grace=0.5)
+        page.evaluate("window.__clsReset()")
+        page.keyboard.press("r")
+    play_to_the_end(page, keys=not spit)
+    expect(page.locator("[data-testid=end-title]")).to_be_visible()
+    cls = page.evaluate("window.__cls")
+    print(
+        f"\n{how}: CLS {cls['input']:.4f} (without input), {cls['all']:.4f} (all), "
+        f"{cls['n']} shifts; worst {sorted(cls['worst'], key=lambda w: -w['value'])[:6]}"
+    )
+    assert cls["input"] <= 0.02, cls["worst"][:5]  # CLS as browsers count it
+    assert cls["all"] <= 0.05, cls["worst"][:5]
+
+
+@pytest.mark.timeout(150)
+def test_the_live_region_says_the_opponent_and_summaries_at_most_15_times_a_minute(
+    open_page, server
+):
+    """A screen reader hears the bot's moves and the game's summaries, not the player's own
+    moves, at most 15 times a minute of play (a whole Spit game against the random bot,
+    played by clicking), and the end once."""
+    page = _measured(open_page(DESKTOP))
+    page.goto(server + "/")
+    new_game(page, "spit", stockpiles="4", rounds=2, grace=0.5)
+    page.click("[data-testid=btn-ready]")
+    page.locator("[data-testid=table][data-phase=playing]").wait_for()
+    start = page.evaluate("performance.now()")
+    moves = play_to_the_end(page, keys=False, limit_s=100)
+    end_text = page.inner_text("[data-testid=end-reason]")
+    stop = page.evaluate("performance.now()")
+    said = [e for e in page.evaluate("window.__live") if start <= e["at"] <= stop]
+    minutes = (stop - start) / 60_000
+    rate = len(said) / minutes
+    print(f"\nlive-region additions: {len(said)} in {minutes:.2f} min = {rate:.1f}/min "
+          f"({moves} moves of the page): {[e['text'][:80] for e in said]}")  # fmt: skip
+    assert rate <= 15, said
+    assert sum(end_text in e["text"] for e in said) == 1, said  # the end, once
+    own = [e for e in said if re.match(r"You (played|turned up|moved)", e["text"])]
+    assert own == [], own

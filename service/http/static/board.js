@@ -72,11 +72,13 @@ function seatEl(v, i, o, area) {
     counts = `${plural(p.cards, "card")}: ${inStock} in stockpiles, ${plural(p.spit_cards || 0, "spit card")}`;
     if (p.pool) counts += `, ${p.pool} taken for the next deal`;
     piles.forEach((s, j) => row.append(stockSlot(v, i, j, s, mine ? o : null)));
+    for (let j = piles.length; j < ((v.options || {}).stockpiles || 0); j++) row.append(placeholder(`st${i}-${j}`));
   } else {
     const handSize = Array.isArray(p.hand) ? p.hand.length : (p.hand_size || 0);
     counts = `${plural(p.cards, "card")}: ${handSize} in hand, ${p.draw_pile || 0} in the draw pile`;
     if (Array.isArray(p.hand)) p.hand.forEach((c, j) => row.append(handSlot(v, i, j, c, mine ? o : null)));
-    else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${who(i, v.you, v.players)}'s hand` })));
+    else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${who(i, v.you, v.players)}'s hand` }), UNDER()));
+    for (let j = Array.isArray(p.hand) ? p.hand.length : handSize; j < HAND; j++) row.append(placeholder(`h${i}-${j}`));
     row.append(h("div", { class: "slot", "data-key": `draw-${i}` },
       cardEl(p.draw_pile ? null : undefined, { testid: `draw-${i}`, label: `draw pile: ${plural(p.draw_pile || 0, "card")}`, emptyText: "none" }),
       h("span", { class: "under", "aria-hidden": "true" }, `draw ${p.draw_pile || 0}`)));
@@ -85,6 +87,14 @@ function seatEl(v, i, o, area) {
   const head = h("h2", {}, title, h("span", { class: "counts", "data-testid": `counts-${i}` }, counts));
   return h("section", { class: `seat ${area}`, "data-testid": `seat-${i}`, "aria-label": title }, head, row);
 }
+
+const HAND = 5;  // a Speed hand holds at most five cards
+
+/** An invisible place of a card's size: a row keeps its width as cards leave it. */
+const placeholder = (key) => h("div", { class: "slot", "data-key": key, "aria-hidden": "true" },
+  h("div", { class: "card none" }), UNDER());
+/** The line under a card that has nothing to say there (every slot of a row is as tall). */
+const UNDER = () => h("span", { class: "under", "aria-hidden": "true" });
 
 function stockSlot(v, i, j, s, o) {
   const card = s.size ? s.top : undefined;
@@ -118,7 +128,8 @@ function handSlot(v, i, j, c, o) {
   const hint = !o || !cmd ? "" : o.sel === c ? ", selected" : cmd.startsWith("why") ? ", fits no pile now" : playsOn(cmd);
   const extra = o && o.cmds.drag(c) ? { "data-drag": c } : {};
   return h("div", { class: "slot", "data-key": `h${i}-${j}` },
-    cardEl(c, { cmd: o ? cmd : null, cls, testid: i === v.you ? `hand-${j}` : `hand-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: cardNameOf(c) + hint, extra }));
+    cardEl(c, { cmd: o ? cmd : null, cls, testid: i === v.you ? `hand-${j}` : `hand-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: cardNameOf(c) + hint, extra }),
+    UNDER());
 }
 
 /** The end of a card's accessible name that says what a click does. */

@@ -47,7 +47,7 @@ export function home() {
     h("h1", { tabindex: "-1" }, "Spit and Speed, live"),
     h("p", {}, "Two-player card games with no turns: both players play at once, and the quickest hands win. New here? Read ",
       h("a", { href: "#/learn/spit" }, "how to play Spit"), " or ", h("a", { href: "#/learn/speed" }, "how to play Speed"), "."),
-    form, lobby, find,
+    form, find, lobby,
   ]);
   loadLobby(tabs, list, "open");
 }

@@ -1,6 +1,6 @@
 // A game on screen, live: playing a seat this browser holds, or watching; and its end.
 import { ApiError, api, follow, GAME_ID, keepSeat, offers, seatOf } from "./api.js";
-import { announce, clearLog, h, land, morph, screen } from "./dom.js";
+import { announce, announceOnly, clearLog, h, historyEl, land, morph, note, screen } from "./dom.js";
 import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
 import {
@@ -44,9 +44,10 @@ export async function open(id, mode) {
   g.title = title;
   g.box = h("div", { class: "table-box" });
   g.meta = h("div", { class: "meta-box" });
-  screen([title, g.box, g.meta, learnFold(g.view.game)], { inGame: true });
+  screen([title, g.box, historyEl(), g.meta, learnFold(g.view.game)], { inGame: true });
   draw(g);
   if (over(g.view)) return;
+  if (token) offers("/v1/games/{game_id}/rematch");  // read now: the end screen needs it at once
   follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal).then(() => G === g && refresh(g));
   g.timer = setInterval(() => tick(g), 250);
 }
@@ -74,10 +75,17 @@ function failed(e, id) {
 }
 
 // ------------------------------------------------------------------ the live loop
+const OWN = new Set(["card_played", "card_turned_up", "card_moved", "card_drawn", "player_ready", "spit_called",
+  "pile_slapped", "pile_chosen", "player_resigned"]);
+
 function onEvent(g, e) {
   if (G !== g) return;
   if (e.type === "seat_taken") g.kinds[e.seat] = e.kind;
-  announce(narrate(e, { you: g.view.you, players: g.kinds.map((kind) => ({ kind })), game: g.view.game }));
+  const line = narrate(e, { you: g.view.you, players: g.kinds.map((kind) => ({ kind })), game: g.view.game });
+  // the player's own moves are said by the focus, and the end by the end screen: shown only
+  const own = g.view.you !== null && g.view.you !== undefined && e.seat === g.view.you && !e.by && OWN.has(e.type);
+  if (own || e.type === "game_ended" || e.type === "game_aborted") note(line);
+  else announce(line);
   if (e.version > g.view.version) refresh(g);
 }
 
@@ -358,12 +366,18 @@ function drawEnd(g, v) {
   g.ended = true;
   leaveStream(g);
   if (!first) return;
+  // whether a rematch is offered is known before the end is drawn: nothing appears later
+  const offered = g.token && v.status === "finished" ? offers("/v1/games/{game_id}/rematch") : Promise.resolve(false);
+  offered.then((can) => G === g && showEnd(g, v, can));
+}
+
+function showEnd(g, v, canRematch) {
   const title = endTitle(v);
   const why = endReason(v);
   const score = v.game === "speed" && Array.isArray(v.scores)
     ? h("p", { "data-testid": "score" }, `Score: ${v.scores.map((s, i) => `${who(i, v.you, v.players)} ${s}`).join(" — ")}`)
     : null;
-  const rematch = h("button", { type: "button", hidden: true, "data-testid": "rematch" }, "Rematch");
+  const rematch = h("button", { type: "button", hidden: !canRematch, "data-testid": "rematch" }, "Rematch");
   const exportBtn = exportButton(v.id);
   const end = h("section", { class: "end", "data-testid": "end", "aria-labelledby": "end-title" },
     h("h1", { id: "end-title", tabindex: "-1", "data-testid": "end-title" }, title),
@@ -374,12 +388,13 @@ function drawEnd(g, v) {
       rematch,
       v.status === "finished" ? h("a", { class: "button", href: `#/replay/${v.id}`, "data-testid": "replay" }, "Watch the replay") : null,
       v.status === "finished" ? exportBtn : null),
-    h("p", { role: "status", "data-testid": "end-status" }));
+    h("p", { role: "status", class: "end-status", "data-testid": "end-status" }));
   const board = boardEl(v, { notice: "" });
   screen([end, h("h2", {}, "The table at the end"), h("div", { class: "table-box" }, board), learnFold(v.game)], { inGame: true });
-  announce(`${title} ${why}`);
+  // the focus reads the title; the live region says why, once
+  announceOnly(why);
   document.getElementById("end-title").focus();
-  if (g.token && v.status === "finished") offerRematch(g, rematch);
+  if (canRematch) offerRematch(g, rematch);
 }
 
 function leaveStream(g) {
@@ -387,9 +402,7 @@ function leaveStream(g) {
   clearInterval(g.timer);
 }
 
-async function offerRematch(g, button) {
-  if (!(await offers("/v1/games/{game_id}/rematch")) || G !== g) return;
-  button.hidden = false;
+function offerRematch(g, button) {
   button.addEventListener("click", async () => {
     const said = document.querySelector("[data-testid=end-status]");
     const path = `/v1/games/${g.id}/rematch`;
