@@ -24,6 +24,7 @@ from tests.e2e.test_browser import (
     shot,
     wait_for_change,
 )
+from tests.support.processes import free_port, start, stop, wait_ready
 
 # the browser, the server and the watched pages of test_browser.py
 server, browser, open_page = tb.server, tb.browser, tb.open_page
@@ -319,3 +320,67 @@ def test_the_live_region_says_the_opponent_and_summaries_at_most_15_times_a_minu
     assert sum(end_text in e["text"] for e in said) == 1, said  # the end, once
     own = [e for e in said if re.match(r"You (played|turned up|moved)", e["text"])]
     assert own == [], own
+
+
+@pytest.mark.timeout(200)
+def test_a_server_that_stops_and_comes_back_is_shown_and_the_game_goes_on_without_a_reload(
+    open_page, redis_url
+):
+    """The server process is stopped mid-game: the page says it is reconnecting and its
+    clock stops; the server starts again on the same Redis: the page says it is back and the
+    game goes on (a move is taken) in the same document; the server starts again on a new,
+    empty Redis: the page says the game is gone."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BOT_PACE": "0.2", "SPITLOG_RATE_GAMES": "0"}
+
+    def serve(env):
+        proc = start(["dev", "--bind", f"127.0.0.1:{port}"], env)
+        try:
+            wait_ready(base, proc, timeout=60)
+        except RuntimeError:
+            pytest.fail(stop(proc))
+        return proc
+
+    proc = serve(env)
+    try:
+        page = open_page(DESKTOP)
+        page.goto(base + "/")
+        gid = new_game(page, "spit", opponent="human")
+        friend = requests.post(f"{base}/v1/games/{gid}/seats", json={}, timeout=5).json()
+        page.evaluate("window.__sameDocument = true")
+        banner = page.locator("[data-testid=connection]")
+        timer = page.locator("[data-testid=countdown]")
+        expect(timer).to_contain_text("the round starts by itself")
+
+        stop(proc)
+        expect(banner).to_contain_text("Connection lost: reconnecting")
+        expect(timer).to_have_class(re.compile(r"\bpaused\b"))
+        frozen = timer.inner_text()
+        page.wait_for_timeout(2500)  # a ticking clock would have changed in this time
+        assert timer.inner_text() == frozen
+
+        proc = serve(env)
+        expect(banner).to_contain_text("Back online")
+        expect(timer).not_to_have_class(re.compile(r"\bpaused\b"))
+        requests.post(f"{base}/v1/games/{gid}/actions", json={"type": "ready"}, timeout=5,
+                      headers={"Authorization": f"Bearer {friend['token']}"})  # fmt: skip
+        with page.expect_response(f"{base}/v1/games/{gid}/actions") as answer:
+            page.locator(f"[data-testid=btn-ready]{ENABLED}").click()
+        assert answer.value.ok, answer.value.text()
+        page.locator("[data-testid=table][data-phase=playing]").wait_for()
+        assert page.evaluate("window.__sameDocument") is True  # no reload
+
+        stop(proc)
+        expect(banner).to_contain_text("Connection lost")
+        proc = serve({**env, "SPITLOG_REDIS_URL": ""})  # a new, empty Redis
+        expect(banner).to_contain_text("This game is gone")
+        expect(banner.get_by_role("link", name="Back to the games")).to_have_attribute("href", "#/")
+        assert page.evaluate("window.__sameDocument") is True
+        shot(page, "connection-gone")
+        # the browser's own lines for the requests the stopped server could not answer
+        page.problems[:] = [
+            p for p in page.problems if not p.startswith("Failed to load resource: net::")
+        ]
+    finally:
+        stop(proc)

@@ -44,11 +44,13 @@ export async function open(id, mode) {
   g.title = title;
   g.box = h("div", { class: "table-box" });
   g.meta = h("div", { class: "meta-box" });
-  screen([title, g.box, historyEl(), g.meta, learnFold(g.view.game)], { inGame: true });
+  g.banner = h("div", { class: "connection", role: "status", "data-testid": "connection" });
+  g.link = "open";
+  screen([title, g.banner, g.box, historyEl(), g.meta, learnFold(g.view.game)], { inGame: true });
   draw(g);
   if (over(g.view)) return;
   if (token) offers("/v1/games/{game_id}/rematch");  // read now: the end screen needs it at once
-  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal).then(() => G === g && refresh(g));
+  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal, (state) => link(g, state)).then(() => G === g && g.link !== "gone" && refresh(g));
   g.timer = setInterval(() => tick(g), 250);
 }
 
@@ -105,7 +107,10 @@ function refresh(g) {
           g.view = v;
           draw(g);
         }
-      } catch (e) { /* the next event or the clock's check reads it again */ }
+      } catch (e) {  // the next event or the clock's check reads it again
+        if (e instanceof ApiError && e.status === 404) link(g, "gone");
+        else if (!(e instanceof ApiError)) link(g, "lost");
+      }
     } while (g.again && G === g);
     g.refreshing = null;
   })();
@@ -113,10 +118,37 @@ function refresh(g) {
 }
 
 function tick(g) {
-  if (G !== g) return;
+  if (G !== g || g.link === "gone") return;
   if (Date.now() - g.seen > 5000) refresh(g);  // a safety net under the stream
   const el = g.box.querySelector("[data-testid=countdown]");
-  if (el) el.textContent = timerLine(g.view);
+  if (!el) return;
+  el.classList.toggle("paused", g.link === "lost");
+  if (g.link !== "lost") el.textContent = timerLine(g.view);  // paused while the server is away
+}
+
+/** The state of the link to the server, from the stream and the reads: "open", "lost"
+ * (reconnecting: the clock on screen stops), "gone" (the server does not know the game).
+ * The banner says it; a link that comes back reads the game again, without a reload. */
+function link(g, state) {
+  if (G !== g || g.link === state || g.link === "gone") return;
+  const was = g.link;
+  g.link = state;
+  clearTimeout(g.bannerTimer);
+  g.banner.className = `connection ${state}`;
+  if (state === "lost") {
+    g.banner.textContent = "Connection lost: reconnecting… The clock on screen is paused; moves wait until the server is back.";
+  } else if (state === "gone") {
+    g.ctl.abort();
+    clearInterval(g.timer);
+    g.banner.replaceChildren("This game is gone: the server no longer has it (it may have been restarted). ",
+      h("a", { href: "#/" }, "Back to the games"));
+    announce("This game is gone: the server no longer has it.", { now: true });
+  } else if (was === "lost") {
+    g.banner.textContent = "Back online: the table is up to date.";
+    g.bannerTimer = setTimeout(() => { if (G === g && g.link === "open") { g.banner.textContent = ""; g.banner.className = "connection"; } }, 4000);
+    refresh(g);
+  }
+  draw(g);
 }
 
 function timerLine(v) {
