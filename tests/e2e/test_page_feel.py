@@ -384,3 +384,73 @@ def test_a_server_that_stops_and_comes_back_is_shown_and_the_game_goes_on_withou
         ]
     finally:
         stop(proc)
+
+
+@pytest.mark.timeout(90)
+def test_refusals_name_the_cause_in_words(open_page, server):
+    """The page's words module: a card that fits no pile names the piles' cards, and a
+    play refused because a seat got to the pile first says who."""
+    page = open_page(DESKTOP)
+    page.goto(server + "/")
+    said = page.evaluate(
+        """async () => {
+             const w = await import("/static/words.js");
+             const v = {status: "running", phase: "playing", you: 0, options: {}};
+             const err = {status: 422, rule: "P-1"};
+             const play = {type: "play", from: 2, to: 0};
+             return {
+               neither: w.noFitText(v, "7H", [{k: 0, top: "4S"}, {k: 1, top: "QD"}]),
+               one: w.noFitText(v, "7H", [{k: 1, top: "QD"}]),
+               colours: w.noFitText({...v, options: {alternate_colors: true}}, "7H",
+                                    [{k: 0, top: "6H"}, {k: 1, top: "QD"}]),
+               other: w.refusalText(play, err, 1, 0),
+               self: w.refusalText({type: "play", card: "7H", to: 1}, err, 0, 0),
+             };
+           }"""
+    )
+    assert said == {
+        "neither": "7♥ fits neither 4♠ nor Q♦: a card goes on one higher or one lower.",
+        "one": "7♥ does not fit on Q♦ (pile b): a card goes on one higher or one lower.",
+        "colours": "7♥ fits neither 6♥ nor Q♦: with alternate colours a card must change colour.",
+        "other": "Playing from stockpile 3 on pile a was refused: the other player played on "
+        "pile a first.",
+        "self": "Playing 7♥ on pile b was refused: you had already played on pile b first.",
+    }
+
+
+@pytest.mark.timeout(90)
+def test_skip_link_play_now_speed_hint_and_the_lobby_tab_kept_by_back(open_page, server):
+    """ "Skip to the game" focuses the game and stays on it; "Play Spit now" starts a game
+    against the easy bot in one click; Speed's hint after picking a card names no stockpile
+    space (only Spit has those); Back to the home page opens the lobby's tab chosen."""
+    page = open_page(DESKTOP)
+    page.goto(server + "/")
+    page.click("[data-testid=play-now]")
+    page.wait_for_url(re.compile(r"#/play/g_[0-9a-f]{16}$"))
+    url = page.url
+    expect(page.locator("[data-testid=game-title]")).to_have_text("Spit against bot (easy)")
+    page.focus("a.skip")  # the first stop of the page
+    page.keyboard.press("Enter")
+    expect(page.locator("#app")).to_be_focused()
+    assert page.url == url
+    expect(page.locator("[data-testid=table]")).to_be_visible()
+
+    hints = page.evaluate(
+        """async () => {
+             const w = await import("/static/words.js");
+             const v = {status: "running", phase: "playing", you: 0, players: [{}, {}],
+                        legal_actions: [{type: "play", card: "7H", to: 0}]};
+             return [w.hintText({...v, game: "speed"}, "7H"), w.hintText({...v, game: "spit"}, 1)];
+           }"""
+    )
+    assert "space" not in hints[0] and "a highlighted pile" in hints[0], hints
+    assert "space" in hints[1], hints
+
+    page.goto(server + "/#/")
+    page.click("[data-testid=tab-finished]")
+    expect(page.locator("[data-testid=tab-finished]")).to_have_attribute("aria-selected", "true")
+    page.click("text=how to play Spit")
+    expect(page.locator("[data-testid=learn]")).to_be_visible()
+    page.go_back()
+    expect(page.locator("[data-testid=tab-finished]")).to_have_attribute("aria-selected", "true")
+    page.locator("[data-testid=lobby][aria-busy=false]").wait_for()

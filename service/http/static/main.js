@@ -20,6 +20,7 @@ function route() {
   else if (what === "replay" && arg) shown = replay(arg);
   else if (what === "learn") shown = learn(arg);
   else if (!what || what === "") shown = home();
+  else if (what === "games") shown = home(arg);
   else shown = screen([h("h1", { tabindex: "-1" }, "Page not found"), h("p", {}, h("a", { href: "#/" }, "Back to the games"))]);
   Promise.resolve(shown).then(focusHeading);
 }
@@ -53,6 +54,11 @@ document.addEventListener("keydown", (e) => {
   const t = e.target;
   if (e.ctrlKey || e.metaKey || e.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName)) return;
   if (key(e)) e.preventDefault();
+});
+// "Skip to the game" moves the focus to the screen's content, without a change of route
+document.querySelector(".skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  document.getElementById("app").focus();
 });
 window.addEventListener("hashchange", route);
 route();
