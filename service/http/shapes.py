@@ -27,6 +27,7 @@ from domain.codec import added_fields
 from domain.wire import SEAT, array, nullable, obj
 
 from ..players import decorate
+from ..records import GameRecord, Seat
 
 COMPONENTS = "#/components/schemas/"
 ACTION_REF = {"$ref": COMPONENTS + "Action"}
@@ -230,7 +231,10 @@ def _common(game: str) -> tuple[dict, dict]:
         ),
         "deadline": {**nullable(ref("Deadline")), "description": "null when no timer runs"},
         "winner": {**nullable(SEAT), "description": "the winner's seat, once there is one"},
-        "result": {"type": ["string", "null"], "description": "the rule that ended the game"},
+        "result": {"type": ["string", "null"], "description": "the rule ID the game ended "
+                   "under (finished or aborted); null while it runs"},
+        "result_url": {"type": ["string", "null"], "description": "the entry of `result` in "
+                       "the rules reference (`/docs/rules#<ID>`); null while the game runs"},
         "aborted": {**nullable(ref("Aborted")), "description": "null unless aborted under T-6"},
         "commitment": {"type": "string", "description": "sha256 hex of the server seed"},
         "rated": {"type": "boolean", "description": "the table is rated: its game is rated "
@@ -301,7 +305,8 @@ def example_state(game: str) -> dict:
     state = domain.replay(events)
     for seat in (0, 1):
         state = domain.run(state, domain.Ready(), domain.Ctx(seat, now + 1.5, seed))[1]
-    return decorate(domain.view(state, 0), {"kind0": "human", "kind1": "bot:easy"})
+    record = GameRecord(game, seats=(Seat("human"), Seat("bot:easy")))
+    return decorate(domain.view(state, 0), record)
 
 
 def _examples(values: dict) -> dict:

@@ -172,7 +172,7 @@ export interface paths {
         };
         /**
          * After the game: its export, the whole log with the seed (409 before)
-         * @description Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a header line with the revealed seed, then each event with its version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406 for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
+         * @description Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a header line with the revealed seed, then each event with its version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406 when `Accept` names neither, nor `text/*`, `application/*` or `*\/*`, other than with `q=0`. The bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
          */
         get: operations["export"];
         put?: never;
@@ -265,6 +265,26 @@ export interface paths {
         };
         /** This API's documentation, readable */
         get: operations["docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rules of both games, an entry per rule ID
+         * @description Every `rule` of a refusal and every `result` of a game has an entry here, its anchor the ID: `rule_url` and `result_url` link to it (`/docs/rules#P-1`).
+         */
+        get: operations["rules"];
         put?: never;
         post?: never;
         delete?: never;
@@ -398,7 +418,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "seat.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A seat was taken (a hosted bot's at creation too).
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_seat_joined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "game.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The game is running.
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_game_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "game.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The game is finished or aborted.
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_game_finished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "game.event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * With `events: "all"`: an event of the log.
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_game_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Problem: {
@@ -406,8 +507,10 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description the RULES.md ID an illegal action breaks */
+            /** @description the ID of the rule an illegal action breaks */
             rule?: string;
+            /** @description with `rule`: its entry of the rules reference, `/docs/rules#<ID>` */
+            rule_url?: string;
             /** @description field -> messages */
             errors?: {
                 [key: string]: string[];
@@ -563,8 +666,10 @@ export interface components {
             deadline: components["schemas"]["Deadline"] | null;
             /** @description the winner's seat, once there is one */
             winner: number | null;
-            /** @description the rule that ended the game */
+            /** @description the rule ID the game ended under (finished or aborted); null while it runs */
             result: string | null;
+            /** @description the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game runs */
+            result_url: string | null;
             /** @description null unless aborted under T-6 */
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
@@ -666,8 +771,10 @@ export interface components {
             deadline: components["schemas"]["Deadline"] | null;
             /** @description the winner's seat, once there is one */
             winner: number | null;
-            /** @description the rule that ended the game */
+            /** @description the rule ID the game ended under (finished or aborted); null while it runs */
             result: string | null;
+            /** @description the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game runs */
+            result_url: string | null;
             /** @description null unless aborted under T-6 */
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
@@ -1170,6 +1277,111 @@ export interface components {
         };
         /** @description An event of the log, by its `type` (a new type may appear: skip what you do not know). */
         Event: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SeatTakenEvent"] | components["schemas"]["SpitDealtEvent"] | components["schemas"]["PlayerReadyEvent"] | components["schemas"]["SpitCardsTurnedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardTurnedUpEvent"] | components["schemas"]["CardMovedEvent"] | components["schemas"]["SpitCalledEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["PileSlappedEvent"] | components["schemas"]["PileChosenEvent"] | components["schemas"]["PilesTakenEvent"] | components["schemas"]["SpeedDealtEvent"] | components["schemas"]["CentreStartedEvent"] | components["schemas"]["CardDrawnEvent"] | components["schemas"]["SideCardsTurnedEvent"] | components["schemas"]["SidePilesRebuiltEvent"] | components["schemas"]["GameScoredEvent"] | components["schemas"]["DeadlineExpiredEvent"] | components["schemas"]["PlayerResignedEvent"] | components["schemas"]["GameEndedEvent"] | components["schemas"]["GameAbortedEvent"];
+        SeatJoinedData: {
+            seat: number;
+            /**
+             * @description who took it
+             * @enum {string}
+             */
+            kind: "human" | "bot" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
+        } & {
+            [key: string]: unknown;
+        };
+        SeatJoinedNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat.joined";
+            data: components["schemas"]["SeatJoinedData"];
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartedData: {
+            /** @description the kind of each seat's player, by seat */
+            players: ("human" | "bot" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard")[];
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartedNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.started";
+            data: components["schemas"]["GameStartedData"];
+        } & {
+            [key: string]: unknown;
+        };
+        GameFinishedData: {
+            /** @enum {string} */
+            status: "finished" | "aborted";
+            /** @description null: nobody won */
+            winner: number | null;
+            /** @description the ID of the rule it ended by (its entry: `/docs/rules#<ID>`) */
+            result: string;
+        } & {
+            [key: string]: unknown;
+        };
+        GameFinishedNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.finished";
+            data: components["schemas"]["GameFinishedData"];
+        } & {
+            [key: string]: unknown;
+        };
+        GameEventNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.event";
+            /** @description the event, as a spectator sees it until the game is over (its `version` too) */
+            data: components["schemas"]["Event"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A webhook notification, by its `type` (a new type may appear: take it with a 2xx and skip it). */
+        Notification: components["schemas"]["SeatJoinedNotification"] | components["schemas"]["GameStartedNotification"] | components["schemas"]["GameFinishedNotification"] | components["schemas"]["GameEventNotification"];
         LobbyPlayer: {
             seat: number;
             kind: string | null;
@@ -1203,11 +1415,17 @@ export interface components {
         PlayerRef: {
             /** @description 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app id>:<id>, your app's) */
             id: string;
-            /** @description 1-64 printable characters, shown with the seat */
+            /**
+             * Format: display-name
+             * @description shown with the seat: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name: string;
         };
         Webhook: {
-            /** @description an HTTPS URL resolving to public addresses only (docs/webhooks.md) */
+            /**
+             * Format: webhook-url
+             * @description an HTTPS URL resolving to public addresses only (docs/webhooks.md); `format: webhook-url` names that rule, which depends on DNS
+             */
             url: string;
             /**
              * @description `lifecycle` (the default): seat.joined, game.started, game.finished; `all`: every event of the log too, as a spectator sees it
@@ -1221,12 +1439,16 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
+            /** @description table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options */
             options?: components["schemas"]["Options"];
             /**
              * @description who takes seat 1: a human who joins, or a bot
@@ -1244,7 +1466,7 @@ export interface components {
             client_seed?: string;
             /** @description where the game's notifications go, signed with a secret the answer shows once */
             webhook?: components["schemas"]["Webhook"];
-        };
+        } & (unknown & unknown & unknown & unknown);
         CreatedWebhook: {
             url: string;
             events: string;
@@ -1272,7 +1494,10 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
@@ -1444,25 +1669,26 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
             /** @description table options, as a create's: the same options pair */
-            options?: {
-                [key: string]: unknown;
-            };
+            options?: components["schemas"]["Options"];
             /** @description pair only with rated seeks (your app's player: X-Api-Key) */
             rated?: boolean;
             /** @description [low, high]: the opponent ratings you accept (0-4000; default any); each seek's rating must be in the other's range */
             rating_range?: number[];
             /** @description unpaired after this many seconds: a game against the hosted level whose rating is nearest yours; null or absent: none */
             bot_fallback_s?: number | null;
-            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S) */
+            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S, whose default `maximum` shows) */
             expires_s?: number;
-        };
+        } & (unknown & unknown & unknown);
         SeekState: {
             id: string;
             /** @enum {string} */
@@ -1581,6 +1807,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Request-URI Too Long */
+        REQUEST_URI_TOO_LONG: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unsupported Media Type */
         UNSUPPORTED_MEDIA_TYPE: {
             headers: {
@@ -1666,6 +1901,7 @@ export interface operations {
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1743,6 +1979,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1782,6 +2019,7 @@ export interface operations {
             408: components["responses"]["REQUEST_TIMEOUT"];
             409: components["responses"]["CONFLICT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
@@ -1826,6 +2064,7 @@ export interface operations {
             409: components["responses"]["CONFLICT"];
             412: components["responses"]["PRECONDITION_FAILED"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
@@ -1874,6 +2113,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1913,6 +2153,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1940,6 +2181,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1947,7 +2189,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description application/x-ndjson (default) or text/plain */
+                /** @description application/x-ndjson (default) or text/plain (a list: the first it prefers); 406 if it names neither */
                 Accept?: string;
             };
             path: {
@@ -1982,6 +2224,7 @@ export interface operations {
             404: components["responses"]["NOT_FOUND"];
             406: components["responses"]["NOT_ACCEPTABLE"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
             502: components["responses"]["BAD_GATEWAY"];
         };
@@ -2009,6 +2252,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2093,6 +2337,26 @@ export interface operations {
             };
         };
     };
+    rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     get_player: {
         parameters: {
             query?: never;
@@ -2117,6 +2381,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2148,6 +2413,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2175,6 +2441,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2236,6 +2503,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2261,6 +2529,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2288,6 +2557,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2324,7 +2594,144 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    notify_seat_joined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatJoinedNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notify_game_started: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameStartedNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notify_game_finished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameFinishedNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notify_game_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameEventNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

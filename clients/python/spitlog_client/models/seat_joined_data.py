@@ -6,29 +6,53 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="SeekOptions")
+from ..models.seat_joined_data_kind import SeatJoinedDataKind
+
+T = TypeVar("T", bound="SeatJoinedData")
 
 
 @_attrs_define
-class SeekOptions:
-    """table options, as a create's: the same options pair"""
+class SeatJoinedData:
+    """
+    Attributes:
+        seat (int):
+        kind (SeatJoinedDataKind): who took it
+    """
 
+    seat: int
+    kind: SeatJoinedDataKind
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        seat = self.seat
+
+        kind = self.kind.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "seat": seat,
+                "kind": kind,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        seek_options = cls()
+        seat = d.pop("seat")
 
-        seek_options.additional_properties = d
-        return seek_options
+        kind = SeatJoinedDataKind(d.pop("kind"))
+
+        seat_joined_data = cls(
+            seat=seat,
+            kind=kind,
+        )
+
+        seat_joined_data.additional_properties = d
+        return seat_joined_data
 
     @property
     def additional_keys(self) -> list[str]:
