@@ -299,6 +299,8 @@ def create_app(
         """404 and 405 of Flask's routing, through the pipeline like every request."""
 
         def refuse(call):
+            if exc.code == 404 and web.wants_html(call):
+                return web.not_found(call)  # a browser's unknown page: a page that says so
             raise exc
 
         route = Route("unmatched", request.method, "<unmatched>", refuse, read_query=False)
