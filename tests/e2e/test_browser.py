@@ -715,10 +715,11 @@ def test_how_to_play_in_plain_words(open_page, server):
 
 def test_the_try_it_page_lists_every_operation_and_tries_one(open_page, server):
     """/docs/try: Swagger UI under the page's policy (any violation is a console error,
-    which fails the test) lists every operation of openapi.yaml by its operationId, and
-    a create sent from it gets its 201."""
+    which fails the test) lists every operation of openapi.yaml by its operationId (the
+    webhooks' too), and a create sent from it gets its 201."""
     spec = yaml.safe_load(requests.get(f"{server}/openapi.yaml", timeout=5).text)
-    ids = [op["operationId"] for item in spec["paths"].values() for op in item.values()
+    items = [*spec["paths"].values(), *spec.get("webhooks", {}).values()]
+    ids = [op["operationId"] for item in items for op in item.values()
            if isinstance(op, dict) and "operationId" in op]  # fmt: skip
     page = open_page()
     # Swagger UI's 1.7 MB of script parses and renders every operation: seconds on a
