@@ -167,3 +167,19 @@ class Unconfirmed(Busy):
         )
         super().__init__(detail, **kw)
         self.headers.setdefault("Retry-After", "1")
+
+
+class UpgradeRequired(ServiceError):
+    """A WebSocket path asked for without ``Upgrade: websocket``."""
+
+    status, slug, title = 426, "upgrade-required", "Upgrade required"
+
+    def __init__(self, detail: str = "", **kw):
+        super().__init__(detail, **kw)
+        self.headers.setdefault("Upgrade", "websocket")
+
+
+class CannotUpgrade(ServiceError):
+    """A server that cannot hand the connection over (a test client's)."""
+
+    status, slug, title = 501, "not-implemented", "Not implemented"

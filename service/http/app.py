@@ -33,7 +33,7 @@ from ..store.live import Hub
 from ..store.players import PlayerStore
 from ..store.redis import RedisStore
 from ..store.seeks import SeekStore
-from . import docs, openapi, pairing, people, routes, web
+from . import channel, docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
@@ -74,12 +74,14 @@ class Services:
     seeks: Seeks | None = None
     rematches: Rematches | None = None
     views: routes.Views = field(default_factory=routes.Views)  # the views last served
+    pipeline: Pipeline | None = None  # the request pipeline (the seat channel's actions)
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
         """The process is stopping: open SSE streams end within a second (with a ``retry:``
-        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``) and
-        long-polls answer now, so that only short requests are left in flight."""
+        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``), seat
+        channels close (1012: their clients resume with ``?after``) and long-polls answer
+        now, so that only short requests are left in flight."""
         self.draining = True
         self.hub.wake_all()
 
@@ -241,7 +243,7 @@ def create_app(
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     seek_store = SeekStore(client)
-    all_routes = routes.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
+    all_routes = routes.ROUTES + channel.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
     services = Services(
         settings=s, games=games, audits=Audits(games), store=store,
         hub=Hub(store, seeks=seek_store), limits=limits,
@@ -253,7 +255,7 @@ def create_app(
         rematches=Rematches(games),
     )  # fmt: skip
     app.extensions["spitlog"] = services
-    pipeline = Pipeline(services)
+    pipeline = services.pipeline = Pipeline(services)
     for route in all_routes:
         app.add_url_rule(
             route.path, endpoint=route.name, view_func=pipeline.view(route),

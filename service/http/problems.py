@@ -59,13 +59,16 @@ PROBLEM_TYPES = {
     "rated-pair-cap": (429, "the two seats of this rated game started as many rated games "
                        "together in the last 24 hours as `SPITLOG_RATED_PAIR_CAP` allows: "
                        "retry after `Retry-After` seconds, or play it unrated"),
+    "upgrade-required": (426, "a WebSocket path (`/v1/games/{id}/live`) asked for without "
+                         "`Upgrade: websocket`"),
     "headers-too-large": (431, "more than 100 header fields, or one over 8,190 bytes (the "
                           "server's own answer)"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
     "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
                            "truncated: `detail` names the game"),
     "not-implemented": (501, "a transfer coding the server does not know (`Transfer-Encoding`; "
-                        "the server's own answer)"),
+                        "the server's own answer), or a WebSocket asked of a server that "
+                        "cannot hand its connection over"),
     "busy": (503, "the game moved too fast to act on, the store is unreachable, or (strict "
              "durability) its replicas did not confirm a write in time: retry after "
              "`Retry-After`, with the same `Idempotency-Key`"),
