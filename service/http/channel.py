@@ -57,7 +57,8 @@ CLOSE_CODES = {
     1012: "the server restarts: reconnect and resume with `?after=<version>`",
     4000: "open for `SPITLOG_SSE_MAX_S`: reconnect and resume with `?after=<version>`",
 }
-BYTES_PER_S = 16_384  # what a client may send, sustained (4 x the message limit at once)
+BYTES_PER_S = 65_536  # what a client may send, sustained ...
+BYTES_BURST = 1 << 20  # ... and at once
 PATH = routes.GAME + "/live"
 
 
@@ -156,7 +157,7 @@ class Session:
         self.last = 0  # the version the client has every event up to
         s = self.svc.settings
         self.frames = _Bucket(s.live_frames_per_s, max(2 * s.live_frames_per_s, 10))
-        self.bytes = _Bucket(BYTES_PER_S, 4 * s.max_content_length)
+        self.bytes = _Bucket(BYTES_PER_S, BYTES_BURST)
         self.excess = 0  # frames over the rate
         self.excess_max = max(int(2 * s.live_frames_per_s), 10)
 

@@ -77,7 +77,7 @@ class Viewer:
                 try:
                     self.ws = open_channel(self.base, self.gid, self.token, self.seen)
                     continue
-                except OSError:  # the server not back yet
+                except Exception:  # noqa: BLE001 - the server not back yet
                     time.sleep(0.2)
                     self.closes.append(-1)
                     continue
