@@ -8,14 +8,11 @@ resume by ``?after`` loses and repeats nothing; a ticket is single use, expires,
 kept by its hash alone. `spitlog dev` (werkzeug's threaded server) serves the channel
 too."""
 
-import random
-
 import pytest
 import redis
 import requests
 
-from tests.support.api import pick
-from tests.support.live import Viewer, open_channel, ticket, until
+from tests.support.live import Viewer, open_channel, play_over_channels, ticket, until
 from tests.support.processes import free_port, start, stop, wait_ready
 
 
@@ -34,44 +31,6 @@ def _without_request_id(problem: dict) -> dict:
     return {k: v for k, v in problem.items() if k != "request_id"}
 
 
-def play_over_channels(base: str, gid: str, seats: list[Viewer], seed: int) -> int:
-    """Random legal actions of the seats, each chosen on the view its channel was pushed
-    and sent on that channel (with the version it saw and a key), until the game is
-    over; the number of actions acknowledged."""
-    rng = random.Random(seed)
-    acked = 0
-    for step in range(20_000):
-        choices = []
-        for seat, v in enumerate(seats):
-            assert v.wait(lambda v: v.view is not None)
-            with v.cond:
-                view, version = v.view, v.version
-            if view["status"] in ("finished", "aborted"):
-                return acked
-            action = pick(view, rng)
-            if action is not None:
-                choices.append((seat, action, version))
-        if not choices:  # neither can move until the other's view catches up
-            top = max(v.version for v in seats)
-            assert until(lambda top=top: min(v.version for v in seats) >= top)
-            continue
-        seat, action, version = rng.choice(choices)
-        v, mid = seats[seat], f"m{step}"
-        v.send({"op": "act", "id": mid, "action": action, "expected_version": version,
-                "idempotency_key": mid})  # fmt: skip
-        reply = v.reply(mid, closing=True)
-        if reply is None:  # the game ended (the other seat's move): the channel closed
-            assert v.code == 1000, (v.code, v.reason)
-            return acked
-        if reply["op"] == "result":
-            acked += 1
-            done = reply["body"]["version"]
-            assert v.wait(lambda v, done=done: v.version >= done)
-        else:  # the other seat moved first: 412, or the move is no longer legal
-            assert reply["status"] in (409, 412, 422), reply
-    raise AssertionError("the game did not end")
-
-
 def test_seats_play_a_whole_game_on_their_channels_and_every_viewer_gets_each_event_once(
     served,
 ):
@@ -84,7 +43,7 @@ def test_seats_play_a_whole_game_on_their_channels_and_every_viewer_gets_each_ev
     assert spectator.messages[0]["seat"] is None
     start_version = first["version"]
 
-    acked = play_over_channels(served, gid, seats, seed=7)
+    acked = play_over_channels(seats, seed=7)
 
     final = requests.get(f"{served}/v1/games/{gid}").json()
     assert final["status"] in ("finished", "aborted") and acked > 10

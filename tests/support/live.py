@@ -2,12 +2,15 @@
 sync client, a ticket asked for over HTTP, every frame kept as received."""
 
 import json
+import random
 import threading
 import time
 
 import requests
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+from tests.support.api import pick
 
 
 def ticket(base: str, gid: str, token: str) -> dict:
@@ -45,6 +48,7 @@ class Viewer:
         self.ws = open_channel(base, gid, token, after)
         self.closes: list[int] = []
         self.seen = after  # every event up to this version received
+        self.on_frame = None  # called with each frame and the version it shows at most
         self.raw: list[str] = []
         self.messages: list[dict] = []
         self.view: dict | None = None
@@ -67,6 +71,11 @@ class Viewer:
                             self.view, self.version = msg["state"], msg["version"]
                         if msg["op"] == "events" or (msg["op"] == "hello" and self.seen is None):
                             self.seen = msg["version"]
+                        if self.on_frame is not None:
+                            inner = msg.get("body") or msg.get("problem") or {}
+                            at = max(self.version, msg.get("version") or 0,
+                                     inner.get("version") or 0)  # fmt: skip
+                            self.on_frame(text, at)
                         self.cond.notify_all()
             except ConnectionClosed:
                 pass
@@ -132,3 +141,45 @@ def until(condition, timeout: float = 60, step: float = 0.01) -> bool:
             return False
         time.sleep(step)
     return True
+
+
+def play_over_channels(seats: list[Viewer], seed: int, illegal=None) -> int:
+    """Random legal actions of the seats, each chosen on the view its channel was pushed
+    and sent on that channel (with the version it saw and a key), until the game is
+    over; the number of actions acknowledged. ``illegal(view, rng)``: an action seat 1
+    also sends now and then (15%), which the rules likely refuse."""
+    rng = random.Random(seed)
+    acked = 0
+    for step in range(20_000):
+        choices = []
+        for seat, v in enumerate(seats):
+            assert v.wait(lambda v: v.view is not None)
+            with v.cond:
+                view, version = v.view, v.version
+            if view["status"] in ("finished", "aborted"):
+                return acked
+            action = pick(view, rng)
+            if action is not None:
+                choices.append((seat, action, version))
+        if not choices:  # neither can move until the other's view catches up
+            top = max(v.version for v in seats)
+            assert until(lambda top=top: min(v.version for v in seats) >= top)
+            continue
+        seat, action, version = rng.choice(choices)
+        if illegal is not None and rng.random() < 0.15:
+            seats[1].send({"op": "act", "id": f"i{step}", "action": illegal(seats[1].view, rng)})
+            seats[1].reply(f"i{step}", closing=True)
+        v, mid = seats[seat], f"m{step}"
+        v.send({"op": "act", "id": mid, "action": action, "expected_version": version,
+                "idempotency_key": mid})  # fmt: skip
+        reply = v.reply(mid, closing=True)
+        if reply is None:  # the game ended (the other seat's move): the channel closed
+            assert v.code == 1000, (v.code, v.reason)
+            return acked
+        if reply["op"] == "result":
+            acked += 1
+            done = reply["body"]["version"]
+            assert v.wait(lambda v, done=done: v.version >= done)
+        else:  # the other seat moved first: 412, or the move is no longer legal
+            assert reply["status"] in (409, 412, 422), reply
+    raise AssertionError("the game did not end")
