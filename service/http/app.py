@@ -33,7 +33,7 @@ from ..store.live import Hub
 from ..store.players import PlayerStore
 from ..store.redis import RedisStore
 from ..store.seeks import SeekStore
-from . import channel, docs, openapi, pairing, people, routes, web
+from . import asyncapi, channel, docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
@@ -95,6 +95,12 @@ class Services:
         if "yaml" not in self._made:
             self._made["yaml"] = openapi.to_yaml(self.spec()).encode()
         return self._made["yaml"]
+
+    def asyncapi_yaml(self) -> bytes:
+        """The AsyncAPI document of the live path (``asyncapi``)."""
+        if "asyncapi" not in self._made:
+            self._made["asyncapi"] = asyncapi.to_yaml(asyncapi.build()).encode()
+        return self._made["asyncapi"]
 
     def docs_html(self) -> bytes:
         if "html" not in self._made:

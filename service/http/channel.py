@@ -385,11 +385,31 @@ def _stop(worker) -> None:
         worker.kill(block=False)
 
 
+def asyncapi_document(call: Call) -> Answer:
+    return Answer(200, [("Content-Type", "application/yaml")], call.services.asyncapi_yaml())
+
+
 # ``POST /v1/games/{id}/actions``' route, as the channel runs it: the same stages and
 # handler; counted and logged under the channel's path
 ACT = dataclasses.replace(next(r for r in routes.ROUTES if r.name == "act"), path=PATH)
 
 ROUTES: tuple[Route, ...] = (
+    Route(
+        "asyncapi",
+        "GET",
+        "/asyncapi.yaml",
+        asyncapi_document,
+        doc=routes._op(
+            "The AsyncAPI 3.0 document of the live path (the seat channel, the streams)",
+            tag="ops",
+            responses={
+                "200": {
+                    "description": "AsyncAPI 3.0",
+                    "content": {"application/yaml": {"schema": {"type": "object"}}},
+                }
+            },
+        ),
+    ),
     Route(
         "ticket",
         "POST",
