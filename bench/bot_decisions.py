@@ -1,6 +1,6 @@
 """How long each hosted level takes to decide, against its reaction time.
 
-    cd /work/wt16b && PYTHONPATH=. /work/main/.venv/bin/python bench/bot_decisions.py
+    PYTHONPATH=. python bench/bot_decisions.py
     PYTHONPATH=. python bench/bot_decisions.py --games 10     # quicker
 
 A worker decides when a bot's plan falls due (workers.jobs: the view of the seat, then

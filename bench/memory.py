@@ -1,7 +1,7 @@
 """Redis memory of a game: the bytes per event of a live game, and the keys a
 finished game leaves behind after its retention.
 
-    cd /work/main && PYTHONPATH=. python bench/memory.py                 # a short and a long game
+    PYTHONPATH=. python bench/memory.py                 # a short and a long game
     PYTHONPATH=. python bench/memory.py --rounds 2,60 --seed 3 --games 4 --snapshot-every 50
 
 A Spit game is played through the real API in-process (``create_app`` with a real

@@ -1,7 +1,7 @@
 """The benchmark suite: one command, one table.
 
-    cd /work/main && PYTHONPATH=. /work/venv/bin/python bench/run_all.py            # ~6 min
-    cd /work/main && PYTHONPATH=. /work/venv/bin/python bench/run_all.py --quick    # ~3 min
+    PYTHONPATH=. python bench/run_all.py            # ~6 min
+    PYTHONPATH=. python bench/run_all.py --quick    # ~3 min
 
 Every figure comes from the suite's own modules, imported, in one run on one machine
 (so the ratios side by side compare like with like): ``bench_service`` (throughput

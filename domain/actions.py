@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from .cards import Card, CardError
 from .errors import MalformedAction
+from .wire import integer
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,8 @@ def _field(kind: Kind, value):
             return Card.parse(value)
         except CardError as e:
             raise ValueError(str(e)) from None
-    if type(value) is not int:
+    value = integer(value)
+    if value is None:
         raise ValueError("must be an integer")
     low, high = kind.schema["minimum"], kind.schema["maximum"]
     if not low <= value <= high:

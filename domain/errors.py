@@ -18,7 +18,8 @@ class InvalidOptions(MalformedAction):
 
 
 class IllegalAction(DomainError):
-    """A well-formed action the rules refuse now; ``rule`` is the RULES.md ID it breaks."""
+    """A well-formed action the rules refuse now; ``rule`` is the ID of the rule it
+    breaks (docs/rules.md)."""
 
     def __init__(self, rule: str, detail: str):
         self.rule = rule

@@ -37,7 +37,7 @@ WHY_MAX = 200  # the longest ``why`` of an operator's abort (T-6), in characters
 # GameAborted's reason when a rated game ends by a resignation (E-5) or a forfeit (T-4)
 # before both seats have made a move: it has no result, as on Lichess. A service ruling
 # on rated games, not a rule of the games (docs/decisions/0027); an unrated game keeps
-# E-5 and T-4 as RULES.md has them.
+# E-5 and T-4 as the rules (docs/rules.md) have them.
 UNPLAYED = "unplayed"
 # The events of a seat's own that are not a move (``State.moved``): taking the seat,
 # saying it is ready, resigning. Every other event a seat makes itself (``seat`` set and

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from .errors import InvalidOptions
+from .wire import integer
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +33,19 @@ class OptionSpec:
     low: float | None = None
     high: float | None = None
 
+    def read(self, v):
+        """The value ``v`` as the option holds it: a number of seconds as a float, an
+        integer sent as ``4.0`` as the integer (``wire.integer``); ``v`` checked first."""
+        if self.kind is float:
+            return float(v)
+        if self.kind is int:
+            return integer(v)
+        return v
+
     def check(self, v) -> str | None:
         """What is wrong with the value ``v``, or None."""
+        if self.kind is int and integer(v) is not None:
+            v = integer(v)
         if self.choices:
             if type(v) is not self.kind or v not in self.choices:
                 shown = " or ".join(f'"{c}"' if type(c) is str else str(c) for c in self.choices)
@@ -127,4 +139,4 @@ def parse_options(
         errors[IDLE_FORFEIT.name] = [f"must be at least {RATED_IDLE_MIN_S:g} s in a rated game"]
     if errors:
         raise InvalidOptions(errors)
-    return cls(**{k: float(v) if mine[k].kind is float else v for k, v in raw.items()})
+    return cls(**{k: mine[k].read(v) for k, v in raw.items()})

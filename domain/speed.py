@@ -1,4 +1,4 @@
-"""Speed, whole: section SPEED of RULES.md (Q-1..Q-9, V-3, V-4), its state, actions, events
+"""Speed, whole: section Speed of docs/rules.md (Q-1..Q-9, V-3, V-4), its state, actions, events
 and options, what a viewer may see of it, and how a hosted bot plays it (a
 ``rules.Rules``, in the shape of ``spit.py``)."""
 

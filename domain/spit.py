@@ -1,8 +1,8 @@
-"""Spit, whole: sections DEAL, PLAY, STALEMATE, NEW LAYOUT, END and VARIATIONS of RULES.md,
-its state, actions, events and options, what a viewer may see of it, and how a hosted bot
-plays it (a ``rules.Rules``).
+"""Spit, whole: the Spit sections of docs/rules.md (the deal, playing, stalemates, the end
+of a round and of the game, the table options), its state, actions, events and options,
+what a viewer may see of it, and how a hosted bot plays it (a ``rules.Rules``).
 
-Each rule lives here once and names its RULES.md ID. ``decide_*`` functions judge an
+Each rule lives here once and names its ID (docs/rules.md). ``decide_*`` functions judge an
 action against a state and return events; ``apply_*`` functions evolve the state by
 one event; ``follow`` adds what the rules make happen by themselves after an action
 (the game or a round ending, piles going to their takers, the next deal).

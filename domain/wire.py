@@ -11,6 +11,21 @@ A ``ref`` names a shape of the same game's ``SHAPES``, or ``Card``.
 """
 
 
+def integer(value) -> int | None:
+    """``value`` read as a JSON integer, or None if it is not one. JSON Schema counts a
+    number with a zero fraction as an integer (``2.0`` is the integer 2), so the domain
+    takes it as one too; a boolean is not a number.
+
+    >>> integer(2), integer(2.0), integer(2.5), integer(True), integer("2")
+    (2, 2, None, None, None)
+    """
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
 def ref(name: str) -> dict:
     return {"$ref": name}
 

@@ -33,6 +33,11 @@ KEY_RULE = (
     "alternating, or a key nearly all one character do not"
 )
 
+# The JSON schema of such a key: its length, and ``format`` naming ``KEY_RULE`` (what a
+# pattern cannot say: the bits its characters hold)
+KEY_SCHEMA = {"minLength": KEY_LENGTH[0], "maxLength": KEY_LENGTH[1],
+              "format": "idempotency-key"}  # fmt: skip
+
 
 def key_bits(key: str) -> float:
     """The entropy a key's characters show: its length times the Shannon entropy of their

@@ -11,6 +11,7 @@ reaches a log (tests/security/test_canary.py reads every line of whole games).
 """
 
 import contextvars
+import datetime
 import logging
 import sys
 
@@ -45,10 +46,32 @@ class ContextFilter(logging.Filter):
         return True
 
 
+def iso_time(record: logging.LogRecord) -> str:
+    """A record's time in ISO 8601, in UTC, to the millisecond: 2026-12-02T11:40:05.123Z."""
+    at = datetime.datetime.fromtimestamp(record.created, datetime.UTC)
+    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class JsonLines(JsonFormatter):
+    """One JSON object a line, its ``time`` in ISO 8601 (``iso_time``)."""
+
+    def __init__(self, *args, **kw):
+        kw.setdefault("rename_fields", {"levelname": "level", "asctime": "time"})
+        super().__init__(*args, **kw)
+
+    def formatTime(self, record, datefmt=None) -> str:  # noqa: N802 - logging's name
+        return iso_time(record)
+
+
+class TextLines(logging.Formatter):
+    """The text lines, their time in ISO 8601 (``iso_time``)."""
+
+    def formatTime(self, record, datefmt=None) -> str:  # noqa: N802 - logging's name
+        return iso_time(record)
+
+
 def formatter(fmt: str) -> logging.Formatter:
-    if fmt == "json":
-        return JsonFormatter(FIELDS, rename_fields={"levelname": "level", "asctime": "time"})
-    return logging.Formatter(FIELDS)
+    return JsonLines(FIELDS) if fmt == "json" else TextLines(FIELDS)
 
 
 def configure(level: str = "INFO", fmt: str = "json", stream=None) -> None:
@@ -64,11 +87,8 @@ def configure(level: str = "INFO", fmt: str = "json", stream=None) -> None:
 
 def gunicorn_config(level: str, fmt: str) -> dict:
     """gunicorn's ``logconfig_dict``: its own lines (and the app's) in the same format."""
-    formatter_ = (
-        {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": FIELDS,
-         "rename_fields": {"levelname": "level", "asctime": "time"}}
-        if fmt == "json" else {"format": FIELDS}
-    )  # fmt: skip
+    formatter_ = {"()": f"service.logs.{'JsonLines' if fmt == 'json' else 'TextLines'}",
+                  "fmt": FIELDS}  # fmt: skip
     handler = {"class": "logging.StreamHandler", "formatter": "main", "filters": ["context"],
                "stream": "ext://sys.stderr"}  # fmt: skip
     return {

@@ -25,6 +25,7 @@ from domain.views import iso
 from . import ids
 from .apps import App
 from .errors import BadRequest, Forbidden, ServiceError
+from .rulebook import rule_url
 
 NEWCOMER = Rating()  # 1500, RD 350
 BOT_RD = 50.0  # a hosted level's RD: its rating is calibrated, and it does not change
@@ -146,12 +147,14 @@ def seat_players(meta: dict[str, str]) -> list[dict]:
 
 
 def decorate(view: dict, meta: dict[str, str], rematch: dict | None = None) -> dict:
-    """Add the players (``seat_players``), ``rated`` (the table is: its game is rated if it
-    ends with a result), ``unrated`` (``unrated``) and the rematch links to a view of the
-    game whose meta is ``meta`` (in place; returned)."""
+    """Add the players (``seat_players``), ``result_url`` (the result's entry of the rules
+    reference), ``rated`` (the table is: its game is rated if it ends with a result),
+    ``unrated`` (``unrated``) and the rematch links to a view of the game whose meta is
+    ``meta`` (in place; returned)."""
     for p, extra in zip(view["players"], seat_players(meta), strict=True):
         p.update(extra)
     view["rated"] = meta.get("rated") == "1"
+    view["result_url"] = rule_url(view["result"])
     view["unrated"] = unrated(meta, view["status"], view["result"])
     view["rematch_of"] = meta.get("rmo")
     view["rematch"] = rematch

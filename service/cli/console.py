@@ -195,7 +195,11 @@ def replay(source: str) -> int:
 @click.option("--p1", default="random", show_default=True, help="the policy of seat 1")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME=JSON", help="a table option")
-@click.option("--no-progress", is_flag=True)
+@click.option(
+    "--no-progress",
+    is_flag=True,
+    help="no progress bar (there is none when stderr is not a terminal)",
+)
 def simulate(game, games, p0, p1, seed, options, no_progress) -> int:
     """Games between bot levels in virtual time (no Redis): wins, endings, speed."""
     import random
@@ -222,7 +226,7 @@ def simulate(game, games, p0, p1, seed, options, no_progress) -> int:
         wins, results = Counter(), Counter()
         rounds = events = 0
         t0 = time.perf_counter()
-        for i in tqdm(range(games), desc=g, disable=no_progress, unit="game"):
+        for i in tqdm(range(games), desc=g, disable=True if no_progress else None, unit="game"):
             seats = (pols[p0], pols[p1]) if i % 2 == 0 else (pols[p1], pols[p0])
             r = play_game(g, seats, rng, options=dict(opts))
             if r.winner is None:

@@ -107,6 +107,12 @@ class Services:
             self._made["html"] = docs.render(self.spec()).encode()
         return self._made["html"]
 
+    def rules_html(self) -> bytes:
+        """The rules reference page (``/docs/rules``)."""
+        if "rules" not in self._made:
+            self._made["rules"] = docs.render_rules(docs.rules_source()).encode()
+        return self._made["rules"]
+
 
 class _NoSessions(SecureCookieSessionInterface):
     """This API keeps no sessions (a seat's token is its credential): every request

@@ -1,9 +1,13 @@
 """``/docs``: the OpenAPI document as one self-contained HTML page (no script, nothing
-fetched from anywhere), with an anchor per operation, schema and problem type."""
+fetched from anywhere), with an anchor per operation, schema and problem type; and
+``/docs/rules``: the rules reference (``rules.md``, beside this module, which
+docs/rules.md links to) as such a page, with an anchor per rule ID."""
 
 import html
 import re
+from importlib.resources import files
 
+from . import markdown
 from .problems import PROBLEM_TYPES
 
 _CSS = """
@@ -149,14 +153,63 @@ def render(spec: dict) -> str:
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>{_CSS}</style></head>
 <body><h1>{_e(info.get("title", ""))} API <small>{_e(info.get("version", ""))}</small></h1>
 <nav><a href="#operations">Operations</a><a href="#problems">Problems</a>
-<a href="#schemas">Schemas</a><a href="/openapi.yaml">openapi.yaml</a>
-<a href="/asyncapi.yaml">asyncapi.yaml</a>
+<a href="#schemas">Schemas</a><a href="/docs/rules">Rules</a>
+<a href="/openapi.yaml">openapi.yaml</a><a href="/asyncapi.yaml">asyncapi.yaml</a>
 <a href="/docs/try">Try it</a></nav>
 {_md(info.get("description", ""))}
 <h2 id="operations">Operations</h2>{ops}
 <h2 id="problems">Problems</h2>
-<p>Every error is <code>application/problem+json</code>; its <code>type</code> links here.</p>
+<p>Every error is <code>application/problem+json</code>; its <code>type</code> links here.
+A refusal by the rules (<code>illegal-action</code>) names the rule it breaks in <code>rule</code>,
+and links to its entry of <a href="/docs/rules">the rules</a> in <code>rule_url</code>.</p>
 <table><tr><th>type</th><th>status</th><th>when</th></tr>{problems}</table>
 <h2 id="schemas">Schemas</h2>{schemas}
 </body></html>
 """
+
+
+RULES_SOURCE = "rules.md"
+
+
+def rules_source() -> str:
+    """The rules reference, as written (Markdown)."""
+    return files("service.http").joinpath(RULES_SOURCE).read_text(encoding="utf-8")
+
+
+def rule_ids(source: str) -> list[str]:
+    """The IDs the reference has an entry for: its level-3 headings' anchors, in order."""
+    return [a for level, a, _text in markdown.headings(source) if level == 3]
+
+
+def render_rules(source: str) -> str:
+    """The rules reference page: its sections and IDs listed first, then every entry,
+    each an anchor (``/docs/rules#P-1``); an ID named in the text links to its entry."""
+    heads = markdown.headings(source)
+    title = next((text for level, _a, text in heads if level == 1), "Rules")
+    ids = rule_ids(source)
+    sections = "".join(
+        f'<li><a href="#{_e(a)}">{_e(text)}</a>: '
+        + " ".join(f'<a href="#{_e(i)}">{_e(i)}</a>' for i in _ids_under(heads, a))
+        + "</li>"
+        for level, a, text in heads
+        if level == 2
+    )
+    head, h1, rest = markdown.to_html(source, frozenset(ids)).partition("</h1>")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1"><style>{_CSS}
+h3{{margin-top:1.6rem}}h3:target{{background:#fff6d5}}</style></head>
+<body><nav><a href="/docs">API</a><a href="/openapi.yaml">openapi.yaml</a></nav>
+{head}{h1}<nav><ul>{sections}</ul></nav>{rest}</body></html>
+"""
+
+
+def _ids_under(heads: list, section: str) -> list[str]:
+    """The entries (level 3) of the section (level 2) whose anchor is ``section``."""
+    out, inside = [], False
+    for level, a, _text in heads:
+        if level <= 2:
+            inside = a == section
+        elif level == 3 and inside:
+            out.append(a)
+    return out

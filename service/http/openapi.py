@@ -4,6 +4,7 @@ apispec. ``openapi.yaml`` at the project root is this document (``spitlog openap
 it; a test fails while they differ); the clients under ``clients/`` are generated from it.
 Its version is the package's (``pyproject.toml``)."""
 
+import copy
 import http
 import importlib.metadata
 import re
@@ -14,14 +15,15 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from .. import ids
 from . import schemas, shapes
-from .pipeline import Route
+from .pipeline import Route, openapi_path
 
 TITLE = "spitlog"
 VERSION = importlib.metadata.version("spitlog")
 DESCRIPTION = """\
 A game-state service for the two-player real-time card games **Spit** and **Speed**.
 Each game is an append-only log of events; the state is rebuilt from it by a pure
-rules engine. The rules and their IDs (`rule` in 422 answers) are in RULES.md.
+rules engine. The rules, an entry per ID, are at `/docs/rules` (docs/rules.md): a 422's
+`rule_url` and a view's `result_url` link to their entries.
 
 - JSON in and out; cards on the wire as `AS`, `10H`, `QD`.
 - A seat is controlled by its token, returned once when the seat is taken, sent as
@@ -50,7 +52,11 @@ _CONVERTERS = {
     },
     "int": {"type": "integer", "minimum": 0},
 }
+_TOO_LONG = {"$ref": "#/components/responses/REQUEST_URI_TOO_LONG"}
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
+# the request bodies that say who takes a seat (``schemas._seat_fields``)
+SEAT_BODIES = ("CreateGame", "Join", "Seek")
+RATED_BODIES = ("CreateGame", "Seek")  # the bodies of a table: its options, rated or not
 
 
 def _path(rule: str) -> tuple[str, list[dict]]:
@@ -60,7 +66,7 @@ def _path(rule: str) -> tuple[str, list[dict]]:
          "schema": dict(_CONVERTERS.get(conv or "", {"type": "string"}))}
         for conv, name in _PARAM.findall(rule)
     ]  # fmt: skip
-    return _PARAM.sub(r"{\2}", rule), params
+    return openapi_path(rule), params
 
 
 def _component(self, field, **kwargs) -> dict:
@@ -101,8 +107,8 @@ def build(routes: tuple[Route, ...]) -> dict:
     spec.components.schema("Options", schemas.options_schema())
     for name, s in shapes.all_schemas().items():
         spec.components.schema(name, s)
-    codes = sorted({int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
-                    if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip
+    codes = sorted({414} | {int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
+                            if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip
     for code in codes:
         status = http.HTTPStatus(code)
         spec.components.response(status.name, {
@@ -117,13 +123,24 @@ def build(routes: tuple[Route, ...]) -> dict:
         op = {"operationId": r.name, **_made(r.doc)}
         if r.query is not None:
             op["parameters"] = [{"in": "query", "schema": r.query}, *op.get("parameters", [])]
+        if r.query is not None or params:  # a request line the server may find too long
+            op.setdefault("responses", {}).setdefault("414", _TOO_LONG)
         entry = by_path.setdefault(path, {"operations": {}, "parameters": params})
         entry["operations"][r.method.lower()] = op
     for path, entry in by_path.items():
         spec.path(path=path, operations=entry["operations"], parameters=entry["parameters"] or None)
     out = spec.to_dict()
-    create = out["components"]["schemas"]["CreateGame"]["properties"]
-    create["options"] = {"$ref": "#/components/schemas/Options"}  # the domain's definition
+    components = out["components"]["schemas"]
+    for name in SEAT_BODIES:  # who takes the seat: what the server takes of it
+        components[name].update(copy.deepcopy(schemas.SEAT_RULES))
+    for name in RATED_BODIES:  # the create's and the seek's: a table's options, rated or not
+        components[name]["properties"]["options"] = {
+            "$ref": "#/components/schemas/Options",
+            "description": components[name]["properties"]["options"].get("description", ""),
+        }
+        components[name]["allOf"] = [copy.deepcopy(schemas.RATED_RULES),
+                                     *schemas.game_options_rules()]  # fmt: skip
+    components["CreateGame"]["allOf"].append(copy.deepcopy(schemas.WATCHED_RULES))
     return out
 
 

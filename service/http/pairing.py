@@ -4,7 +4,7 @@ from marshmallow import Schema, fields, validate
 
 import domain
 
-from .. import players
+from .. import config, players
 from ..errors import BadRequest
 from . import live, schemas
 from .pipeline import Answer, Call, Route, json_answer
@@ -34,10 +34,13 @@ class SeekSchema(Schema.from_dict(schemas._seat_fields())):
         ),
     )
     expires_s = schemas.Num(
+        validate=validate.Range(0, None, min_inclusive=False),
         **_d(
             "unpaired after this many seconds, the seek expires "
-            "(default and most: SPITLOG_SEEK_MAX_S)"
-        )
+            "(default and most: SPITLOG_SEEK_MAX_S, whose default `maximum` shows)",
+            maximum=config.Settings.model_fields["seek_max_s"].default,
+            exclusiveMinimum=0,
+        ),
     )
 
 

@@ -150,6 +150,26 @@ class Route:
     hot: bool = False  # matched in front of Flask's dispatch
     doc: dict | None = None  # its OpenAPI operation (None: not in the document)
 
+    @property
+    def template(self) -> str:
+        """Its path as the OpenAPI document writes it (``/v1/games/{game_id}/actions``):
+        the ``route`` of its metrics, access log lines and spans."""
+        return openapi_path(self.path)
+
+
+_RULE_PARAM = re.compile(r"(?<=/)<(?:(\w+):)?(\w+)>")  # a segment of a path
+
+
+def openapi_path(rule: str) -> str:
+    """A werkzeug rule's path in OpenAPI's syntax.
+
+    >>> openapi_path("/v1/games/<gid:game_id>/states/<int:version>")
+    '/v1/games/{game_id}/states/{version}'
+    >>> openapi_path("<unmatched>")  # no route's: left as it is
+    '<unmatched>'
+    """
+    return _RULE_PARAM.sub(r"{\2}", rule)
+
 
 _access = logging.getLogger("spitlog.access")
 
@@ -159,7 +179,7 @@ def log_access(call: Call, route: Route, status: int, took_s: float) -> None:
     never a body."""
     _access.info("request", extra={
         "request_id": call.request_id, "method": call.environ.get("REQUEST_METHOD"),
-        "route": route.path, "status": status, "duration_ms": round(took_s * 1000, 2),
+        "route": route.template, "status": status, "duration_ms": round(took_s * 1000, 2),
         "game": call.args.get("game_id"), "seat": call.seat,
     })  # fmt: skip
 
@@ -210,8 +230,8 @@ class Pipeline:
             if not telemetry.enabled():
                 return self._run(route, call)
             parent = environ.get("HTTP_TRACEPARENT")
-            attrs = {"http.route": route.path, "spitlog.game": args.get("game_id")}
-            with telemetry.span(f"{environ.get('REQUEST_METHOD')} {route.path}",
+            attrs = {"http.route": route.template, "spitlog.game": args.get("game_id")}
+            with telemetry.span(f"{environ.get('REQUEST_METHOD')} {route.template}",
                                 {"traceparent": parent} if parent else None, **attrs):  # fmt: skip
                 return self._run(route, call)
         finally:
@@ -318,7 +338,7 @@ class Pipeline:
                 answer.headers = _merge_vary([*answer.headers, *extra])
         method = call.environ["REQUEST_METHOD"]
         took = time.perf_counter() - t0
-        self.metrics.answered(method if method in _METHODS else "OTHER", route.path,
+        self.metrics.answered(method if method in _METHODS else "OTHER", route.template,
                               answer.status, took)  # fmt: skip
         if self.access is not None:
             self.access(call, route, answer.status, took)

@@ -2,10 +2,10 @@
 
 ``problem(exc)`` turns any error (the domain's, the service's, the store's, werkzeug's
 routing errors) into (status, body, headers). ``type`` is a URI reference to the
-problem's entry on the ``/docs`` page. Bodies carry ``rule`` (a RULES.md ID) for
-illegal moves, ``errors`` (field -> messages) for bad input and ``version`` where a game
-is involved; never a card a caller may not see (RULES H-5): details come from the
-domain's messages, which name only cards the caller sent or can see.
+problem's entry on the ``/docs`` page. Bodies carry ``rule`` (a rule ID; ``rule_url``: its
+entry at ``/docs/rules``) for illegal moves, ``errors`` (field -> messages) for bad input
+and ``version`` where a game is involved; never a card a caller may not see (RULES H-5):
+details come from the domain's messages, which name only cards the caller sent or can see.
 """
 
 import logging
@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 import domain
 
 from ..errors import BadRequest, ServiceError
+from ..rulebook import rule_url
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,8 @@ PROBLEM_TYPES = {
     "unsupported-media-type": (415, "the request body is not `application/json`"),
     "expectation-failed": (417, "an `Expect` field other than `100-continue` (the server's "
                            "own answer)"),
-    "illegal-action": (422, "well formed but illegal now: `rule` names the RULES.md ID"),
+    "illegal-action": (422, "well formed but illegal now: `rule` names the rule it breaks, "
+                       "`rule_url` links to its entry of the rules (`/docs/rules#<ID>`)"),
     "idempotency-key-reused": (422, "the `Idempotency-Key` was used with another body"),
     "rate-limited": (429, "over a rate limit, which `detail` names (the address's requests, "
                      "games or failed authentications, the seat's requests or actions): "
@@ -96,7 +98,7 @@ def problem(exc: BaseException, version: int | None = None) -> tuple[int, dict, 
             extra["errors"] = exc.errors
     elif isinstance(exc, domain.IllegalAction):
         status, slug, title, detail = 422, "illegal-action", "Illegal action", exc.detail
-        extra["rule"] = exc.rule
+        extra["rule"], extra["rule_url"] = exc.rule, rule_url(exc.rule)
     elif isinstance(exc, domain.MalformedAction):  # InvalidOptions too
         status, slug, title = 400, "invalid-request", "Invalid request"
         detail, extra["errors"] = "the request is not valid: see errors", exc.errors

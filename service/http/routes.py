@@ -7,6 +7,7 @@ body, checked the credentials' form, charged the limits and taken the game's gat
 
 import hashlib
 import http
+import re
 
 import orjson
 from werkzeug.datastructures import MIMEAccept
@@ -238,14 +239,33 @@ NOTATION = "text/plain"
 EXPORTS = {NDJSON: ("ndjson", "ndjson"), NOTATION: ("notation", "txt")}  # type -> tag, suffix
 
 
+def _any_case(text: str) -> str:
+    """A pattern of ``text`` in either case (media types are case-insensitive; a pattern
+    of the document has no flags), ``*`` and ``.`` literal."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else "\\" + c if c in "*." else c
+                   for c in text)  # fmt: skip
+
+
+# The ``Accept`` an export answers, the one rule the server applies and the document
+# shows: empty, or a list holding a media range the export is in (its types, ``text/*``,
+# ``application/*``, ``*/*``) whose parameters do not say ``q=0``; any other is a 406.
+_OWS = "[ \\t]*"
+_RANGES = "|".join(_any_case(t) for t in (NDJSON, NOTATION, "application/*", "text/*", "*/*"))
+_PARAM = f";(?!{_OWS}[qQ]=0(?:\\.0{{0,3}})?{_OWS}(?:;|,|$))[^;,]*"
+EXPORT_ACCEPT = f"^(?:{_OWS}|(?:.*,)?{_OWS}(?:{_RANGES}){_OWS}(?:{_PARAM})*(?:,.*)?)$"
+_EXPORT_ACCEPT = re.compile(EXPORT_ACCEPT)
+
+
 def export(call: Call) -> Answer:
     """The finished game's export in the media type ``Accept`` prefers (NDJSON when it
-    names none); the same bytes for everyone, and forever (the log is append-only and the
-    game over): a strong ETag of them, cacheable."""
-    accept = parse_accept_header(call.header("Accept"), MIMEAccept)
-    ctype = accept.best_match([NDJSON, NOTATION], default=NDJSON if not accept else None)
-    if ctype is None:
+    names none, or only ranges both types are in); the same bytes for everyone, and
+    forever (the log is append-only and the game over): a strong ETag of them,
+    cacheable. An ``Accept`` the export is not in (``EXPORT_ACCEPT``) is a 406."""
+    given = call.header("Accept") or ""
+    if not _EXPORT_ACCEPT.fullmatch(given):
         raise NotAcceptable(f"the export is {NDJSON} (the log) or {NOTATION} (the notation)")
+    accept = parse_accept_header(given, MIMEAccept)
+    ctype = accept.best_match([NDJSON, NOTATION]) or NDJSON
     game, _seat = _viewer(call)
     tag, suffix = EXPORTS[ctype]
     body = call.services.games.export(game, notation=tag == "notation").encode()
@@ -294,6 +314,12 @@ DOCS_CSP = (
 def docs(call: Call) -> Answer:
     headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", DOCS_CSP)]
     return Answer(200, headers, call.services.docs_html())
+
+
+def rules(call: Call) -> Answer:
+    """The rules reference: an entry per rule ID, each an anchor (``/docs/rules#P-1``)."""
+    headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", DOCS_CSP)]
+    return Answer(200, headers, call.services.rules_html())
 
 
 # ---------------------------------------------------------------- documents
@@ -387,8 +413,7 @@ ROUTES: tuple[Route, ...] = (
                     "Idempotency-Key",
                     "a retry answers the same game and token (your app's or your address's "
                     f"key): {idempotency.KEY_RULE}; 400 if not",
-                    minLength=idempotency.KEY_LENGTH[0],
-                    maxLength=idempotency.KEY_LENGTH[1],
+                    **idempotency.KEY_SCHEMA,
                 )
             ],
             requestBody={
@@ -456,8 +481,7 @@ ROUTES: tuple[Route, ...] = (
                     "Idempotency-Key",
                     "a retry answers the same seat and token (your app's or your address's "
                     f"key): {idempotency.KEY_RULE}; 400 if not",
-                    minLength=idempotency.KEY_LENGTH[0],
-                    maxLength=idempotency.KEY_LENGTH[1],
+                    **idempotency.KEY_SCHEMA,
                 )
             ],
             requestBody={
@@ -595,10 +619,18 @@ ROUTES: tuple[Route, ...] = (
             "Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log "
             "(`spitlog-log/1`: a header line with the revealed seed, then each event with its "
             "version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in "
-            "docs/export.md and read by `spitlog audit`/`replay`. 406 for any other type. "
+            "docs/export.md and read by `spitlog audit`/`replay`. 406 when `Accept` names "
+            "neither, nor `text/*`, `application/*` or `*/*`, other than with `q=0`. "
             "The bytes never change: a strong ETag, cacheable for a day. An archived game "
             "answers the same bytes.",
-            parameters=[_header("Accept", "application/x-ndjson (default) or text/plain")],
+            parameters=[
+                _header(
+                    "Accept",
+                    "application/x-ndjson (default) or text/plain "
+                    "(a list: the first it prefers); 406 if it names neither",
+                    pattern=EXPORT_ACCEPT,
+                )
+            ],  # fmt: skip
             responses={
                 "200": {
                     "description": "The export",
@@ -682,6 +714,24 @@ ROUTES: tuple[Route, ...] = (
         docs,
         doc=_op(
             "This API's documentation, readable",
+            tag="ops",
+            responses={
+                "200": {
+                    "description": "HTML",
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                }
+            },
+        ),
+    ),  # fmt: skip
+    Route(
+        "rules",
+        "GET",
+        "/docs/rules",
+        rules,
+        doc=_op(
+            "The rules of both games, an entry per rule ID",
+            "Every `rule` of a refusal and every `result` of a game has an entry here, its "
+            "anchor the ID: `rule_url` and `result_url` link to it (`/docs/rules#P-1`).",
             tag="ops",
             responses={
                 "200": {

@@ -15,6 +15,7 @@ import re
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 import domain
+from domain.wire import integer
 
 from .. import ids
 from ..errors import BadRequest
@@ -52,13 +53,15 @@ def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
 
 
 class Int(fields.Integer):
-    """A JSON integer: no strings, no floats, no booleans."""
+    """A JSON integer as JSON Schema has it (``domain.wire.integer``): ``2`` or ``2.0``; no
+    strings, no fractions, no booleans."""
 
     def __init__(self, **kw):
         super().__init__(strict=True, **kw)
 
     def _deserialize(self, value, attr, data, **kw):
-        if isinstance(value, bool):
+        value = integer(value)
+        if value is None:
             raise ValidationError("Not a valid integer.")
         return super()._deserialize(value, attr, data, **kw)
 
@@ -102,13 +105,23 @@ class Game(validate.OneOf):
 class WebhookSchema(Schema):
     url = fields.String(
         required=True, validate=validate.Length(min=1, max=2048),
-        **_doc("an HTTPS URL resolving to public addresses only (docs/webhooks.md)"),
+        **_doc("an HTTPS URL resolving to public addresses only (docs/webhooks.md); "
+               "`format: webhook-url` names that rule, which depends on DNS",
+               format="webhook-url"),
     )  # fmt: skip
     events = fields.String(
         validate=validate.OneOf(("lifecycle", "all")),
         **_doc("`lifecycle` (the default): seat.joined, game.started, game.finished; `all`: "
                "every event of the log too, as a spectator sees it"),
     )  # fmt: skip
+
+
+# ``format: display-name`` in the document: what ``_printable`` takes
+PRINTABLE_RULE = (
+    "1-64 printable characters (Python's str.isprintable: no control, format, "
+    "separator other than the space, private-use, surrogate or unassigned code "
+    "point), no space at either end"
+)
 
 
 def _printable(text: str) -> None:
@@ -141,7 +154,8 @@ class PlayerRefSchema(Schema):
                "your app's)"),
     )  # fmt: skip
     name = fields.String(required=True, validate=[validate.Length(1, 64), _printable],
-                         **_doc("1-64 printable characters, shown with the seat"))  # fmt: skip
+                         **_doc(f"shown with the seat: {PRINTABLE_RULE}",
+                                format="display-name"))  # fmt: skip
 
 
 def _seat_fields() -> dict:
@@ -151,11 +165,58 @@ def _seat_fields() -> dict:
             "human (the default) or bot: a client's bot, playing through the API as a person "
             "does; shown in views and the lobby")),
         "name": fields.String(validate=[validate.Length(1, 64), _printable],
-                              **_doc("a bot seat's name, without a player")),
+                              **_doc("a bot seat's name, without a player: "
+                                     f"{PRINTABLE_RULE}", format="display-name")),
         "player": fields.Nested(PlayerRefSchema, **_doc(
             "your app's player (needs X-Api-Key): shown with the seat, its games listed, "
             "rated in rated games")),
     }  # fmt: skip
+
+
+# What ``players.who`` takes of ``_seat_fields``, in JSON Schema (the document adds it to
+# each body that has them): ``name`` never beside ``player`` (a player's name is
+# ``player.name``), a client's bot (``kind: bot``) with a name or a player, and a name
+# for nothing but such a bot.
+SEAT_RULES = {
+    "not": {"required": ["player", "name"]},
+    "if": {"properties": {"kind": {"const": "bot"}}, "required": ["kind"]},
+    "then": {"anyOf": [{"required": ["name"]}, {"required": ["player"]}]},
+    "else": {"not": {"required": ["name"]}},
+}
+
+
+# What the server takes of a rated table, in JSON Schema (the document adds it to the
+# create's and the seek's body): it is a player's (``player``), its ``idle_forfeit_s`` at
+# least ``domain.options.RATED_IDLE_MIN_S``.
+RATED_RULES = {
+    "if": {"properties": {"rated": {"const": True}}, "required": ["rated"]},
+    "then": {
+        "required": ["player"],
+        "properties": {"options": {"properties": {
+            "idle_forfeit_s": {"minimum": domain.options.RATED_IDLE_MIN_S}}}},
+    },
+}  # fmt: skip
+
+
+def game_options_rules() -> list[dict]:
+    """A create's or a seek's ``options`` are its game's (``Rules.OPTIONS``): a rule per
+    registered game, in JSON Schema (the document adds them to those bodies)."""
+    return [
+        {"if": {"properties": {"game": {"const": name}}, "required": ["game"]},
+         "then": {"properties": {"options": {"propertyNames": {
+             "enum": [spec.name for spec in rules.OPTIONS]}}}}}
+        for name, rules in domain.RULES.items()
+    ]  # fmt: skip
+
+
+# A create whose seat 0 is a hosted bot is watched: no one of the caller's takes a seat.
+WATCHED_RULES = {
+    "if": {"properties": {"seat0": {"not": {"const": "human"}}}, "required": ["seat0"]},
+    "then": {
+        "properties": {"kind": {"const": "human"}},
+        "not": {"anyOf": [{"required": ["name"]}, {"required": ["player"]}]},
+    },
+}
 
 
 class CreateGameSchema(Schema.from_dict(_seat_fields())):
@@ -374,7 +435,10 @@ class ProblemSchema(Open):
     title = fields.String(required=True)
     status = Int(required=True)
     detail = fields.String(required=True)
-    rule = fields.String(**_doc("the RULES.md ID an illegal action breaks"))
+    rule = fields.String(**_doc("the ID of the rule an illegal action breaks"))
+    rule_url = fields.String(
+        **_doc("with `rule`: its entry of the rules reference, `/docs/rules#<ID>`")
+    )
     errors = fields.Dict(
         keys=fields.String(), values=fields.List(fields.String()), **_doc("field -> messages")
     )

@@ -230,7 +230,10 @@ def _common(game: str) -> tuple[dict, dict]:
         ),
         "deadline": {**nullable(ref("Deadline")), "description": "null when no timer runs"},
         "winner": {**nullable(SEAT), "description": "the winner's seat, once there is one"},
-        "result": {"type": ["string", "null"], "description": "the rule that ended the game"},
+        "result": {"type": ["string", "null"], "description": "the rule ID the game ended "
+                   "under (finished or aborted); null while it runs"},
+        "result_url": {"type": ["string", "null"], "description": "the entry of `result` in "
+                       "the rules reference (`/docs/rules#<ID>`); null while the game runs"},
         "aborted": {**nullable(ref("Aborted")), "description": "null unless aborted under T-6"},
         "commitment": {"type": "string", "description": "sha256 hex of the server seed"},
         "rated": {"type": "boolean", "description": "the table is rated: its game is rated "

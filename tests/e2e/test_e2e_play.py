@@ -18,21 +18,22 @@ def auth(token):
 END_EVENTS = ("game_ended", "game_aborted")
 
 
-def watch(base, gid, out, streams):
+def watch(base, gid, out, streams, done):
     """A spectator's SSE stream, read until the game's end: the server closes a stream
     after ``SPITLOG_SSE_MAX_S`` (tests/e2e/conftest.py), and the spectator reconnects
     with the ``Last-Event-ID`` it has, as ``EventSource`` does, until its last event
     ends the game (or the server answers 204: the game is over and it has every event).
-    ``streams`` counts the streams it opened."""
+    ``streams`` counts the streams it opened; ``done`` set: the test is over (it failed),
+    and the watcher stops at its next stream instead of reading what later tests do."""
     last = None
-    while not (out and out[-1]["type"] in END_EVENTS):
+    while not (out and out[-1]["type"] in END_EVENTS) and not done.is_set():
         headers = {"Accept": "text/event-stream"}
         if last is not None:
             headers["Last-Event-ID"] = last
         with requests.get(f"{base}/v1/games/{gid}/events", stream=True, timeout=60,
                           headers=headers) as r:  # fmt: skip
             streams.append(r.status_code)
-            if r.status_code == 204:
+            if r.status_code == 204 or done.is_set():
                 return
             assert r.status_code == 200, r.text
             for line in r.iter_lines(decode_unicode=True):
@@ -53,11 +54,18 @@ def test_a_whole_game_over_http_with_a_live_spectator(served_with_metrics):
     t1 = r.json()["token"]
     seen: list = []
     streams: list = []
-    watcher = threading.Thread(target=watch, args=(base, gid, seen, streams), daemon=True)
+    done = threading.Event()
+    watcher = threading.Thread(target=watch, args=(base, gid, seen, streams, done), daemon=True)
     watcher.start()
+    try:
+        play_and_check(base, metrics_url, gid, (s0, s1), (t0, t1), watcher, seen, streams)
+    finally:
+        done.set()
+
+
+def play_and_check(base, metrics_url, gid, sessions, tokens, watcher, seen, streams):
 
     rng = random.Random(7)
-    sessions, tokens = (s0, s1), (t0, t1)
     view = None
     for step in range(5000):
         seat = step % 2

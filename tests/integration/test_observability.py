@@ -42,7 +42,7 @@ def test_a_request_logs_one_json_line_with_its_context(redis_client, log_lines):
     act(client, gid, t0, {"type": "ready"}, **{"X-Request-Id": "req-under-test"})
     line = next(x for x in log_lines() if x.get("request_id") == "req-under-test")
     assert line["message"] == "request" and line["level"] == "INFO"
-    assert line["route"] == "/v1/games/<gid:game_id>/actions" and line["status"] == 201
+    assert line["route"] == "/v1/games/{game_id}/actions" and line["status"] == 201
     assert line["game"] == gid and line["seat"] == 0 and line["duration_ms"] >= 0
     assert "time" in line and "trace_id" not in line  # tracing is off
 
@@ -106,7 +106,7 @@ def test_one_trace_from_the_api_through_redis_to_the_worker_job(redis_url, monke
             time.sleep(0.02)
         SimpleWorker([make_queue(s, r)], connection=r, serializer=JSONSerializer).work(burst=True)
         spans = exporter.get_finished_spans()
-        api = [x for x in spans if x.name.startswith("POST /v1/games/<gid:game_id>/actions")]
+        api = [x for x in spans if x.name.startswith("POST /v1/games/{game_id}/actions")]
         job = [x for x in spans if x.name.startswith("job ")]
         store = [x for x in spans if x.kind.name == "CLIENT" and "redis" in x.name.lower()
                  or x.attributes.get("db.system") == "redis"]  # fmt: skip

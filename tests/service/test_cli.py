@@ -84,6 +84,14 @@ def test_the_cli_simulates_games_between_bot_levels():
     assert wins == [6, 6]  # every game ended one way or another
 
 
+def test_simulate_shows_no_progress_bar_when_stderr_is_not_a_terminal():
+    """A pipe or a file (here, the runner's) gets the results only, no progress bar."""
+    r = CliRunner().invoke(cli, ["simulate", "--game", "spit", "--games", "3"])
+    assert r.exit_code == 0, r.output
+    assert "spit: random (p0) vs random (p1), 3 games" in r.output
+    assert "%|" not in r.output and "game/s" not in r.output, r.output
+
+
 # ---------------------------------------------------------------- settings
 
 

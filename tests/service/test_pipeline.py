@@ -260,7 +260,7 @@ def test_both_ways_are_counted_in_the_metrics(client, flask_client):
         c.post(f"/v1/games/{gid}/actions", json={"type": "play", "from": 4, "to": 1},
                headers=bearer(tok0))  # fmt: skip
     text = scrape(client).get_data(as_text=True)
-    line = 'spitlog_http_requests_total{method="POST",route="/v1/games/<gid:game_id>/actions"'
+    line = 'spitlog_http_requests_total{method="POST",route="/v1/games/{game_id}/actions"'
     assert f'{line},status="422"}} 2.0' in text
 
 

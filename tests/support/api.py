@@ -136,10 +136,10 @@ def move_each(client, games, gid: str, tokens, rng_seed: int = 1, timeout: float
 
 def undecorated(view: dict) -> dict:
     """A view without what the service adds to the domain's (``service.players.decorate``:
-    the seats' players, ``rated``, ``unrated``, the rematch links), to compare with
-    ``domain.view``."""
+    the seats' players, ``result_url``, ``rated``, ``unrated``, the rematch links), to
+    compare with ``domain.view``."""
     out = {k: v for k, v in view.items()
-           if k not in ("rated", "unrated", "rematch", "rematch_of")}  # fmt: skip
+           if k not in ("result_url", "rated", "unrated", "rematch", "rematch_of")}  # fmt: skip
     out["players"] = [{k: v for k, v in p.items() if k not in ("name", "player", "rating_diff")}
                       for p in view["players"]]  # fmt: skip
     return out

@@ -128,6 +128,15 @@ def test_action_wire_forms_are_the_documented_ones():
     )
 
 
+def test_an_index_with_a_zero_fraction_is_the_integer_json_schema_says_it_is():
+    """JSON Schema's integers include ``2.0``: an action's index sent so is read as 2, a
+    fraction or a boolean is still refused (the spec and the server agree)."""
+    assert parse_action("spit", {"type": "play", "from": 2.0, "to": 0}) == Play(2, 0)
+    assert parse_action("spit", {"type": "spit", "pile": 1.0}) == Spit(1)
+    assert set(malformed("spit", {"type": "play", "from": 2.5, "to": 0})) == {"from"}
+    assert set(malformed("spit", {"type": "play", "from": 5.0, "to": 0})) == {"from"}
+
+
 def malformed(game, body) -> dict:
     with pytest.raises(MalformedAction) as info:
         parse_action(game, body)
@@ -200,6 +209,17 @@ def test_valid_options_and_their_defaults():
     speed, spit = s.public(), o.public()
     assert set(speed) >= {"side_piles", "target_score", "alternate_colors"}
     assert "stockpiles" not in speed and "side_piles" not in spit
+
+
+def test_an_integer_option_with_a_zero_fraction_is_that_integer():
+    """``stockpiles: 4.0`` is V-1's 4, ``max_rounds: 3.0`` is 3 (integers as JSON Schema has
+    them), held as integers; 4.5 and ``true`` are still refused."""
+    o = options_for("spit", {"stockpiles": 4.0, "max_rounds": 3.0})
+    assert (o.stockpiles, o.max_rounds) == (4, 3) and type(o.stockpiles) is int
+    assert type(o.public()["max_rounds"]) is int
+    assert options_for("speed", {"side_piles": 5.0, "target_score": 0.0}).side_piles == 5
+    assert set(invalid("spit", {"stockpiles": 4.5})) == {"stockpiles"}
+    assert set(invalid("spit", {"max_rounds": 2.5})) == {"max_rounds"}
 
 
 def test_create_game_refuses_bad_options_and_opponents():

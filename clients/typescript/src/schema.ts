@@ -172,7 +172,7 @@ export interface paths {
         };
         /**
          * After the game: its export, the whole log with the seed (409 before)
-         * @description Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a header line with the revealed seed, then each event with its version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406 for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
+         * @description Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a header line with the revealed seed, then each event with its version), or `text/plain`, the notation (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406 when `Accept` names neither, nor `text/*`, `application/*` or `*\/*`, other than with `q=0`. The bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
          */
         get: operations["export"];
         put?: never;
@@ -265,6 +265,87 @@ export interface paths {
         };
         /** This API's documentation, readable */
         get: operations["docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rules of both games, an entry per rule ID
+         * @description Every `rule` of a refusal and every `result` of a game has an entry here, its anchor the ID: `rule_url` and `result_url` link to it (`/docs/rules#P-1`).
+         */
+        get: operations["rules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/asyncapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AsyncAPI 3.0 document of the live path (the seat channel, the streams) */
+        get: operations["asyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket for your seat's WebSocket channel (`GET /v1/games/{id}/live`)
+         * @description Single use, for about 30 s, bound to this game and your seat. Offer `spitlog.v1` and `spitlog.ticket.<ticket>` as the WebSocket's subprotocols (a browser cannot send `Authorization` on a WebSocket; a ticket is never put in a URL). The channel's messages: asyncapi.yaml.
+         */
+        post: operations["ticket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The seat channel: a WebSocket (asyncapi.yaml) of views and events in, actions out
+         * @description `Upgrade: websocket`, subprotocols `spitlog.v1` and, for a seat, `spitlog.ticket.<ticket>` (`POST /v1/games/{id}/tickets`); none: a spectator. `?after=<version>` resumes: the events since follow `hello`. Each `act` is `POST /v1/games/{id}/actions`, with the same limits, checks and answers. Close codes: `1000` the game is over: every event and the final view were sent; `1008` policy: a ticket unknown, used or expired; too many open streams for the address or the seat; frames or bytes over the connection's rate; a send queue full (the client reads too slowly); `1009` a message over the size limit (`SPITLOG_MAX_CONTENT_LENGTH`); `1011` the server failed: reconnect and resume with `?after=<version>`; `1012` the server restarts: reconnect and resume with `?after=<version>`; `4000` open for `SPITLOG_SSE_MAX_S`: reconnect and resume with `?after=<version>`. Refused over HTTP before the upgrade: 400 (a bad handshake or `after`), 404, 426 (no `Upgrade`), 429 (the address's requests).
+         */
+        get: operations["live"];
         put?: never;
         post?: never;
         delete?: never;
@@ -406,8 +487,10 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description the RULES.md ID an illegal action breaks */
+            /** @description the ID of the rule an illegal action breaks */
             rule?: string;
+            /** @description with `rule`: its entry of the rules reference, `/docs/rules#<ID>` */
+            rule_url?: string;
             /** @description field -> messages */
             errors?: {
                 [key: string]: string[];
@@ -563,8 +646,10 @@ export interface components {
             deadline: components["schemas"]["Deadline"] | null;
             /** @description the winner's seat, once there is one */
             winner: number | null;
-            /** @description the rule that ended the game */
+            /** @description the rule ID the game ended under (finished or aborted); null while it runs */
             result: string | null;
+            /** @description the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game runs */
+            result_url: string | null;
             /** @description null unless aborted under T-6 */
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
@@ -666,8 +751,10 @@ export interface components {
             deadline: components["schemas"]["Deadline"] | null;
             /** @description the winner's seat, once there is one */
             winner: number | null;
-            /** @description the rule that ended the game */
+            /** @description the rule ID the game ended under (finished or aborted); null while it runs */
             result: string | null;
+            /** @description the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game runs */
+            result_url: string | null;
             /** @description null unless aborted under T-6 */
             aborted: components["schemas"]["Aborted"] | null;
             /** @description sha256 hex of the server seed */
@@ -1203,11 +1290,17 @@ export interface components {
         PlayerRef: {
             /** @description 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app id>:<id>, your app's) */
             id: string;
-            /** @description 1-64 printable characters, shown with the seat */
+            /**
+             * Format: display-name
+             * @description shown with the seat: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name: string;
         };
         Webhook: {
-            /** @description an HTTPS URL resolving to public addresses only (docs/webhooks.md) */
+            /**
+             * Format: webhook-url
+             * @description an HTTPS URL resolving to public addresses only (docs/webhooks.md); `format: webhook-url` names that rule, which depends on DNS
+             */
             url: string;
             /**
              * @description `lifecycle` (the default): seat.joined, game.started, game.finished; `all`: every event of the log too, as a spectator sees it
@@ -1221,12 +1314,16 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
+            /** @description table options (RULES V-1..V-4, Q-8, E-4, T-1..T-5): see Options */
             options?: components["schemas"]["Options"];
             /**
              * @description who takes seat 1: a human who joins, or a bot
@@ -1244,7 +1341,7 @@ export interface components {
             client_seed?: string;
             /** @description where the game's notifications go, signed with a secret the answer shows once */
             webhook?: components["schemas"]["Webhook"];
-        };
+        } & (unknown & unknown & unknown & unknown);
         CreatedWebhook: {
             url: string;
             events: string;
@@ -1272,7 +1369,10 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
@@ -1390,6 +1490,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Ticket: {
+            /** @description single use; offer it as a subprotocol */
+            ticket: string;
+            /** @description ISO 8601, UTC: about 30 s from now */
+            expires_at: string;
+            /** @description the subprotocols to offer: `spitlog.v1` and `spitlog.ticket.<ticket>` */
+            protocols: string[];
+        } & {
+            [key: string]: unknown;
+        };
         Rating: {
             rating: number;
             /** @description Glicko-2 rating deviation */
@@ -1444,25 +1554,26 @@ export interface components {
              * @enum {string}
              */
             kind?: "human" | "bot";
-            /** @description a bot seat's name, without a player */
+            /**
+             * Format: display-name
+             * @description a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at either end
+             */
             name?: string;
             /** @description your app's player (needs X-Api-Key): shown with the seat, its games listed, rated in rated games */
             player?: components["schemas"]["PlayerRef"];
             /** @enum {string} */
             game: "spit" | "speed";
             /** @description table options, as a create's: the same options pair */
-            options?: {
-                [key: string]: unknown;
-            };
+            options?: components["schemas"]["Options"];
             /** @description pair only with rated seeks (your app's player: X-Api-Key) */
             rated?: boolean;
             /** @description [low, high]: the opponent ratings you accept (0-4000; default any); each seek's rating must be in the other's range */
             rating_range?: number[];
             /** @description unpaired after this many seconds: a game against the hosted level whose rating is nearest yours; null or absent: none */
             bot_fallback_s?: number | null;
-            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S) */
+            /** @description unpaired after this many seconds, the seek expires (default and most: SPITLOG_SEEK_MAX_S, whose default `maximum` shows) */
             expires_s?: number;
-        };
+        } & (unknown & unknown & unknown);
         SeekState: {
             id: string;
             /** @enum {string} */
@@ -1581,6 +1692,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Request-URI Too Long */
+        REQUEST_URI_TOO_LONG: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unsupported Media Type */
         UNSUPPORTED_MEDIA_TYPE: {
             headers: {
@@ -1592,6 +1712,15 @@ export interface components {
         };
         /** @description Unprocessable Entity */
         UNPROCESSABLE_ENTITY: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Upgrade Required */
+        UPGRADE_REQUIRED: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1666,6 +1795,7 @@ export interface operations {
             400: components["responses"]["BAD_REQUEST"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1743,6 +1873,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1782,6 +1913,7 @@ export interface operations {
             408: components["responses"]["REQUEST_TIMEOUT"];
             409: components["responses"]["CONFLICT"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
@@ -1826,6 +1958,7 @@ export interface operations {
             409: components["responses"]["CONFLICT"];
             412: components["responses"]["PRECONDITION_FAILED"];
             413: components["responses"]["REQUEST_ENTITY_TOO_LARGE"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
@@ -1874,6 +2007,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1913,6 +2047,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1940,6 +2075,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -1947,7 +2083,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description application/x-ndjson (default) or text/plain */
+                /** @description application/x-ndjson (default) or text/plain (a list: the first it prefers); 406 if it names neither */
                 Accept?: string;
             };
             path: {
@@ -1982,6 +2118,7 @@ export interface operations {
             404: components["responses"]["NOT_FOUND"];
             406: components["responses"]["NOT_ACCEPTABLE"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
             502: components["responses"]["BAD_GATEWAY"];
         };
@@ -2009,6 +2146,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2093,6 +2231,101 @@ export interface operations {
             };
         };
     };
+    rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    asyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AsyncAPI 3.0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": Record<string, never>;
+                };
+            };
+        };
+    };
+    ticket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    live: {
+        parameters: {
+            query?: {
+                /** @description resume: the events after this version follow `hello`, nothing lost or repeated */
+                after?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the channel (asyncapi.yaml) */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
+            426: components["responses"]["UPGRADE_REQUIRED"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
     get_player: {
         parameters: {
             query?: never;
@@ -2117,6 +2350,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2148,6 +2382,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2175,6 +2410,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BAD_REQUEST"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2236,6 +2472,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2261,6 +2498,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2288,6 +2526,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
@@ -2324,6 +2563,7 @@ export interface operations {
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };

@@ -4,7 +4,7 @@
 export const GAME_ID = /^g_[0-9a-f]{16}$/;
 
 /** An answer of the API that is not a success: status, the problem's detail, and for an
- * illegal move the rule it broke (RULES.md ID; the page says it in words instead). */
+ * illegal move the rule it broke (its ID in docs/rules.md; the page says it in words instead). */
 export class ApiError extends Error {
   constructor(status, problem) {
     super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);

@@ -1,4 +1,4 @@
-// "How to play": each game in plain words (from RULES.md, without its IDs).
+// "How to play": each game in plain words (from docs/rules.md, without its IDs).
 import { h } from "./dom.js";
 
 const li = (...items) => items.map((t) => h("li", {}, t));

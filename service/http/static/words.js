@@ -1,5 +1,5 @@
 // Everything the page says about a game, in words: who, what happened, why it ended, what
-// the clock is counting, why a move was refused. The rules' IDs (RULES.md) are mapped to
+// the clock is counting, why a move was refused. The rules' IDs (docs/rules.md) are mapped to
 // words here and never shown.
 import { cardShort } from "./cards.js";
 

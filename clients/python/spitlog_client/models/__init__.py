@@ -69,7 +69,6 @@ from .seated import Seated
 from .seek import Seek
 from .seek_game import SeekGame
 from .seek_kind import SeekKind
-from .seek_options import SeekOptions
 from .seek_state import SeekState
 from .seek_state_status import SeekStateStatus
 from .side_cards_turned_event import SideCardsTurnedEvent
@@ -109,6 +108,7 @@ from .spit_state_status import SpitStateStatus
 from .spit_stockpile import SpitStockpile
 from .spit_stockpile_cards import SpitStockpileCards
 from .spit_turn_up_action import SpitTurnUpAction
+from .ticket import Ticket
 from .webhook import Webhook
 from .webhook_events import WebhookEvents
 from .webhook_info import WebhookInfo
@@ -183,7 +183,6 @@ __all__ = (
     "Seek",
     "SeekGame",
     "SeekKind",
-    "SeekOptions",
     "SeekState",
     "SeekStateStatus",
     "SideCardsTurnedEvent",
@@ -223,6 +222,7 @@ __all__ = (
     "SpitStockpile",
     "SpitStockpileCards",
     "SpitTurnUpAction",
+    "Ticket",
     "Webhook",
     "WebhookEvents",
     "WebhookInfo",

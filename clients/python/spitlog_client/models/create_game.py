@@ -27,7 +27,9 @@ class CreateGame:
         game (CreateGameGame):
         kind (CreateGameKind | Unset): human (the default) or bot: a client's bot, playing through the API as a person
             does; shown in views and the lobby
-        name (str | Unset): a bot seat's name, without a player
+        name (str | Unset): a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no
+            control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at
+            either end
         player (PlayerRef | Unset):
         options (Options | Unset): Table options, chosen when the game is created; options of the other game, unknown
             options and values out of range are a 400.

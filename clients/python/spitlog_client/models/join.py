@@ -21,7 +21,9 @@ class Join:
     Attributes:
         kind (JoinKind | Unset): human (the default) or bot: a client's bot, playing through the API as a person does;
             shown in views and the lobby
-        name (str | Unset): a bot seat's name, without a player
+        name (str | Unset): a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no
+            control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at
+            either end
         player (PlayerRef | Unset):
         client_seed (str | Unset): your contribution to every shuffle of the game (RULES H-6)
     """

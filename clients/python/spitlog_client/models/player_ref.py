@@ -14,7 +14,8 @@ class PlayerRef:
     Attributes:
         id (str): 1-64 of A-Z a-z 0-9 _ . -, not starting with a dot, in your app's namespace (or qualified: <app
             id>:<id>, your app's)
-        name (str): 1-64 printable characters, shown with the seat
+        name (str): shown with the seat: 1-64 printable characters (Python's str.isprintable: no control, format,
+            separator other than the space, private-use, surrogate or unassigned code point), no space at either end
     """
 
     id: str

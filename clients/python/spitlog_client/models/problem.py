@@ -23,7 +23,8 @@ class Problem:
         title (str):
         status (int):
         detail (str):
-        rule (str | Unset): the RULES.md ID an illegal action breaks
+        rule (str | Unset): the ID of the rule an illegal action breaks
+        rule_url (str | Unset): with `rule`: its entry of the rules reference, `/docs/rules#<ID>`
         errors (ProblemErrors | Unset): field -> messages
         version (int | Unset): the game's current version
     """
@@ -33,6 +34,7 @@ class Problem:
     status: int
     detail: str
     rule: str | Unset = UNSET
+    rule_url: str | Unset = UNSET
     errors: ProblemErrors | Unset = UNSET
     version: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -47,6 +49,8 @@ class Problem:
         detail = self.detail
 
         rule = self.rule
+
+        rule_url = self.rule_url
 
         errors: dict[str, Any] | Unset = UNSET
         if not isinstance(self.errors, Unset):
@@ -66,6 +70,8 @@ class Problem:
         )
         if rule is not UNSET:
             field_dict["rule"] = rule
+        if rule_url is not UNSET:
+            field_dict["rule_url"] = rule_url
         if errors is not UNSET:
             field_dict["errors"] = errors
         if version is not UNSET:
@@ -88,6 +94,8 @@ class Problem:
 
         rule = d.pop("rule", UNSET)
 
+        rule_url = d.pop("rule_url", UNSET)
+
         _errors = d.pop("errors", UNSET)
         errors: ProblemErrors | Unset
         if isinstance(_errors, Unset):
@@ -103,6 +111,7 @@ class Problem:
             status=status,
             detail=detail,
             rule=rule,
+            rule_url=rule_url,
             errors=errors,
             version=version,
         )

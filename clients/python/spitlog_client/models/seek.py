@@ -10,8 +10,8 @@ from ..models.seek_kind import SeekKind
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.options import Options
     from ..models.player_ref import PlayerRef
-    from ..models.seek_options import SeekOptions
 
 
 T = TypeVar("T", bound="Seek")
@@ -24,23 +24,26 @@ class Seek:
         game (SeekGame):
         kind (SeekKind | Unset): human (the default) or bot: a client's bot, playing through the API as a person does;
             shown in views and the lobby
-        name (str | Unset): a bot seat's name, without a player
+        name (str | Unset): a bot seat's name, without a player: 1-64 printable characters (Python's str.isprintable: no
+            control, format, separator other than the space, private-use, surrogate or unassigned code point), no space at
+            either end
         player (PlayerRef | Unset):
-        options (SeekOptions | Unset): table options, as a create's: the same options pair
+        options (Options | Unset): Table options, chosen when the game is created; options of the other game, unknown
+            options and values out of range are a 400.
         rated (bool | Unset): pair only with rated seeks (your app's player: X-Api-Key)
         rating_range (list[int] | Unset): [low, high]: the opponent ratings you accept (0-4000; default any); each
             seek's rating must be in the other's range
         bot_fallback_s (float | None | Unset): unpaired after this many seconds: a game against the hosted level whose
             rating is nearest yours; null or absent: none
         expires_s (float | Unset): unpaired after this many seconds, the seek expires (default and most:
-            SPITLOG_SEEK_MAX_S)
+            SPITLOG_SEEK_MAX_S, whose default `maximum` shows)
     """
 
     game: SeekGame
     kind: SeekKind | Unset = UNSET
     name: str | Unset = UNSET
     player: PlayerRef | Unset = UNSET
-    options: SeekOptions | Unset = UNSET
+    options: Options | Unset = UNSET
     rated: bool | Unset = UNSET
     rating_range: list[int] | Unset = UNSET
     bot_fallback_s: float | None | Unset = UNSET
@@ -105,8 +108,8 @@ class Seek:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.options import Options  # noqa: PLC0415
         from ..models.player_ref import PlayerRef  # noqa: PLC0415
-        from ..models.seek_options import SeekOptions  # noqa: PLC0415
 
         d = dict(src_dict)
         game = SeekGame(d.pop("game"))
@@ -128,11 +131,11 @@ class Seek:
             player = PlayerRef.from_dict(_player)
 
         _options = d.pop("options", UNSET)
-        options: SeekOptions | Unset
+        options: Options | Unset
         if isinstance(_options, Unset):
             options = UNSET
         else:
-            options = SeekOptions.from_dict(_options)
+            options = Options.from_dict(_options)
 
         rated = d.pop("rated", UNSET)
 

@@ -49,7 +49,9 @@ class SpeedState:
             SpeedSpitAction]): every action body POST /actions accepts from you now; empty for a spectator
         deadline (Deadline | None): null when no timer runs
         winner (int | None): the winner's seat, once there is one
-        result (None | str): the rule that ended the game
+        result (None | str): the rule ID the game ended under (finished or aborted); null while it runs
+        result_url (None | str): the entry of `result` in the rules reference (`/docs/rules#<ID>`); null while the game
+            runs
         aborted (Aborted | None): null unless aborted under T-6
         commitment (str): sha256 hex of the server seed
         rated (bool): the table is rated: its game is rated (Glicko-2) if it ends with a result
@@ -79,6 +81,7 @@ class SpeedState:
     deadline: Deadline | None
     winner: int | None
     result: None | str
+    result_url: None | str
     aborted: Aborted | None
     commitment: str
     rated: bool
@@ -155,6 +158,9 @@ class SpeedState:
         result: None | str
         result = self.result
 
+        result_url: None | str
+        result_url = self.result_url
+
         aborted: dict[str, Any] | None
         if isinstance(self.aborted, Aborted):
             aborted = self.aborted.to_dict()
@@ -221,6 +227,7 @@ class SpeedState:
                 "deadline": deadline,
                 "winner": winner,
                 "result": result,
+                "result_url": result_url,
                 "aborted": aborted,
                 "commitment": commitment,
                 "rated": rated,
@@ -371,6 +378,13 @@ class SpeedState:
 
         result = _parse_result(d.pop("result"))
 
+        def _parse_result_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        result_url = _parse_result_url(d.pop("result_url"))
+
         def _parse_aborted(data: object) -> Aborted | None:
             if data is None:
                 return data
@@ -484,6 +498,7 @@ class SpeedState:
             deadline=deadline,
             winner=winner,
             result=result,
+            result_url=result_url,
             aborted=aborted,
             commitment=commitment,
             rated=rated,

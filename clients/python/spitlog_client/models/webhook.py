@@ -15,7 +15,8 @@ T = TypeVar("T", bound="Webhook")
 class Webhook:
     """
     Attributes:
-        url (str): an HTTPS URL resolving to public addresses only (docs/webhooks.md)
+        url (str): an HTTPS URL resolving to public addresses only (docs/webhooks.md); `format: webhook-url` names that
+            rule, which depends on DNS
         events (WebhookEvents | Unset): `lifecycle` (the default): seat.joined, game.started, game.finished; `all`:
             every event of the log too, as a spectator sees it
     """

@@ -138,6 +138,11 @@ def _parse_response(
 
         return response_413
 
+    if response.status_code == 414:
+        response_414 = Problem.from_dict(response.json())
+
+        return response_414
+
     if response.status_code == 415:
         response_415 = Problem.from_dict(response.json())
 

@@ -66,6 +66,11 @@ def _parse_response(
 
         return response_409
 
+    if response.status_code == 414:
+        response_414 = Problem.from_dict(response.json())
+
+        return response_414
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -104,8 +109,8 @@ def sync_detailed(
      Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a
     header line with the revealed seed, then each event with its version), or `text/plain`, the notation
     (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406
-    for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game
-    answers the same bytes.
+    when `Accept` names neither, nor `text/*`, `application/*` or `*/*`, other than with `q=0`. The
+    bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
 
     Args:
         game_id (str):
@@ -142,8 +147,8 @@ def sync(
      Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a
     header line with the revealed seed, then each event with its version), or `text/plain`, the notation
     (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406
-    for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game
-    answers the same bytes.
+    when `Accept` names neither, nor `text/*`, `application/*` or `*/*`, other than with `q=0`. The
+    bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
 
     Args:
         game_id (str):
@@ -175,8 +180,8 @@ async def asyncio_detailed(
      Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a
     header line with the revealed seed, then each event with its version), or `text/plain`, the notation
     (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406
-    for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game
-    answers the same bytes.
+    when `Accept` names neither, nor `text/*`, `application/*` or `*/*`, other than with `q=0`. The
+    bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
 
     Args:
         game_id (str):
@@ -211,8 +216,8 @@ async def asyncio(
      Negotiated by `Accept`: `application/x-ndjson` (the default), the NDJSON log (`spitlog-log/1`: a
     header line with the revealed seed, then each event with its version), or `text/plain`, the notation
     (`spitlog-notation/1`); both are told in docs/export.md and read by `spitlog audit`/`replay`. 406
-    for any other type. The bytes never change: a strong ETag, cacheable for a day. An archived game
-    answers the same bytes.
+    when `Accept` names neither, nor `text/*`, `application/*` or `*/*`, other than with `q=0`. The
+    bytes never change: a strong ETag, cacheable for a day. An archived game answers the same bytes.
 
     Args:
         game_id (str):
