@@ -146,14 +146,6 @@ class Games:
         no call: then it is left to the caller)."""
         return self._load(game_id, bill=bill)[0]
 
-    def at(self, game_id: str, version: int) -> Game:
-        """The game at ``version`` or later: this process's cached copy when it has come
-        that far (an append made here, or a load), with no round trip; else loaded."""
-        cached = self.cache.get(game_id)
-        if cached is not None and cached.version >= version:
-            return cached
-        return self.load(game_id)
-
     def view(self, game: Game, seat: int | None, state: State | None = None) -> dict:
         """``state`` (default: the game's now) as ``seat`` may see it (``domain.view``),
         with the game's players, whether it is rated, and its rematch links."""

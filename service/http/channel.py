@@ -273,12 +273,10 @@ class Session:
                     ping = now + s.sse_keepalive_s
                 if not hub.wait(self.game_id, self.last, min(step, end - now, ping - now)):
                     continue
-                entries = hub.since(self.game_id, self.last)
-                # the append the hub brought, as this process has it (the state its own
-                # append left, or one load for all its channels of the game)
-                game = svc.games.at(self.game_id, entries[-1][0] if entries else self.last + 1)
+                game = svc.games.load(self.game_id)
                 if game.version <= self.last or not ws.open:
                     continue
+                entries = hub.since(self.game_id, self.last)
                 if not entries or entries[-1][0] < game.version:
                     entries = svc.games.entries(game, self.last)
                 entries = [e for e in entries if e[0] <= game.version]
