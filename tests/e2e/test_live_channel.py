@@ -173,6 +173,9 @@ def test_spitlog_dev_serves_the_channel(redis_url):
         gid, t0, t1 = _game(base)
         seat = Viewer(base, gid, t0)
         watcher = Viewer(base, gid)
+        assert seat.wait(lambda v: v.view is not None) and watcher.wait(
+            lambda v: v.view is not None
+        )
         seat.send({"op": "act", "id": "a", "action": {"type": "ready"}})
         assert seat.reply("a")["status"] == 201
         assert watcher.wait(lambda v: v.messages and v.versions() == [v.messages[0]["version"] + 1])
