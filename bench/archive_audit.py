@@ -8,7 +8,7 @@
    ``--distinct`` of them (1,000) simulated to their end (``domain.simulate``, random vs
    random, Spit and Speed in turn, ending twelve hours apart from January 2026 on, so
    over many months) and packed as the archive job packs them
-   (``service.archiving.pack``: the export, the record with its audit, the pointer); the
+   (``service.archive.games.pack``: the export, the record with its audit, the pointer); the
    others are copies of these under other ids (the id rewritten in the export, the
    record and the keys; the shuffle does not read it, so each copy verifies), which
    keeps the run short: simulating and packing a Spit game costs about twice its audit.
@@ -47,7 +47,7 @@ from domain.bots import POLICIES  # noqa: E402
 from domain.codec import event_to_dict  # noqa: E402
 from domain.simulate import play_game  # noqa: E402
 from service.archive import open_archive  # noqa: E402
-from service.archiving import (  # noqa: E402
+from service.archive.games import (  # noqa: E402
     Packed,
     compress,
     export_key,
@@ -56,6 +56,7 @@ from service.archiving import (  # noqa: E402
     record_key,
 )
 from service.bulk import check, check_all, record_keys  # noqa: E402
+from service.records import GameRecord, Seat  # noqa: E402
 from tests.support.redis_server import start_redis, stop_redis  # noqa: E402
 
 START = datetime(2026, 1, 1, tzinfo=UTC).timestamp()
@@ -98,9 +99,9 @@ def archive_distinct(root: str, games: int, distinct: int, t: int) -> tuple[str,
     seed = bytes(again.getrandbits(8) for _ in range(32))  # play_game's first draws
     log = r.log
     log[0] = dataclasses.replace(log[0], game_id=f"g_{t:016x}")  # (service.ids: a game id)
-    meta = {"game": game, "seed": seed.hex(), "created": str(int(start * 1000)),
-            "kind0": "bot:random", "kind1": "bot:random"}  # fmt: skip
-    packed = pack(log[0].game_id, meta, [(v, event_to_dict(e)) for v, e in enumerate(log, 1)])
+    record = GameRecord(game, created_ms=int(start * 1000), seed=seed,
+                        seats=(Seat("bot:random"), Seat("bot:random")))  # fmt: skip
+    packed = pack(log[0].game_id, record, [(v, event_to_dict(e)) for v, e in enumerate(log, 1)])
     written = write(root, packed.objects)
     copies = range(t + distinct, games, distinct)
     for j in copies:

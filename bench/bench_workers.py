@@ -70,8 +70,8 @@ def new_game(rt: Runtime, rng: random.Random) -> str:
     game = rng.choice(("spit", "speed"))
     a, b = rng.choice(LEVELS), rng.choice(LEVELS)
     if rng.random() < 0.1:
-        return rt.games.create(game, SILENT, f"bot:{b}", "", seat0="human").body["id"]
-    return rt.games.create(game, None, f"bot:{b}", "", seat0=f"bot:{a}").body["id"]
+        return rt.seating.create(game, SILENT, f"bot:{b}", "", seat0="human").body["id"]
+    return rt.seating.create(game, None, f"bot:{b}", "", seat0=f"bot:{a}").body["id"]
 
 
 def keep_running(rt: Runtime, n: int, stop: threading.Event, rng: random.Random) -> list[int]:

@@ -5,7 +5,7 @@
 
 **kill -9** (``run``): a redis-server with AOF on (``appendfsync always`` for ``strict``,
 ``everysec`` for ``default``) runs on a free loopback port. Client threads play games
-through the service's application layer (``service.games.Games``: the same
+through the service's use cases (``service.assembly.GameCases``: the same
 decide-and-append path as HTTP requests): create, join, then random legal actions. A
 killer thread SIGKILLs the server every ``--every`` seconds and restarts it from its
 AOF.
@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import redis  # noqa: E402
 
 import domain  # noqa: E402
-from service.games import Games  # noqa: E402
+from service.assembly import GameCases  # noqa: E402
 from service.store import connect  # noqa: E402
 from service.store.redis import RedisStore  # noqa: E402
 from tests.support.redis_server import Replicated  # noqa: E402
@@ -118,24 +118,26 @@ class Tally:
 FAILED = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
 
 
-def player(games: Games, tally: Tally, stop: threading.Event, rng: random.Random, k: int) -> None:
+def player(
+    games: GameCases, tally: Tally, stop: threading.Event, rng: random.Random, k: int
+) -> None:
     """One client: create a game, join it, then random legal actions of either seat, until
     ``stop``; a game whose seats it no longer holds (a create or join lost) is left."""
     gid, tokens = None, []
     while not stop.is_set():
         try:
             if gid is None:
-                r = games.create("spit" if k % 2 == 0 else "speed", {}, "human", "").body
+                r = games.seating.create("spit" if k % 2 == 0 else "speed", {}, "human", "").body
                 with tally.lock:  # the creation is acknowledged: it must survive
                     tally.games[r["id"]] = r["state"]["version"]
                 # a join whose answer is lost (Redis killed) abandons the game:
                 # it may have landed, with a token this player never got
-                j = games.join(r["id"], "").body
+                j = games.joining.join(r["id"], "").body
                 gid, tokens = r["id"], [r["token"], j["token"]]
                 with tally.lock:
                     tally.games[gid] = max(tally.games[gid], j["state"]["version"])
             seat = rng.randrange(2)
-            game = games.load(gid)
+            game = games.reading.load(gid)
             if game.state.over:
                 gid = None
                 continue
@@ -144,7 +146,7 @@ def player(games: Games, tally: Tally, stop: threading.Event, rng: random.Random
             if not legal:
                 time.sleep(0.002)
                 continue
-            body = games.act(gid, tokens[seat], rng.choice(legal)).body  # refused: raises
+            body = games.acting.act(gid, tokens[seat], rng.choice(legal)).body  # refused: raises
             events = [(e["version"], e["type"], e["at"]) for e in body["events"]]
             with tally.lock:
                 tally.counts["acknowledged"] += 1
@@ -164,7 +166,7 @@ def player(games: Games, tally: Tally, stop: threading.Event, rng: random.Random
             time.sleep(0.01)
 
 
-def _check(games: Games, tally: Tally) -> tuple[int, int, int]:
+def _check(games: GameCases, tally: Tally) -> tuple[int, int, int]:
     """(actions lost, games lost, logs with gaps): an acknowledged action is lost when the
     log does not hold each of its events at its version (a log cut short by a failover
     and appended to again holds other events there); a game, when its log is shorter
@@ -202,7 +204,7 @@ def run(
         server = Server(workdir, fsync)
         server.start()
         client = redis.Redis(port=server.port, socket_timeout=2, socket_connect_timeout=1)
-        games = Games(RedisStore(client, durability=mode))
+        games = GameCases.build(RedisStore(client, durability=mode))
         tally, stop = Tally(), threading.Event()
         threads = [
             threading.Thread(
@@ -249,7 +251,7 @@ def run_failover(
 ) -> dict:  # fmt: skip
     """A primary with one replica and three Sentinels (AOF on both: ``appendfsync
     always`` for ``strict``, ``everysec`` for ``default``); the clients play through
-    ``service.games.Games`` on the ``redis+sentinel://`` URL, as the API does. Every
+    ``service.assembly.GameCases`` on the ``redis+sentinel://`` URL, as the API does. Every
     ``every`` seconds of play the primary is SIGKILLed, the Sentinels promote the replica,
     and the old primary comes back as the new one's replica; ``failovers`` times. Strict
     waits for the replica (``WAIT 1``, or ``WAITAOF 1 1`` on Redis 7.2+) before each
@@ -267,7 +269,7 @@ def run_failover(
             store = RedisStore(
                 client, durability=mode, replicas=1 if mode == "strict" else 0, wait_s=1.0
             )
-            games = Games(store)
+            games = GameCases.build(store)
             tally, stop = Tally(), threading.Event()
             threads = [
                 threading.Thread(

@@ -31,18 +31,18 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from unittest import mock
 
 import redis
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-import service.games  # noqa: E402
 from service.archive.directory import DirectoryArchive  # noqa: E402
 from service.archiving import Archiver  # noqa: E402
 from service.http.app import create_app  # noqa: E402
+from service.ports import SYSTEM_ENTROPY  # noqa: E402
 from tests.support.api import app_settings, bearer, pick  # noqa: E402
+from tests.support.fakes import SeededEntropy  # noqa: E402
 from tests.support.redis_server import start_redis, stop_redis  # noqa: E402
 from workers.schedule import PREFIX as SCHED  # noqa: E402
 from workers.schedule import Schedule, Scheduler  # noqa: E402
@@ -73,14 +73,13 @@ def footprint(r: redis.Redis, game_id: str) -> dict[str, int]:
     return out
 
 
-def new_game(client, max_rounds: int | None, rng: random.Random) -> tuple[str, tuple[str, str]]:
-    """A Spit game, both seats taken. Its server seed (and id) come from ``rng``, so that a
-    seed of the benchmark plays the same deal again."""
+def new_game(client, max_rounds: int | None) -> tuple[str, tuple[str, str]]:
+    """A Spit game, both seats taken (its server seed from the app's entropy: ``make_app``'s
+    ``rng``, so that a seed of the benchmark plays the same deal again)."""
     body = {"game": "spit"}
     if max_rounds is not None:
         body["options"] = {"max_rounds": max_rounds}
-    with mock.patch.object(service.games.secrets, "token_bytes", rng.randbytes):
-        g = client.post("/v1/games", json=body).get_json()
+    g = client.post("/v1/games", json=body).get_json()
     t1 = client.post(f"/v1/games/{g['id']}/seats", json={}).get_json()["token"]
     return g["id"], (g["token"], t1)
 
@@ -90,10 +89,12 @@ def idem_key(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
-def make_app(port: int, **settings):
+def make_app(port: int, rng: random.Random | None = None, **settings):
     r = redis.Redis(port=port)
     scheduler = Scheduler(Schedule(r))
-    app = create_app(app_settings(**settings), redis_client=r, scheduler=scheduler)
+    entropy = SeededEntropy(rng) if rng is not None else SYSTEM_ENTROPY
+    app = create_app(app_settings(**settings), redis_client=r, scheduler=scheduler,
+                     entropy=entropy)  # fmt: skip
     return app, r, scheduler
 
 
@@ -113,11 +114,11 @@ def play(
     bytes per event from its 100th event on (``max_per_event``), the footprint every
     ``sample_every`` actions (``curve``: (events, bytes)), the idempotency hashes'
     encodings at the end."""
-    app, r, _s = make_app(port, **settings)
+    rng = random.Random(seed)
+    app, r, _s = make_app(port, rng, **settings)
     r.flushall()
     client = app.test_client()
-    rng = random.Random(seed)
-    gid, tokens = new_game(client, max_rounds, rng)
+    gid, tokens = new_game(client, max_rounds)
     actions = refused = 0
     curve: list[tuple[int, int]] = []
     before: list[dict | None] = [None, None]  # each seat's view before

@@ -43,7 +43,7 @@ class Farm:
         self.client = app.test_client()
         self.svc = app.extensions["spitlog"]
         self.key = {"X-Api-Key": self.svc.apps.create("farm")[1]}
-        self.rater = Rater(self.svc.games, self.svc.profiles.players)
+        self.rater = Rater(self.svc.reading, self.svc.store, self.svc.profiles.players)
         self.rng = random.Random(25)
         self.statuses: Counter = Counter()
 
@@ -60,7 +60,7 @@ class Farm:
         for _ in range(400):
             if all(moved):
                 return
-            state = self.svc.games.load(gid).state
+            state = self.svc.reading.load(gid).state
             for seat in (0, 1):
                 acts = [
                     a for a in domain.legal_actions(state, seat) if type(a) is not domain.Resign
@@ -75,7 +75,7 @@ class Farm:
                 )
                 if r.status_code == 201 and type(a) is not domain.Ready:
                     moved[seat] = True
-                state = self.svc.games.load(gid).state
+                state = self.svc.reading.load(gid).state
         raise RuntimeError(f"{gid}: the seats did not both move")
 
     def rated_game(self, opponent: str, move: bool):

@@ -4,27 +4,22 @@ and sent as ``X-Api-Key`` (the seat's token keeps ``Authorization``: a request o
 app's bot carries both). An unknown or revoked key is a 401, whatever the route."""
 
 import hashlib
-import secrets
 import time
 from dataclasses import dataclass
 
 from .errors import BadCredentials, NoSuchGame
+from .ports import SYSTEM_ENTROPY, AppStore, Clock, Entropy
+from .records import AppRecord
 
 KEY_PREFIX = "spk_"  # a key says what it is (as Stripe's sk_): a leaked one is recognised
 
 
 class BadAppKey(BadCredentials):
-    slug, title = "invalid-app-key", "Unknown or revoked API key"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers["WWW-Authenticate"] = 'ApiKey realm="spitlog", header="X-Api-Key"'
+    """An unknown or revoked API key: a failed authentication."""
 
 
 class NoSuchApp(NoSuchGame):
-    """No app has that id (404)."""
-
-    title = "No such app"
+    """No app has that id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,25 +35,27 @@ def key_hash(key: str) -> str:
 class Apps:
     """Create, list, revoke and recognise apps' keys."""
 
-    def __init__(self, store, clock=time.time):
-        self.store = store  # service.store.players.PlayerStore
+    def __init__(self, store: AppStore, clock: Clock = time.time,
+                 entropy: Entropy = SYSTEM_ENTROPY):  # fmt: skip
+        self.store = store
         self.clock = clock
+        self.entropy = entropy
 
     def create(self, name: str) -> tuple[App, str]:
         """A new app named ``name`` and its key (shown this once, never stored)."""
         name = name.strip()
         if not 1 <= len(name) <= 64 or not name.isprintable():
             raise ValueError("an app's name is 1-64 printable characters")
-        app = App("a_" + secrets.token_hex(6), name)
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        app = App(self.entropy.ident("a_", 6), name)
+        key = KEY_PREFIX + self.entropy.token()
         self.store.add_app(app.id, key_hash(key), name, int(self.clock() * 1000))
         return app, key
 
-    def list(self) -> list[dict[str, str]]:
-        """Every app: id, name, created (ms) and revoked (ms) if it is."""
+    def list(self) -> list[AppRecord]:
+        """Every app: id, name, when it was made, and when revoked if it is."""
         return self.store.apps()
 
-    def revoke(self, app_id: str) -> dict[str, str]:
+    def revoke(self, app_id: str) -> AppRecord:
         """Revoke the app's key: every request with it is a 401 from now on."""
         found = self.store.revoke_app(app_id, int(self.clock() * 1000))
         if found is None:
@@ -72,6 +69,6 @@ class Apps:
         found = self.store.app_by_hash(key_hash(key)) if key.startswith(KEY_PREFIX) else None
         if found is None:
             raise BadAppKey("unknown API key (X-Api-Key)")
-        if "revoked" in found:
+        if found.revoked_ms is not None:
             raise BadAppKey("this API key was revoked (X-Api-Key)")
-        return App(found["id"], found["name"])
+        return App(found.id, found.name)

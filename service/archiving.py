@@ -1,336 +1,35 @@
-"""Finished games in the archive (docs/archive.md): what is written there, how it is read
-back and checked, and the job that moves a finished game out of Redis (``Archiver``).
-
-Per game, three objects, written in this order (a reader starts from the last):
-
-- ``games/YYYY/MM/<id>.ndjson.zst``: the export (``spitlog-log/1``, ``domain.export``),
-  zstd-compressed with a frame checksum; YYYY/MM is the month the game ended in (UTC);
-- ``games/YYYY/MM/<id>.json``: the record (``spitlog-archive/1``): the export's key,
-  length and SHA-256, the seats (kind, SHA-256 of the token, so that a token of an
-  archived game still reads its views; the player or a bot's name, ``service.players``),
-  whether it was rated and the rating's outcome, the game it is a rematch of, its own
-  rematch (the asks and the new game), and the audit's verdict;
-- ``players/<app>/<player>/<9999999999999 - created ms>-<id>.json``: per app's player
-  seated, the game as the player's list of games shows it (``players.summary``), so that
-  the list goes on once the game has left Redis (newest first in key order); a seat whose
-  player's id is not of the grammar (``service.ids``: a game of older code seated ``..``)
-  has none: no request can name that player, and its key would name another path;
-- ``ids/<id>``: the pointer, the record's key (a game is found by its id alone).
-
-Every object is a function of the log and the game's meta: no wall time, no host. So a
-game archived twice (a job run again after a crash) writes the same bytes; an object
-already there is never overwritten (``_put_once``). Every key is made of ids of the
-grammar only (``service.ids``): none names another path.
+"""The archive job's use case (``Archiver``): a finished game, once its rematch asks are
+over and its rating applied, is written to the archive (``ports.Archive``: docs/archive.md
+tells what it keeps, ``service.archive`` where), read back and checked, and after its
+retention deleted from Redis.
 
 A failure is one a retry may get past (``ArchiveUnavailable``: the archive does not
 answer) or one it cannot (``permanent``: an object there that is not this game's, a log
-or meta that cannot be packed, a key refused): the job records the latter once and stops
+or record that cannot be packed, a key refused): the job records the latter once and stops
 (``workers.jobs.archive_game``).
 """
 
-import hashlib
-import json
 import logging
 import time
-from dataclasses import dataclass
-from datetime import UTC, datetime
 
-import zstandard
-
-import domain
-from domain import export as export_formats
-from domain.audit import verify
-
-from . import ids
-from .cache import Game
-from .players import pkeys, summary
+from .errors import ArchiveConflict, ArchiveCorrupt, NotArchived
 from .ports import Archive, GameStore
+from .records import GameRecord
+
+__all__ = ["ArchiveConflict", "ArchiveCorrupt", "Archiver", "NotArchived", "permanent"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = "spitlog-archive/1"
-LEVEL = 10  # zstd level: ~8x on a log, a few ms a game
-_TOKEN_FIELDS = ("tok0", "tok1")
-# record field -> meta field: per seat (the seat's number appended), and per game
-_SEAT_EXTRA = (("player", "pl"), ("name", "nm"))
-_GAME_EXTRA = (("rated", "rated"), ("rating", "rating"), ("rematch_of", "rmo"))
 OVER = ("finished", "aborted")  # the statuses of a game that is over (``State.over``)
-_ASKS = ("rm0", "rm1")  # the meta fields of a finished game's rematch asks (ms)
-
-
-def _rematch(meta: dict[str, str]) -> dict:
-    """The record's ``rematch`` of a game whose rematch was asked for: each seat's ask
-    (ms, or None) and the new game (None: not made)."""
-    if not any(f in meta for f in (*_ASKS, "rmg")):
-        return {}
-    asked = [int(meta[f]) if f in meta else None for f in _ASKS]
-    return {"rematch": {"asked_ms": asked, "game": meta.get("rmg")}}
-
-
-class ArchiveCorrupt(Exception):
-    """An archived object that is not what its record (or its format) says: ``key`` names
-    it, the message says how."""
-
-    def __init__(self, key: str, why: str):
-        super().__init__(f"{key}: {why}")
-        self.key = key
-        self.why = why
-
-
-class NotArchived(Exception):
-    """A game asked to leave Redis that was never archived: it stays."""
-
-
-class ArchiveConflict(Exception):
-    """An object already in the archive differs from what this game would write there: it
-    is left as it is (never overwritten) and the game stays in Redis."""
-
-
-def month(ended_s: float) -> str:
-    """``YYYY/MM`` of a time (UTC)."""
-    return datetime.fromtimestamp(ended_s, UTC).strftime("%Y/%m")
-
-
-def _gid(game_id: str) -> str:
-    """``game_id``, if it is a game's id (``service.ids``); ValueError if not."""
-    if not ids.is_game_id(game_id):
-        raise ValueError(f"not a game id: {game_id!r}")
-    return game_id
-
-
-def export_key(game_id: str, ym: str) -> str:
-    return f"games/{ym}/{_gid(game_id)}.ndjson.zst"
-
-
-def record_key(game_id: str, ym: str) -> str:
-    return f"games/{ym}/{_gid(game_id)}.json"
-
-
-def pointer_key(game_id: str) -> str:
-    return f"ids/{_gid(game_id)}"
 
 
 def permanent(e: BaseException) -> bool:
     """Whether an archive job that raised ``e`` would raise it again however often it
     ran, nothing else changing: an object of the archive that is not this game's
-    (ArchiveConflict, ArchiveCorrupt: never overwritten), a log or meta that cannot be
+    (ArchiveConflict, ArchiveCorrupt: never overwritten), a log or record that cannot be
     packed, a key of no grammar (ValueError, KeyError, TypeError). The archive not
     answering (``ArchiveUnavailable``), or Redis not, is not."""
     return isinstance(e, ArchiveConflict | ArchiveCorrupt | ValueError | KeyError | TypeError)
-
-
-def compress(data: bytes) -> bytes:
-    return zstandard.ZstdCompressor(level=LEVEL, write_checksum=True).compress(data)
-
-
-def decompress(key: str, data: bytes, limit: int = 1 << 30) -> bytes:
-    """The content of a compressed object; ArchiveCorrupt if it is not a whole zstd frame
-    (a truncated object, a flipped bit: the frame checksum)."""
-    try:
-        return zstandard.ZstdDecompressor().decompress(data, max_output_size=limit)
-    except zstandard.ZstdError as e:
-        raise ArchiveCorrupt(key, f"not a whole zstd frame ({e})") from None
-
-
-def _json(obj) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
-
-
-@dataclass(frozen=True, slots=True)
-class Packed:
-    """What archiving a game writes: ``objects`` key -> bytes, in the order to write them."""
-
-    record: dict
-    objects: dict[str, bytes]
-    ndjson: bytes
-
-
-def pack(game_id: str, meta: dict[str, str], entries: list[tuple[int, dict]]) -> Packed:
-    """The objects of a finished game, from its meta and its whole log."""
-    events = [domain.event_from_dict(d) for _v, d in entries]
-    state = domain.replay(events)
-    if not state.over:
-        raise ValueError(f"game {game_id} is not over")
-    seed = bytes.fromhex(meta["seed"])
-    text = export_formats.to_ndjson(events, seed).encode()
-    verdict = verify(events, seed)
-    ym = month(events[-1].at)
-    ekey = export_key(game_id, ym)
-    record = {
-        "format": FORMAT,
-        "id": game_id,
-        "game": meta["game"],
-        "status": state.status,
-        "created": int(meta["created"]),
-        "ended": int(round(events[-1].at * 1000)),
-        "version": state.version,
-        "export": {"key": ekey, "bytes": len(text), "sha256": hashlib.sha256(text).hexdigest()},
-        "seats": [
-            {
-                "kind": meta.get(f"kind{s}"),
-                "token_sha256": meta.get(_TOKEN_FIELDS[s]),
-                **{k: meta[f + str(s)] for k, f in _SEAT_EXTRA if f + str(s) in meta},
-            }
-            for s in (0, 1)
-        ],  # fmt: skip
-        **{k: meta[f] for k, f in _GAME_EXTRA if f in meta},
-        **_rematch(meta),
-        "audit": {
-            "ok": verdict.ok and domain.commitment(seed) == state.commitment,
-            "checked": verdict.checked,
-            "deals": sum(1 for d in verdict.deals if d["ok"]),
-        },
-    }
-    rkey = record_key(game_id, ym)
-    objects = {ekey: compress(text), rkey: _json(record)}
-    row = _json(summary(game_id, {**meta, "status": state.status}, state.version))
-    for pkey in filter(None, pkeys(meta)):
-        if ids.is_pkey(pkey):  # (an id of older code, out of the grammar: no list has it)
-            objects[player_game_key(pkey, int(meta["created"]), game_id)] = row
-    objects[pointer_key(game_id)] = rkey.encode()
-    return Packed(record, objects, text)
-
-
-def player_games_prefix(pkey: str) -> str:
-    """The folder of a player's games; ValueError for a pkey not of the grammar."""
-    split = ids.split_pkey(pkey)
-    if split is None:
-        raise ValueError(f"not a player's key: {pkey!r}")
-    return f"players/{split[0]}/{split[1]}/"
-
-
-def player_game_key(pkey: str, created_ms: int, game_id: str) -> str:
-    return f"{player_games_prefix(pkey)}{9_999_999_999_999 - created_ms:013d}-{game_id}.json"
-
-
-@dataclass(frozen=True, slots=True)
-class Archived:
-    """A game read back from the archive: its record, its export and its log."""
-
-    record: dict
-    ndjson: bytes
-    header: dict
-    entries: tuple[tuple[int, dict], ...]
-
-    def game(self) -> Game:
-        """The game as the use cases know it (``Game``), its log attached."""
-        events = [domain.event_from_dict(d) for _v, d in self.entries]
-        state = domain.replay(events)
-        seats = self.record["seats"]
-        meta = {
-            "game": self.record["game"],
-            "seed": self.header["server_seed"],
-            "commitment": self.header["commitment"],
-            "status": state.status,
-            "created": str(self.record["created"]),
-            "archived": "1",
-        }
-        meta.update({f: self.record[k] for k, f in _GAME_EXTRA if k in self.record})
-        rematch = self.record.get("rematch") or {}
-        if rematch.get("game"):
-            meta["rmg"] = rematch["game"]
-        for f, ms in zip(_ASKS, rematch.get("asked_ms") or (), strict=False):
-            if ms is not None:
-                meta[f] = str(ms)
-        for s in (0, 1):
-            meta.update({f"{f}{s}": seats[s][k] for k, f in _SEAT_EXTRA if k in seats[s]})
-            if seats[s].get("kind"):
-                meta[f"kind{s}"] = seats[s]["kind"]
-            if seats[s].get("token_sha256"):
-                meta[_TOKEN_FIELDS[s]] = seats[s]["token_sha256"]
-        return Game(self.record["id"], state, meta, self.entries)
-
-
-def _a_rematch(rematch) -> bool:
-    """Whether a record's ``rematch`` has the shape ``_rematch`` writes."""
-    if not isinstance(rematch, dict) or not isinstance(rematch.get("game"), str | None):
-        return False
-    asked = rematch.get("asked_ms")
-    return (isinstance(asked, list) and len(asked) == 2
-            and all(a is None or type(a) is int for a in asked))  # fmt: skip
-
-
-def parse_record(key: str, raw: bytes) -> dict:
-    try:
-        record = json.loads(raw)
-        if record.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} record")
-        for field in ("id", "game", "created", "version", "export", "seats", "audit"):
-            if field not in record:
-                raise ValueError(f"no {field!r}")
-        if len(record["seats"]) != 2 or not record["export"].get("key"):
-            raise ValueError("seats or export malformed")
-        if "rematch" in record and not _a_rematch(record["rematch"]):
-            raise ValueError("rematch malformed")
-    except (ValueError, TypeError, AttributeError) as e:
-        raise ArchiveCorrupt(key, f"not a record ({e})") from None
-    return record
-
-
-def unpack(record: dict, export_raw: bytes) -> Archived:
-    """The archived game, every byte checked against its record; ArchiveCorrupt if not."""
-    ekey = record["export"]["key"]
-    text = decompress(ekey, export_raw, limit=record["export"]["bytes"] + 1)
-    if len(text) != record["export"]["bytes"]:
-        raise ArchiveCorrupt(
-            ekey, f"{len(text)} bytes, the record says {record['export']['bytes']}"
-        )
-    if hashlib.sha256(text).hexdigest() != record["export"]["sha256"]:
-        raise ArchiveCorrupt(ekey, "its SHA-256 is not the record's")
-    try:
-        lines = text.decode().splitlines()
-        header = json.loads(lines[0])
-        if header.get("format") != export_formats.NDJSON_FORMAT:
-            raise ValueError("not a spitlog-log/1 export")
-        entries = []
-        for n, line in enumerate(lines[1:], 1):
-            d = json.loads(line)
-            if d.pop("version") != n:
-                raise ValueError(f"line {n + 1} out of order")
-            entries.append((n, d))
-    except (ValueError, KeyError, IndexError, UnicodeDecodeError) as e:
-        raise ArchiveCorrupt(ekey, f"not an export ({e})") from None
-    if header.get("game_id") != record["id"] or len(entries) != record["version"]:
-        raise ArchiveCorrupt(ekey, "another game's export, or not all of it")
-    return Archived(record, text, header, tuple(entries))
-
-
-def read(archive: Archive, game_id: str) -> Archived | None:
-    """The archived game ``game_id`` (None: not in the archive); ArchiveCorrupt if any of
-    its objects is not what it should be, ArchiveUnavailable if the archive does not answer.
-    An id not of the grammar names no archived game."""
-    if not ids.is_game_id(game_id):
-        return None
-    pointer = archive.get(pointer_key(game_id))
-    if pointer is None:
-        return None
-    return read_record(archive, pointer.decode(errors="replace"), game_id, "the pointer names it")
-
-
-def read_record(archive: Archive, rkey: str, game_id: str, named_by: str) -> Archived:
-    """The archived game whose record is at ``rkey`` (``named_by``: what led there), read
-    back and checked against its record: ArchiveCorrupt if any object is missing or not
-    what it should be, the record one of another game than ``game_id``."""
-    raw = archive.get(rkey)
-    if raw is None:
-        raise ArchiveCorrupt(rkey, f"missing ({named_by})")
-    record = parse_record(rkey, raw)
-    if record["id"] != game_id:
-        raise ArchiveCorrupt(rkey, f"the record of {record['id']}, not of {game_id}")
-    export_raw = archive.get(record["export"]["key"])
-    if export_raw is None:
-        raise ArchiveCorrupt(record["export"]["key"], "missing (the record names it)")
-    return unpack(record, export_raw)
-
-
-def _put_once(archive: Archive, key: str, data: bytes, same) -> None:
-    """Write ``data`` at ``key`` unless the object is there already; an object there that
-    is not the same (``same(old)`` false) is left alone: ArchiveConflict."""
-    old = archive.get(key)
-    if old is None:
-        archive.put(key, data)
-    elif old != data and not same(old):
-        raise ArchiveConflict(f"{key} is already in the archive with other content")
 
 
 class Archiver:
@@ -352,7 +51,7 @@ class Archiver:
         self.archive = archive
         self.retain_s = retain_s
         self.clock = clock
-        self.hold = hold  # (game id, meta, version) -> whether something keeps it in Redis
+        self.hold = hold  # (game id, record, version) -> whether something keeps it in Redis
         self.hold_max_s = hold_max_s  # ... for this long past the retention at most
         self.rater = rater  # service.rating.Rater (None: a rated game waits, unarchived)
         self.players = players  # service.store.players.PlayerStore: the players' lists
@@ -378,24 +77,24 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found, (self.clock() + 1.0 if found == "unrated" else None)
-        meta, version = found
+        record, version = found
         now = self.clock()
-        archived = meta.get("archived")
+        archived = record.archived
         if archived is None:
-            asks_until = self._asks_until(game_id, meta, version)
+            asks_until = self._asks_until(game_id, record, version)
             if now < asks_until:
                 return "waiting", asks_until
-            meta = self._closed(game_id, meta)
-            self._write(game_id, self._pack(game_id, meta, version))
+            record = self._closed(game_id, record)
+            self._write(game_id, self._pack(game_id, record, version))
             self.store.mark_archived(game_id, version, int(now * 1000), self.retain_s)
             return "archived", now + self.retain_s
-        at = int(archived.split(":")[0]) / 1000
+        at = archived.at_ms / 1000
         if now < at + self.retain_s:
             return "retained", at + self.retain_s
         held_until = at + self.retain_s + self.hold_max_s
-        if self.hold is not None and now < held_until and self.hold(game_id, meta, version):
+        if self.hold is not None and now < held_until and self.hold(game_id, record, version):
             return "held", now + self.HOLD_S  # webhooks to deliver (from Redis's log)
-        self._delete(game_id, version, self._pack(game_id, meta, version), meta)
+        self._delete(game_id, version, self._pack(game_id, record, version), record)
         return "deleted", None
 
     def archive_now(self, game_id: str) -> str:
@@ -406,11 +105,11 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found
-        meta, version = found
-        if meta.get("archived") is None:
-            meta = self._closed(game_id, meta)  # its rematch offer ends here
-        packed = self._pack(game_id, meta, version)
-        if meta.get("archived") is not None:
+        record, version = found
+        if record.archived is None:
+            record = self._closed(game_id, record)  # its rematch offer ends here
+        packed = self._pack(game_id, record, version)
+        if record.archived is not None:
             self._check(game_id, packed)
             return "verified"
         self._write(game_id, packed)
@@ -425,81 +124,77 @@ class Archiver:
         found = self._finished(game_id)
         if isinstance(found, str):
             return found
-        meta, version = found
-        if meta.get("archived") is None:
+        record, version = found
+        if record.archived is None:
             raise NotArchived(f"game {game_id} is not archived yet: it stays in Redis")
-        self._delete(game_id, version, self._pack(game_id, meta, version), meta)
+        self._delete(game_id, version, self._pack(game_id, record, version), record)
         return "deleted"
 
-    def _finished(self, game_id: str) -> tuple[dict, int] | str:
-        """(meta, version) of a finished game in Redis, rated first if it is a rated game
+    def _finished(self, game_id: str) -> tuple[GameRecord, int] | str:
+        """(record, version) of a finished game in Redis, rated first if it is a rated game
         (exactly once: ``service.rating``): its record keeps the outcome. Else ``gone``
         (not in Redis), ``running`` (not over) or ``unrated`` (a rated game, and no rater
         here). Its log is read only by a step that needs it (``_pack``)."""
-        meta = self.store.meta(game_id)
-        if meta is None:
+        record = self.store.game_record(game_id)
+        if record is None:
             return "gone"
-        if meta.get("status") not in OVER:
+        if record.status not in OVER:
             return "running"
         version = self.store.version(game_id)
-        if meta.get("rated") == "1" and meta["status"] == "finished" and "rating" not in meta:
+        if record.rated and record.status == "finished" and record.rating is None:
             if self.rater is None:
                 return "unrated"
             self.rater.step(game_id)  # exactly once, however often it runs
-            meta = self.store.meta(game_id) or meta
-            if "rating" not in meta:
+            record = self.store.game_record(game_id) or record
+            if record.rating is None:
                 raise ValueError(f"game {game_id}: rated, and still no outcome")
-        return meta, version
+        return record, version
 
-    def _asks_until(self, game_id: str, meta: dict, version: int) -> float:
+    def _asks_until(self, game_id: str, record: GameRecord, version: int) -> float:
         """When to close the game to rematch asks: ``CLOSE_GRACE_S`` after they end (its
         last event's time plus ``rematch_s``, by the API's clock, which the rematch script
         holds them to: the grace covers a clock here a little ahead); 0 for a game that
         cannot have one (aborted)."""
-        if meta.get("status") != "finished" or self.rematch_s <= 0:
+        if record.status != "finished" or self.rematch_s <= 0:
             return 0.0
         last = self.store.read_after(game_id, version - 1)
         return last[-1][1]["at"] + self.rematch_s + self.CLOSE_GRACE_S if last else 0.0
 
-    def _closed(self, game_id: str, meta: dict) -> dict:
-        """Close the finished game to rematch asks (``close_rematch``), then its meta as
-        it stays: the rematch in it is the one archived."""
-        if meta.get("status") != "finished":
-            return meta
+    def _closed(self, game_id: str, record: GameRecord) -> GameRecord:
+        """Close the finished game to rematch asks (``close_rematch``), then its record
+        as it stays: the rematch in it is the one archived."""
+        if record.status != "finished":
+            return record
         self.store.close_rematch(game_id)
-        if self.settle is not None and "rmg" in (self.store.meta(game_id) or {}):
+        now = self.store.game_record(game_id)
+        if self.settle is not None and now is not None and now.rematch.game is not None:
             self.settle(game_id)
-        return self.store.meta(game_id) or meta
+        return self.store.game_record(game_id) or record
 
-    def _pack(self, game_id: str, meta: dict, version: int) -> Packed:
-        """The archive objects of the finished game's whole log (``pack``)."""
+    def _pack(self, game_id: str, record: GameRecord, version: int):
+        """The archive objects of the finished game's whole log (``Archive.pack``)."""
         entries = self.store.read_after(game_id, 0)
         if len(entries) != version or not entries:
             raise ValueError(f"game {game_id}: the log is not whole")
-        return pack(game_id, meta, entries)
+        return self.archive.pack(game_id, record, entries)
 
-    def _delete(self, game_id: str, version: int, packed: Packed, meta: dict) -> None:
+    def _delete(self, game_id: str, version: int, packed, record: GameRecord) -> None:
         self._check(game_id, packed)  # once more, right before the delete
-        named = [p for p in pkeys(meta) if p is not None]
-        if self.players is not None and (named or meta.get("rated") == "1"):
+        named = [p for p in record.pkeys if p is not None]
+        if self.players is not None and (named or record.rated):
             # its index entries before its keys, as delete_game does (the archive lists it)
-            self.players.forget_game(game_id, named, int(meta["created"]))
+            self.players.forget_game(game_id, named, record.created_ms)
         if not self.store.delete_game(game_id, version):
             raise ValueError(f"game {game_id} changed since it was archived: not deleted")
 
-    def _write(self, game_id: str, packed: Packed) -> None:
-        for key, data in packed.objects.items():
-            if key.endswith(".zst"):
-                same = lambda old, k=key: decompress(k, old) == packed.ndjson  # noqa: E731
-            else:
-                same = lambda old: False  # noqa: E731
-            _put_once(self.archive, key, data, same)
+    def _write(self, game_id: str, packed) -> None:
+        self.archive.write(packed)
         self._check(game_id, packed)
 
-    def _check(self, game_id: str, packed: Packed) -> None:
+    def _check(self, game_id: str, packed) -> None:
         """Read the game back from the archive: its export must be the one Redis makes."""
-        got = read(self.archive, game_id)
+        got = self.archive.read(game_id)
         if got is None:
-            raise ArchiveCorrupt(pointer_key(game_id), "missing after it was written")
+            raise ArchiveCorrupt(packed.pointer, "missing after it was written")
         if got.ndjson != packed.ndjson:
             raise ArchiveCorrupt(got.record["export"]["key"], "not the export Redis makes")

@@ -16,7 +16,7 @@ class Audits:
     """The audit documents of finished games (the latest ``keep`` kept decoded)."""
 
     def __init__(self, games, keep: int = 64):
-        self.games = games  # service.games.Games: where a game's log is read
+        self.games = games  # service.reading.Reading: where a game's log is read
         self.keep = keep
         self._done: OrderedDict[str, dict] = OrderedDict()
 

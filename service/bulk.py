@@ -1,14 +1,13 @@
-"""Every game of an archive at once (``service.archiving`` says what a game is there): the
+"""Every game of an archive at once (docs/archive.md says what a game is there): the
 bulk audit, which reads each archived game back, checks it against its record and
 re-judges it (``check``, ``check_all``), and the monthly dump, one zstd-compressed NDJSON
 stream of a month's exports (``dump``; ``split_dump`` reads it back).
 
 The archive comes in (a ``ports.Archive``, or for the processes of ``check_all`` a
-function that opens one in each): this module names no adapter.
+function that opens one in each): this module names no adapter, and no key of it.
 """
 
 import hashlib
-import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -22,34 +21,18 @@ import domain
 from domain.audit import verify
 from domain.export import NDJSON_FORMAT
 
-from .archiving import LEVEL, ArchiveCorrupt, read_record
-from .errors import ArchiveUnavailable
+from .errors import ArchiveCorrupt, ArchiveUnavailable
 from .ports import Archive
 
-_MONTH = re.compile(r"(\d{4})-(0[1-9]|1[0-2])$")
+LEVEL = 10  # the dump's zstd level (the archive's own)
 _HEADER = '{"format":"' + NDJSON_FORMAT + '"'  # how ``to_ndjson`` starts an export
 
 
-def month_prefix(month: str | None) -> str:
-    """The key prefix of the games archived in ``month`` (``YYYY-MM``), or of every game
-    (None); ValueError for another form.
-
-    >>> month_prefix("2026-11"), month_prefix(None)
-    ('games/2026/11/', 'games/')
-    """
-    if month is None:
-        return "games/"
-    m = _MONTH.match(month)
-    if not m:
-        raise ValueError(f"{month!r} is not a month (YYYY-MM)")
-    return f"games/{m[1]}/{m[2]}/"
-
-
 def record_keys(archive: Archive, month: str | None = None) -> list[str]:
-    """The keys of the records (``games/YYYY/MM/<id>.json``) of every archived game, or of
-    those of ``month`` (``YYYY-MM``), in key order. ArchiveUnavailable if the archive cannot
-    be listed."""
-    return [k for k in archive.keys(month_prefix(month)) if k.endswith(".json")]
+    """The keys of the records of every archived game, or of those of ``month``
+    (``YYYY-MM``), in key order (``Archive.record_keys``). ArchiveUnavailable if the
+    archive cannot be listed, ValueError for a month of another form."""
+    return archive.record_keys(month)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +48,8 @@ class Checked:
 
 
 def _export_of(archive: Archive, key: str):
-    """The archived game whose record is at ``key`` (``archiving.read_record``)."""
-    name = key.rpartition("/")[2].removesuffix(".json")
-    return read_record(archive, key, name, "it was listed")
+    """The archived game whose record is at ``key`` (``Archive.read_listed``)."""
+    return archive.read_listed(key)
 
 
 def _judge(archive: Archive, key: str) -> Checked:
@@ -184,7 +166,7 @@ class Dumped:
 def dump(archive: Archive, keys: Iterable[str], out: BinaryIO, on_bad=None) -> Dumped:
     """Write the exports of the games whose records are at ``keys`` to ``out``, in that
     order, as one zstd stream (frame checksum on): each export as archived, its header
-    line first. Each is checked against its record first (``archiving.unpack``); one that
+    line first. Each is checked against its record first (``Archive.read_listed``); one that
     is not what its record says is left out, and ``on_bad(checked)`` is called. One
     export at a time is held in memory."""
     result = Dumped()

@@ -8,16 +8,18 @@ from dataclasses import dataclass
 
 from domain import State
 
+from .records import GameRecord
+
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A game as a process knows it: its state and its meta (``store.redis`` lists the
-    fields: the secret seed, the seats' token hashes, ...). An archived game comes with
-    its whole ``log`` ((version, event's wire form), ...): it is no longer in Redis."""
+    """A game as a process knows it: its state and its record (``records.GameRecord``: the
+    secret seed, the seats' token hashes, ...). An archived game comes with its whole
+    ``log`` ((version, event's wire form), ...): it is no longer in Redis."""
 
     id: str
     state: State
-    meta: dict[str, str]
+    record: GameRecord
     log: tuple[tuple[int, dict], ...] | None = None
 
     @property
@@ -26,12 +28,12 @@ class Game:
 
     @property
     def seed(self) -> bytes:
-        return bytes.fromhex(self.meta["seed"])
+        return self.record.seed
 
     @property
     def rated(self) -> bool:
         """Whether the game counts for its players' ratings (made so, between players)."""
-        return self.meta.get("rated") == "1"
+        return self.record.rated
 
 
 class GameCache:

@@ -1,31 +1,31 @@
-"""The errors of the service's use cases and of the requests that reach them: one class
-each, with the status and problem type the HTTP adapter answers them with
-(``service.http.problems`` turns them, and the domain's errors, into problem+json).
+"""The errors of the service's use cases and of the requests that reach them: facts, one
+class each, raised complete. How each looks on the wire (its status, title, problem type
+and header fields) is the HTTP adapter's: ``service.http.problems`` holds the one table.
 
 Every error that concerns a game may carry ``version`` (the game's version when it was
-refused); none carries a card its receiver may not see (RULES H-5).
+refused); none carries a card its receiver may not see (RULES H-5). An error that says
+when to come back says it in seconds (``retry_after_s``, ``wait_s``).
 """
+
+import domain
 
 
 class ServiceError(Exception):
-    """An error the service raises on purpose; subclasses set status, slug and title."""
+    """An error the service raises on purpose; ``detail`` says what happened in words (empty:
+    the problem's title says it all)."""
 
-    status = 500
-    slug = "internal"
-    title = "Internal error"
     # a credential presented and refused (a failed authentication): charged to the
     # client address's bucket of them (``service.limits.rates``)
     failed_auth = False
 
-    def __init__(self, detail: str = "", *, version: int | None = None, headers=None):
-        super().__init__(detail or self.title)
-        self.detail = detail or self.title
+    def __init__(self, detail: str = "", *, version: int | None = None):
+        super().__init__(detail or type(self).__name__)
+        self.detail = detail
         self.version = version
-        self.headers = dict(headers or {})
 
 
 class BadRequest(ServiceError):
-    status, slug, title = 400, "invalid-request", "Invalid request"
+    """Bad input: ``errors`` maps each field (or parameter, or header) to its messages."""
 
     def __init__(self, errors: dict[str, list[str]], detail: str = "", **kw):
         super().__init__(detail or "the request is not valid: see errors", **kw)
@@ -33,11 +33,7 @@ class BadRequest(ServiceError):
 
 
 class Unauthorized(ServiceError):
-    status, slug, title = 401, "unauthorized", "No valid token"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("WWW-Authenticate", 'Bearer realm="spitlog"')
+    """No credential where one is needed."""
 
 
 class BadCredentials(Unauthorized):
@@ -48,110 +44,116 @@ class BadCredentials(Unauthorized):
 
 
 class Forbidden(ServiceError):
-    """A refusal of who asks; each subclass's title names what it refused."""
-
-    status, slug, title = 403, "forbidden", "Forbidden"
+    """A refusal of who asks; each subclass names what it refused."""
 
 
 class OtherGamesToken(Forbidden):
     """A token that holds a seat of another game: a failed authentication."""
 
-    title = "Token of another game"
     failed_auth = True
 
 
 class NotTheCreator(Forbidden):
-    title = "Not the creator's token"
+    """The webhook deliveries of a game, asked for by another than its creator."""
 
 
 class PlayersOnly(Forbidden):
-    title = "A rated game seats only an app's player"
+    """A rated game's seat, asked for by another than an app's player."""
 
 
 class NoSuchGame(ServiceError):
-    status, slug, title = 404, "not-found", "No such game"
+    """No game by that id (in Redis or in the archive)."""
 
 
 class NoSuchVersion(ServiceError):
-    status, slug, title = 404, "not-found", "No such version"
+    """A version the game never reached."""
 
 
 class RequestTimeout(ServiceError):
-    status, slug, title = 408, "request-timeout", "Request timeout"
+    """The request's body did not arrive in time."""
 
 
 class GameRunning(ServiceError):
-    status, slug, title = 409, "game-running", "The game is not over"
+    """What opens only once the game is over (its seed: the audit, the export)."""
 
 
 class NotAcceptable(ServiceError):
-    status, slug, title = 406, "not-acceptable", "Not acceptable"
+    """No media type the request accepts is one the answer comes in."""
 
 
 class SeatTaken(ServiceError):
-    status, slug, title = 409, "seat-unavailable", "Seat unavailable"
+    """No free seat for this request: both taken, or the caller holds one."""
 
 
 class KeyInUse(ServiceError):
-    status, slug, title = 409, "idempotency-key-in-use", "Idempotency-Key in use"
+    """The first request of an Idempotency-Key is still in progress."""
+
+    def __init__(self, detail: str = "", *, retry_after_s: float = 1.0, **kw):
+        super().__init__(detail, **kw)
+        self.retry_after_s = retry_after_s
 
 
 class PreconditionFailed(ServiceError):
-    status, slug, title = 412, "precondition-failed", "The game is at another version"
+    """``If-Match`` named another version than the game's."""
 
 
 class TooLarge(ServiceError):
-    status, slug, title = 413, "too-large", "Request entity too large"
+    """A request body over the limit."""
 
 
 class UnsupportedMediaType(ServiceError):
-    status, slug, title = 415, "unsupported-media-type", "Unsupported media type"
+    """A request body that is not JSON."""
 
 
 class IdempotencyKeyReused(ServiceError):
-    status, slug, title = 422, "idempotency-key-reused", "Idempotency-Key reused"
+    """An Idempotency-Key sent again with another body."""
 
 
 class RateLimited(ServiceError):
-    """A limit refused the request (``service.limits.rates``). ``bucket`` names the one
-    that refused (of several, the one that asks the longest wait): "requests" or "games"
-    (the client address's, shared by everyone behind it), "actions" (the seat token's
-    own), "streams" (the address's open streams) or "token streams" (the token's own);
-    ``buckets``: every one that refused."""
+    """A limit refused the request (``service.limits.rates``) for ``wait_s`` more seconds.
+    ``limits``: every bucket that refused: "requests" and "auth" (the client address's
+    requests, failed authentications), "games" (its creations), "seat" and "actions" (the
+    seat's own), "streams" (the address's open streams) or "token streams" (the token's
+    own). ``charged``: what the limits charged (``limits.rates.Charged``), when told."""
 
-    status, slug, title = 429, "rate-limited", "Too many requests"
-
-    def __init__(self, detail: str = "", *, limits: tuple[str, ...] = (), **kw):
+    def __init__(self, detail: str = "", *, wait_s: float = 1.0, limits: tuple[str, ...] = (),
+                 charged=None, **kw):  # fmt: skip
         super().__init__(detail, **kw)
-        # the buckets that refused (``service.limits.rates``): "requests" and "auth" (the
-        # client address's requests, failed authentications), "games" (its creations),
-        # "seat" and "actions" (the seat's own), "streams" (a cap on open streams)
+        self.wait_s = wait_s
         self.limits = tuple(limits)
+        self.charged = charged
 
 
 class RatedPairCapped(ServiceError):
     """A rated game the pair of its seats may not start now: they started the cap of
-    rated games in the last day (``SPITLOG_RATED_PAIR_CAP``); ``Retry-After`` says when
-    one leaves the window."""
+    rated games in the last day (``SPITLOG_RATED_PAIR_CAP``); one leaves the window in
+    ``wait_s`` seconds."""
 
-    status, slug, title = 429, "rated-pair-cap", "Rated games between these seats are capped"
+    def __init__(self, detail: str = "", *, wait_s: float, **kw):
+        super().__init__(detail, **kw)
+        self.wait_s = wait_s
 
 
 class ArchiveUnreadable(ServiceError):
-    status, slug, title = 502, "archive-unreadable", "The archive answered something unreadable"
+    """An archived game whose copy is corrupt or truncated."""
 
 
 class Busy(ServiceError):
-    status, slug, title = 503, "busy", "Busy"
+    """The service could not do it now (the game moved too fast, a store did not answer);
+    a retry after ``retry_after_s`` (None: at once) may."""
+
+    default_retry_s: float | None = None
+
+    def __init__(self, detail: str = "", *, retry_after_s: float | None = None, **kw):
+        super().__init__(detail, **kw)
+        self.retry_after_s = retry_after_s if retry_after_s is not None else self.default_retry_s
 
 
 class ArchiveUnavailable(Busy):
     """The archive did not answer (or refused): the caller retries later; nothing was
     deleted."""
 
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("Retry-After", "5")
+    default_retry_s = 5.0
 
 
 class Unconfirmed(Busy):
@@ -160,26 +162,65 @@ class Unconfirmed(Busy):
     ``Idempotency-Key`` answers it once they hold it, or makes it anew if a failover lost
     it."""
 
+    default_retry_s = 1.0
+
     def __init__(self, detail: str = "", **kw):
         detail = detail or (
             "written, but the game store's replicas did not confirm it in time: retry "
             "with the same Idempotency-Key"
         )
         super().__init__(detail, **kw)
-        self.headers.setdefault("Retry-After", "1")
+
+
+class IllegalActionAt(domain.IllegalAction):
+    """The rules refused an action (``rule``, ``detail``) at the game's ``version``;
+    ``replayed``: the first answer of its Idempotency-Key, given again."""
+
+    def __init__(self, rule: str, detail: str, *, version: int, replayed: bool = False):
+        super().__init__(rule, detail)
+        self.version = version
+        self.replayed = replayed
+
+
+class GameOverAt(domain.GameOver):
+    """Nothing more can happen in the game: over at ``version`` (``replayed`` as
+    ``IllegalActionAt``)."""
+
+    def __init__(self, detail: str, *, version: int, replayed: bool = False):
+        super().__init__(detail)
+        self.version = version
+        self.replayed = replayed
+
+
+def at_version(e: domain.DomainError, version: int, replayed: bool = False) -> domain.DomainError:
+    """The rules' refusal ``e`` as the use cases raise it: at the game's ``version``."""
+    if isinstance(e, domain.IllegalAction):
+        return IllegalActionAt(e.rule, e.detail, version=version, replayed=replayed)
+    return GameOverAt(str(e), version=version, replayed=replayed)
+
+
+class ArchiveCorrupt(Exception):
+    """An archived object that is not what its record (or its format) says: ``key`` names
+    it, the message says how."""
+
+    def __init__(self, key: str, why: str):
+        super().__init__(f"{key}: {why}")
+        self.key = key
+        self.why = why
+
+
+class ArchiveConflict(Exception):
+    """An object already in the archive differs from what this game would write there: it
+    is left as it is (never overwritten) and the game stays in Redis."""
+
+
+class NotArchived(Exception):
+    """A game asked to leave Redis that was never archived: it stays."""
 
 
 class UpgradeRequired(ServiceError):
     """A WebSocket path asked for without ``Upgrade: websocket``."""
 
-    status, slug, title = 426, "upgrade-required", "Upgrade required"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("Upgrade", "websocket")
-
 
 class CannotUpgrade(ServiceError):
-    """A server that cannot hand the connection over (a test client's)."""
-
-    status, slug, title = 501, "not-implemented", "Not implemented"
+    """A WebSocket asked of a server that cannot hand its connection over (a test's)."""

@@ -11,7 +11,7 @@ unique: 16-255 characters holding at least ``KEY_MIN_BITS`` bits by the count of
 characters (``key_bits``; ``key_refusal`` says why one is refused). An action's key only
 has to be unique among its seat's actions: 1-255 characters.
 
-A record is small: the body's fingerprint, the status, and either the versions the
+A record (``KeptAnswer``) is small: the body's fingerprint, and either the versions the
 action appended (its answer is rebuilt from the log, byte for byte) or the refusal (its
 rule and text), never the answer itself."""
 
@@ -22,7 +22,8 @@ import math
 
 import domain
 
-from .errors import IdempotencyKeyReused
+from .errors import GameOverAt, IdempotencyKeyReused, IllegalActionAt
+from .records import KeptAnswer
 
 KEY_LENGTH = (16, 255)  # a create's or a join's key
 KEY_MIN_BITS = 24.0
@@ -72,32 +73,32 @@ def fingerprint(body) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def appended(fp: str, first: int, last: int) -> dict:
+def appended(fp: str, first: int, last: int) -> KeptAnswer:
     """The record of an action that appended the versions ``first``..``last``."""
-    return {"fp": fp, "s": 201, "v": [first, last]}
+    return KeptAnswer(fp, appended=(first, last))
 
 
-def refused(fp: str, error: domain.DomainError, version: int) -> dict:
-    """The record of an action the rules refused (422 or 409) at ``version``."""
+def refused(fp: str, error: domain.DomainError, version: int) -> KeptAnswer:
+    """The record of an action the rules refused (an illegal action, or a game over) at
+    ``version``."""
     if isinstance(error, domain.IllegalAction):
-        return {"fp": fp, "s": 422, "v": version, "r": error.rule, "d": error.detail}
-    return {"fp": fp, "s": 409, "v": version, "d": str(error)}
+        return KeptAnswer(fp, refusal="illegal", version=version, rule=error.rule,
+                          detail=error.detail)  # fmt: skip
+    return KeptAnswer(fp, refusal="over", version=version, detail=str(error))
 
 
-def check(record: dict, fp: str) -> None:
-    """422 if the key was first used with another body."""
-    if record.get("fp", "")[:16] != fp:  # records of older code: 128 or 256 bits
+def check(first_fp: str, fp: str) -> None:
+    """IdempotencyKeyReused if the key was first used (its fingerprint ``first_fp``) with
+    another body."""
+    if first_fp[:16] != fp:  # records of older code: 128 or 256 bits
         raise IdempotencyKeyReused(
             "this Idempotency-Key was first used with another body: use a new key"
         )
 
 
-def error_of(record: dict) -> domain.DomainError:
+def error_of(record: KeptAnswer) -> domain.DomainError:
     """The refusal a record keeps, raised again as it was (``replayed``, at its version)."""
-    if record["s"] == 422:
-        e = domain.IllegalAction(record["r"], record["d"])
-    else:
-        e = domain.GameOver(record["d"])
-    e.version = record["v"]
-    e.replayed = True
-    return e
+    if record.refusal == "illegal":
+        return IllegalActionAt(record.rule, record.detail, version=record.version,
+                               replayed=True)  # fmt: skip
+    return GameOverAt(record.detail, version=record.version, replayed=True)

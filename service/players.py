@@ -2,11 +2,11 @@
 
 The domain keeps a seat's kind (``human``, ``bot``: a client's bot, ``bot:<level>``: a
 hosted one) in its events. Who a player is (an app's player, a bot's name) and the
-ratings are the service's: they are kept in the game's meta (``pl<seat>``: the player
-as JSON ``{app, id, name, rating}``; ``nm<seat>``: a client bot's name; ``rated``;
-``rating``: the outcome, once applied), added to every view (``decorate``), lobby row and
-player's list of games, and written into the archive's record, so that a game read back
-from the archive shows them too. The log itself never names a player: a player's
+ratings are the service's: they are kept in the game's record (``records.Seat``: its
+``player`` with the rating it had, or a client bot's ``name``; ``rated``; ``rating``:
+the outcome, once applied), added to every view (``decorate``), lobby row and player's
+list of games, and written into the archive's record, so that a game read back from the
+archive shows them too. The log itself never names a player: a player's
 identity is an app's fact, not a rule of the game (docs/decisions/0013).
 
 A player's id is 1-64 of ``[A-Za-z0-9_.-]``, not starting with a dot (``service.ids``: it
@@ -16,7 +16,6 @@ id>`` (``pkey``). Wherever a request names a player it may qualify it
 key's is a 403, an unqualified id is the key's app's.
 """
 
-import json
 from dataclasses import dataclass
 
 from domain.ratings import Rating
@@ -25,6 +24,7 @@ from domain.views import iso
 from . import ids
 from .apps import App
 from .errors import BadRequest, Forbidden, ServiceError
+from .records import GameRecord, Player, Seat
 from .rulebook import rule_url
 
 NEWCOMER = Rating()  # 1500, RD 350
@@ -33,15 +33,11 @@ PROVISIONAL_RD = 110.0  # Lichess's: a rating this uncertain is provisional
 
 
 class OtherAppsPlayer(Forbidden):
-    title = "Player of another app"
+    """A player of another app than the request's key."""
 
 
 class NeedsAppKey(ServiceError):
-    status, slug, title = 401, "app-key-required", "An API key is required"
-
-    def __init__(self, detail: str = "", **kw):
-        super().__init__(detail, **kw)
-        self.headers.setdefault("WWW-Authenticate", 'ApiKey realm="spitlog", header="X-Api-Key"')
+    """A player named without an app's key (X-Api-Key): players are apps'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,107 +92,93 @@ def who(app: App | None, body: dict) -> Who:
     return Who(kind, body.get("name"), None)
 
 
-def seat_meta(seat: int, w: Who, stored: dict | None) -> dict[str, str]:
-    """The meta fields of seat ``seat`` taken by ``w`` (``stored``: its rating in the
-    game's kind then, None for a newcomer's): the rating and whether it is provisional."""
+def seated(w: Who, stored: dict | None, kind: str | None = None) -> Seat:
+    """The seat ``w`` takes (of ``kind``, default its own; no token yet): an app's player
+    with its rating then (``stored``: in the game's kind, None for a newcomer's) and
+    whether it is provisional, or a client bot's name."""
+    kind = w.kind if kind is None else kind
     if w.pkey is not None:
         r = rating_of(stored)
-        entry = {"app": w.app, "id": w.id, "name": w.name, "rating": round(r.rating),
-                 "provisional": provisional(r)}  # fmt: skip
-        return {f"pl{seat}": json.dumps(entry, sort_keys=True)}
-    if w.name is not None:
-        return {f"nm{seat}": w.name}
-    return {}
+        player = Player(w.app, w.id, w.name, round(r.rating), provisional(r))
+        return Seat(kind=kind, player=player)
+    return Seat(kind=kind, name=w.name)
 
 
-def pkeys(meta: dict[str, str]) -> list[str | None]:
-    """The pkey at each seat (None: no player)."""
-    out = []
-    for s in (0, 1):
-        raw = meta.get(f"pl{s}")
-        out.append(None if not raw else _pkey(json.loads(raw)))
-    return out
-
-
-def _pkey(entry: dict) -> str:
-    return f"{entry['app']}:{entry['id']}"
-
-
-def seat_players(meta: dict[str, str]) -> list[dict]:
+def seat_players(record: GameRecord) -> list[dict]:
     """Per seat: ``name`` (a player's or a bot's, else null) and ``player`` (``{app, id,
     rating, provisional}`` with the rating it had when it sat down, and whether it was
     provisional then: null for a seat taken by older code, which did not note it; else
     null); with ``rating_diff`` once the game's rating is applied."""
-    outcome = json.loads(meta["rating"]) if meta.get("rating") else None
+    outcome = record.rating
     out = []
-    for s in (0, 1):
-        raw = meta.get(f"pl{s}")
-        if raw:
-            e = json.loads(raw)
-            d = {"name": e["name"], "player": {"app": e["app"], "id": e["id"],
-                                               "rating": e.get("rating"),
-                                               "provisional": e.get("provisional")}}  # fmt: skip
+    for s, seat in enumerate(record.seats):
+        p = seat.player
+        if p is not None:
+            d = {"name": p.name, "player": {"app": p.app, "id": p.id, "rating": p.rating,
+                                            "provisional": p.provisional}}  # fmt: skip
         else:
-            d = {"name": meta.get(f"nm{s}"), "player": None}
+            d = {"name": seat.name, "player": None}
         if outcome is not None:
-            seat = outcome["seats"][s]
-            if "after" in seat:
-                d["rating_diff"] = round(seat["after"]["rating"]) - round(seat["before"]["rating"])
+            seat_outcome = outcome["seats"][s]
+            if "after" in seat_outcome:
+                d["rating_diff"] = round(seat_outcome["after"]["rating"]) - round(
+                    seat_outcome["before"]["rating"]
+                )
         out.append(d)
     return out
 
 
-def decorate(view: dict, meta: dict[str, str], rematch: dict | None = None) -> dict:
+def decorate(view: dict, record: GameRecord, rematch: dict | None = None) -> dict:
     """Add the players (``seat_players``), ``result_url`` (the result's entry of the rules
     reference), ``rated`` (the table is: its game is rated if it ends with a result),
-    ``unrated`` (``unrated``) and the rematch links to a view of the game whose meta is
-    ``meta`` (in place; returned)."""
-    for p, extra in zip(view["players"], seat_players(meta), strict=True):
+    ``unrated`` (``unrated``) and the rematch links to a view of the game whose record is
+    ``record`` (in place; returned)."""
+    for p, extra in zip(view["players"], seat_players(record), strict=True):
         p.update(extra)
-    view["rated"] = meta.get("rated") == "1"
+    view["rated"] = record.rated
     view["result_url"] = rule_url(view["result"])
-    view["unrated"] = unrated(meta, view["status"], view["result"])
-    view["rematch_of"] = meta.get("rmo")
+    view["unrated"] = unrated(record, view["status"], view["result"])
+    view["rematch_of"] = record.rematch_of
     view["rematch"] = rematch
     return view
 
 
-def unrated(meta: dict[str, str], status: str, result: str | None) -> str | None:
+def unrated(record: GameRecord, status: str, result: str | None) -> str | None:
     """Why the game of a rated table was not rated: it ended with no result (aborted: the
     rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won against
     a seat that never moved (the rater's outcome: ``unplayed``); None for an unrated
     table, and for a rated game running, to be rated or rated."""
-    if meta.get("rated") != "1":
+    if not record.rated:
         return None
     if status == "aborted":
         return result
-    outcome = json.loads(meta["rating"]) if meta.get("rating") else None
+    outcome = record.rating
     return outcome.get("unrated") if outcome is not None else None
 
 
-def summary(game_id: str, meta: dict[str, str], version: int) -> dict:
+def summary(game_id: str, record: GameRecord, version: int) -> dict:
     """A game as the lobby and a player's list of games show it."""
     return {
         "id": game_id,
-        "game": meta["game"],
-        "status": meta["status"],
+        "game": record.game,
+        "status": record.status,
         "version": version,
-        "created_at": iso(int(meta["created"]) / 1000),
-        "rated": meta.get("rated") == "1",
+        "created_at": iso(record.created_ms / 1000),
+        "rated": record.rated,
         "players": [
-            {"seat": i, "kind": meta.get(f"kind{i}"), **extra}
-            for i, extra in enumerate(seat_players(meta))
+            {"seat": i, "kind": record.seats[i].kind, **extra}
+            for i, extra in enumerate(seat_players(record))
         ],
     }
 
 
-def matches(meta: dict[str, str], game, kind, player) -> bool:
-    """Whether a game of ``meta`` is of ``game``, has a seat of ``kind``, seats ``player``
+def matches(record: GameRecord, game, kind, player) -> bool:
+    """Whether a game of ``record`` is of ``game``, has a seat of ``kind``, seats ``player``
     (a pkey): the lobby's filters (None: any)."""
     return (
-        (game is None or meta.get("game") == game)
-        and (kind is None or kind in (meta.get("kind0"), meta.get("kind1")))
-        and (player is None or player in pkeys(meta))
+        (game is None or record.game == game)
+        and (kind is None or kind in (record.seats[0].kind, record.seats[1].kind))
+        and (player is None or player in record.pkeys)
     )
 
 
@@ -224,7 +206,7 @@ def shown(stored: dict | None) -> dict:
     }  # fmt: skip
 
 
-def with_players(events: list[dict], meta: dict[str, str]) -> list[dict]:
+def with_players(events: list[dict], record: GameRecord) -> list[dict]:
     """The events that seat someone (``game_created``: seat 0, ``seat_taken``) with the
     seat's ``name`` and ``player``, as views show them (the log keeps only the kind)."""
     players = None
@@ -232,7 +214,7 @@ def with_players(events: list[dict], meta: dict[str, str]) -> list[dict]:
         seat = 0 if e["type"] == "game_created" else e.get("seat") if e["type"] == "seat_taken" \
             else None  # fmt: skip
         if seat is not None:
-            players = players or seat_players(meta)
+            players = players or seat_players(record)
             e["name"] = players[seat]["name"]
             e["player"] = players[seat]["player"]
     return events

@@ -1,20 +1,15 @@
 """Reading players: a player's page (its ratings per game kind), its games (newest first,
 in Redis and in the archive alike) and the leaderboards."""
 
-import json
-
 import domain
 from domain.views import iso
 
-from . import archiving
 from .errors import NoSuchGame
 from .players import provisional, rating_of, shown, summary
 
 
 class NoSuchPlayer(NoSuchGame):
-    """No such player (404)."""
-
-    title = "No such player"
+    """No such player in the app."""
 
 
 def _split(pkey: str) -> dict:
@@ -34,39 +29,31 @@ class Profiles:
         found = self.players.player(pkey)
         if found is None:
             raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
-        ratings = {g: shown(json.loads(found[g]) if g in found else None) for g in domain.RULES}
-        return {**_split(pkey), "name": found.get("name"),
-                "created_at": iso(int(found["created"]) / 1000), "ratings": ratings}  # fmt: skip
+        ratings = {g: shown(found.ratings.get(g)) for g in domain.RULES}
+        return {**_split(pkey), "name": found.name,
+                "created_at": iso(found.created_ms / 1000), "ratings": ratings}  # fmt: skip
 
     def games(self, pkey: str, cursor: str | None, limit: int) -> tuple[list[dict], str | None]:
         """A page of the player's games, newest first (those still in Redis and those in
         the archive, merged), and the next cursor."""
         if self.players.player(pkey) is None:
             raise NoSuchPlayer(f"no player {pkey.split(':', 1)[1]} in this app")
-        live = self.players.player_games(pkey, cursor, limit + 1)
+        live = {g.cursor: g for g in self.players.player_games(pkey, cursor, limit + 1)}
         archived = {}
         if self.archive is not None:
-            for key in self.archive.keys(archiving.player_games_prefix(pkey)):
-                inv, _sep, rest = key.rpartition("/")[2].partition("-")
-                member = f"{9_999_999_999_999 - int(inv):013d}:{rest.removesuffix('.json')}"
-                if cursor is None or member < cursor:
-                    archived[member] = key
-                    if len(archived) > limit:
-                        break
-        members = sorted(set(live) | set(archived), reverse=True)
-        page, more = members[:limit], len(members) > limit
+            archived = {g.cursor: g for g in self.archive.player_games(pkey, cursor, limit + 1)}
+        cursors = sorted(set(live) | set(archived), reverse=True)
+        page, more = cursors[:limit], len(cursors) > limit
         rows = []
-        for member in page:
-            gid = member.split(":", 1)[1]
-            meta = self.store.meta(gid) if member in live else None
-            if meta is not None and "status" in meta:
-                rows.append(summary(gid, meta, self.store.version(gid)))
-            elif member in archived or self.archive is not None:
-                key = archived.get(member) or archiving.player_game_key(
-                    pkey, int(member.split(":", 1)[0]), gid)  # fmt: skip
-                raw = self.archive.get(key)
-                if raw is not None:
-                    rows.append(json.loads(raw))
+        for c in page:
+            listed = live.get(c) or archived[c]
+            record = self.store.game_record(listed.game_id) if c in live else None
+            if record is not None and record.status != "new":
+                rows.append(summary(listed.game_id, record, self.store.version(listed.game_id)))
+            elif self.archive is not None:  # (left Redis since it was listed: archived)
+                row = self.archive.player_game(pkey, listed)
+                if row is not None:
+                    rows.append(row)
         return rows, (page[-1] if more and page else None)
 
     def leaderboard(self, game: str, cursor: str | None, limit: int):
@@ -74,10 +61,11 @@ class Profiles:
         Established ratings only: a provisional one (``players.provisional``) is never put
         on it, and one found there (listed before that rule) is taken off as it is met."""
         while True:
-            members, more = self.players.leaderboard(game, cursor, limit)
-            pkeys = [m.split(":", 1)[1] for m in members]
+            listed, more = self.players.leaderboard(game, cursor, limit)
+            members = [m for m, _pkey in listed]
+            pkeys = [pkey for _m, pkey in listed]
             found = self.players.players(pkeys)
-            ratings = [json.loads(f[game]) if f and game in f else None for f in found]
+            ratings = [f.ratings.get(game) if f is not None else None for f in found]
             stale = [m for m, r in zip(members, ratings, strict=True)
                      if r is not None and provisional(rating_of(r))]  # fmt: skip
             if not stale:
@@ -89,7 +77,7 @@ class Profiles:
         for n, (pkey, f, r) in enumerate(zip(pkeys, found, ratings, strict=True)):
             if r is None:
                 continue
-            rows.append({"rank": first + n, **_split(pkey), "name": f.get("name"),
+            rows.append({"rank": first + n, **_split(pkey), "name": f.name,
                          "rating": round(r["rating"]), "rd": round(r["rd"], 1),
                          "provisional": False, "games": r.get("games", 0)})  # fmt: skip
         return rows, (members[-1] if more and members else None)

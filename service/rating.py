@@ -14,14 +14,14 @@ is rated but kept off the leaderboard.
 Exactly once, whatever runs ``step`` how often (a job retried, duplicated, re-armed after
 its worker was SIGKILLed): ``step`` reads the game's marker and each player's guard (a
 count of rated games, bumped by every rating applied to that player) at one instant
-(one script), then the game's meta, then computes, then applies everything in one script
+(one script), then the game's record, then computes, then applies everything in one script
 (``PlayerStore.apply_rating``) only if the game has no marker and every guard is still
 what it read. So of two runs, the one that applies second finds the marker, or a guard
 moved (the first run's apply bumped it) and starts over: then it finds the marker, or the
-outcome in the game's meta (``rating``, written right after the apply; a run that finds
+outcome in the game's record (``rating``, written right after the apply; a run that finds
 the marker copies it there), or no game. The marker outlives the apply until the game
 leaves Redis; the game leaves only once archived, and it is archived only once its
-outcome is in its meta (``service.archiving``): so no run can find neither.
+outcome is in its record (``service.archiving``): so no run can find neither.
 """
 
 import json
@@ -30,7 +30,8 @@ import logging
 from domain import RULES
 from domain.ratings import Rating, update
 
-from .players import BOT_RD, NEWCOMER, pkeys, provisional, rating_of
+from .players import BOT_RD, NEWCOMER, provisional, rating_of
+from .ports import GameStore, PlayerStore
 
 log = logging.getLogger(__name__)
 
@@ -40,69 +41,69 @@ RETRIES = 20  # guards that moved (other games of the same players rated meanwhi
 class Rater:
     """Apply a finished rated game's rating, exactly once."""
 
-    def __init__(self, games, players):
-        self.games = games  # service.games.Games
-        self.store = games.store
-        self.players = players  # service.store.players.PlayerStore
+    def __init__(self, games, store: GameStore, players: PlayerStore):
+        self.games = games  # service.reading.Reading: a game's state
+        self.store = store
+        self.players = players
 
     def step(self, game_id: str) -> str:
         """``rated`` (applied now), ``done`` (applied before), ``unrated`` (not a rated
         game, or aborted), ``unplayed`` (a seat never moved: nothing applied, the outcome
         says so), ``running`` (not over) or ``gone`` (not in Redis)."""
-        meta = self.store.meta(game_id)
-        if meta is not None and meta.get("rated") == "1" and meta.get("status") == "finished" \
-                and "rating" not in meta:  # fmt: skip
+        record = self.store.game_record(game_id)
+        if record is not None and record.rated and record.status == "finished" \
+                and record.rating is None:  # fmt: skip
             moved = self.games.load(game_id).state.moved
             if not all(moved):
-                seats = pkeys(meta)
-                outcome = {"game": meta["game"], "unrated": "unplayed", "seats": [
-                    {"who": seats[s] or meta.get(f"kind{s}"), "moved": moved[s]}
+                seats = record.pkeys
+                outcome = {"game": record.game, "unrated": "unplayed", "seats": [
+                    {"who": seats[s] or record.seats[s].kind, "moved": moved[s]}
                     for s in (0, 1)]}  # fmt: skip
-                self.store.annotate(game_id, {"rating": json.dumps(outcome, sort_keys=True)})
+                self.store.set_rating(game_id, outcome)
                 return "unplayed"
         for _attempt in range(RETRIES):
-            meta = self.store.meta(game_id)
-            if meta is None:
+            record = self.store.game_record(game_id)
+            if record is None:
                 return "gone"
-            if meta.get("rated") != "1" or meta.get("status") == "aborted":
+            if not record.rated or record.status == "aborted":
                 return "unrated"
-            if "rating" in meta:
+            if record.rating is not None:
                 return "done"
-            if meta.get("status") != "finished":
+            if record.status != "finished":
                 return "running"
-            seats = pkeys(meta)
+            seats = record.pkeys
             named = [p for p in seats if p is not None]
-            marker, guards = self.players.read_for_rating(game_id, meta["game"], named)
-            meta = self.store.meta(game_id)  # after the marker: see the module's doc
-            if meta is None:
+            marker, guards = self.players.read_for_rating(game_id, record.game, named)
+            record = self.store.game_record(game_id)  # after the marker: see the module's doc
+            if record is None:
                 return "gone"
-            if "rating" in meta:
+            if record.rating is not None:
                 return "done"
-            if marker is not None:  # applied by a run that stopped before the meta
-                self.store.annotate(game_id, {"rating": marker})
+            if marker is not None:  # applied by a run that stopped before the record
+                self.store.set_rating(game_id, json.loads(marker))
                 return "done"
-            outcome, updates = self._outcome(game_id, meta, seats, named, guards)
+            outcome, updates = self._outcome(game_id, record, seats, named, guards)
             applied, marker = self.players.apply_rating(
-                game_id, meta["game"], json.dumps(outcome, sort_keys=True), updates
+                game_id, record.game, json.dumps(outcome, sort_keys=True), updates
             )
             if applied == "moved":
                 continue
-            self.store.annotate(game_id, {"rating": marker or json.dumps(outcome, sort_keys=True)})
+            self.store.set_rating(game_id, json.loads(marker) if marker else outcome)
             return "rated" if applied == "ok" else "done"
         raise RuntimeError(f"the players of {game_id} kept being rated meanwhile: again later")
 
-    def _outcome(self, game_id, meta, seats, named, guards):
+    def _outcome(self, game_id, record, seats, named, guards):
         """The outcome (per seat: who, the rating before and, for a player, after) and the
         players' updates."""
         state = self.games.load(game_id).state
-        kind = meta["game"]
+        kind = record.game
         stored = dict(zip(named, guards, strict=True))
         before: list[Rating] = []
         for s in (0, 1):
             if seats[s] is not None:
                 before.append(rating_of(stored[seats[s]][1]))
             else:
-                level = (meta.get(f"kind{s}") or "")[4:]
+                level = (record.seats[s].kind or "")[4:]
                 bot = RULES[kind].BOT_RATINGS.get(level)
                 before.append(Rating(bot, BOT_RD) if bot is not None else NEWCOMER)
         score0 = 0.5 if state.winner is None else float(state.winner == 0)
@@ -110,17 +111,17 @@ class Rater:
         outcome = {"game": kind, "seats": []}
         updates = []
         for s in (0, 1):
-            seat = {"who": seats[s] or meta.get(f"kind{s}"), "before": _wire(before[s])}
+            seat = {"who": seats[s] or record.seats[s].kind, "before": _wire(before[s])}
             if seats[s] is not None:
                 after = update(before[s], [(before[1 - s], scores[s])])
                 seat["after"] = _wire(after)
                 guard, old = stored[seats[s]]
                 old = old or {}
-                record = {**_wire(after), "games": old.get("games", 0) + 1,
-                          "wins": old.get("wins", 0) + (scores[s] == 1.0),
-                          "losses": old.get("losses", 0) + (scores[s] == 0.0),
-                          "draws": old.get("draws", 0) + (scores[s] == 0.5)}  # fmt: skip
-                updates.append((seats[s], guard, record, not provisional(after)))
+                new = {**_wire(after), "games": old.get("games", 0) + 1,
+                       "wins": old.get("wins", 0) + (scores[s] == 1.0),
+                       "losses": old.get("losses", 0) + (scores[s] == 0.0),
+                       "draws": old.get("draws", 0) + (scores[s] == 0.5)}  # fmt: skip
+                updates.append((seats[s], guard, new, not provisional(after)))
             outcome["seats"].append(seat)
         return outcome, updates
 

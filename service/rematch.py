@@ -11,7 +11,7 @@ makes the game. Asks count until ``SPITLOG_REMATCH_S`` after the game's end; aft
 once the archive job closed them (``service.archiving``: a few seconds later, or at once
 by ``spitlog admin archive``), a ``409``.
 
-Exactly one new game: the asks are recorded by one script on the old game's meta
+Exactly one new game: the asks are recorded by one script on the old game's record
 (``RedisStore.rematch``), which names the new game's id once, in the ask that completes
 the pair. Whoever finds it named and the game not there yet (that ask's process, or one
 that crashed before it made it, then any later ask or read, or at the latest the archive
@@ -23,19 +23,22 @@ so each seat gets the same one whoever made the game, and neither is stored.
 import base64
 import hashlib
 import hmac
-import json
-import secrets
 
 import domain
 
 from .cache import Game
 from .errors import GameRunning, NoSuchGame, ServiceError
-from .games import token_hash
-from .players import Who, pkeys
+from .pairs import RatedPairs
+from .players import Who
+from .ports import SYSTEM_ENTROPY, Clock, Entropy, RematchStore
+from .reading import Reading
+from .records import GameRecord
+from .seating import Seating
+from .tokens import Tokens, token_hash
 
 
 class RematchExpired(ServiceError):
-    status, slug, title = 409, "rematch-expired", "The rematch offer expired"
+    """A rematch asked for too late: its time is over, or the game is being archived."""
 
 
 def new_token(secret: str, new_id: str, old_seat: int) -> str:
@@ -43,21 +46,34 @@ def new_token(secret: str, new_id: str, old_seat: int) -> str:
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
-def _occupant(meta: dict[str, str], seat: int) -> Who:
-    kind = meta.get(f"kind{seat}") or "human"
-    pkey = pkeys(meta)[seat]
-    if pkey is not None:
-        return Who(kind, json.loads(meta[f"pl{seat}"])["name"], pkey)
-    return Who(kind, meta.get(f"nm{seat}"), None)
+def _occupant(record: GameRecord, seat: int) -> Who:
+    s = record.seats[seat]
+    kind = s.kind or "human"
+    if s.player is not None:
+        return Who(kind, s.player.name, s.player.pkey)
+    return Who(kind, s.name, None)
+
+
+def _hosted(record: GameRecord, seat: int) -> bool:
+    return (record.seats[seat].kind or "").startswith("bot:")
 
 
 class Rematches:
-    def __init__(self, games):
-        self.games = games  # service.games.Games
+    def __init__(self, reading: Reading, tokens: Tokens, seating: Seating, pairs: RatedPairs,
+                 store: RematchStore, *, clock: Clock, rematch_s: float = 60.0,
+                 entropy: Entropy = SYSTEM_ENTROPY):  # fmt: skip
+        self.reading = reading
+        self.tokens = tokens
+        self.seating = seating  # makes the new game
+        self.pairs = pairs
+        self.store = store
+        self.clock = clock
+        self.rematch_s = rematch_s  # how long after its end a game's rematch may be asked
+        self.entropy = entropy
 
     def _finished(self, game_id: str, token: str | None, required: bool):
-        game = self.games.load(game_id)
-        seat = self.games.seat(game, token, required=required)
+        game = self.reading.load(game_id)
+        seat = self.tokens.seat(game, token, required=required)
         if game.state.status != "finished":
             what = "aborted" if game.state.over else "not over"
             raise GameRunning(f"the game is {what}: no rematch", version=game.version)
@@ -66,22 +82,19 @@ class Rematches:
     def ask(self, game_id: str, token: str) -> tuple[int, dict]:
         """A seat's ask: (201, the new game) once both asked, else (202, the offer). The
         rematch of a rated game is rated: while it is not named yet, an ask is a 429 if
-        the pair of seats is over its cap of rated games (``Games.take_pair``)."""
+        the pair of seats is over its cap of rated games (``pairs.RatedPairs``)."""
         game, seat = self._finished(game_id, token, required=True)
         if game.log is not None:
             raise RematchExpired("the game has left Redis: its rematch time is over")
-        if game.rated and "rmg" not in game.meta:
-            ids = tuple(_occupant(game.meta, s).pkey or game.meta.get(f"kind{s}") for s in (0, 1))
-            try:
-                self.games.take_pair(ids, "", take=False)
-            except ServiceError as e:
-                e.version = game.version
-                raise
-        now = self.games.clock()
-        until = game.state.phase_since + self.games.rematch_s
-        agrees = tuple((game.meta.get(f"kind{s}") or "").startswith("bot:") for s in (0, 1))
-        got, new_id = self.games.store.rematch(
-            game_id, seat, int(now * 1000), int(until * 1000), "g_" + secrets.token_hex(8), agrees
+        record = game.record
+        if game.rated and record.rematch.game is None:
+            ids = tuple(_occupant(record, s).pkey or record.seats[s].kind for s in (0, 1))
+            self.pairs.take(ids, "", take=False, version=game.version)
+        now = self.clock()
+        until = game.state.phase_since + self.rematch_s
+        agrees = tuple(_hosted(record, s) for s in (0, 1))
+        got, new_id = self.store.rematch(
+            game_id, seat, int(now * 1000), int(until * 1000), self.entropy.ident("g_"), agrees
         )
         if got == "closed":
             raise RematchExpired(
@@ -95,22 +108,22 @@ class Rematches:
         if got == "gone":
             raise RematchExpired("the game has left Redis: its rematch time is over")
         if got == "waiting":
-            return 202, self._offer(self.games.load(game_id), seat)
+            return 202, self._offer(self.reading.load(game_id), seat)
         return 201, self._made(game, seat, new_id)
 
     def read(self, game_id: str, token: str | None) -> dict:
         """The rematch as ``token``'s seat (or a spectator) sees it: the offer, or the new
         game (with the caller's new seat and token)."""
         game, seat = self._finished(game_id, token, required=False)
-        new_id = game.meta.get("rmg")
+        new_id = game.record.rematch.game
         if new_id is not None and seat is not None:
             return self._made(game, seat, new_id)
         return self._offer(game, seat)
 
     def _offer(self, game: Game, seat: int | None) -> dict:
-        info = self.games.rematch_of(game) or {}
-        expired = game.log is not None or "rmx" in game.meta or self.games.clock() > \
-            game.state.phase_since + self.games.rematch_s  # fmt: skip
+        info = self.reading.rematch_of(game) or {}
+        expired = game.log is not None or game.record.rematch.closed or self.clock() > \
+            game.state.phase_since + self.rematch_s  # fmt: skip
         status = "made" if info.get("game") else "expired" if expired else (
             "offered" if any(info.get("asked", ())) else "none")  # fmt: skip
         return {"status": status, **info, "seat": seat}
@@ -119,12 +132,12 @@ class Rematches:
         """Make the rematch of a game closed to asks (``service.archiving``) if it was
         named but not made (the ask that named it did not live to, and no one asked or
         read since): the archived game never links a game that does not exist."""
-        old = self.games.load(game_id)
-        new_id = old.meta.get("rmg")
+        old = self.reading.load(game_id)
+        new_id = old.record.rematch.game
         if new_id is None or old.log is not None:
             return
         try:
-            self.games.load(new_id)
+            self.reading.load(new_id)
         except NoSuchGame:
             self._make(old, new_id)
 
@@ -136,31 +149,31 @@ class Rematches:
         is the offer as a spectator sees it)."""
         archived = old.log is not None
         try:
-            game = self.games.load(new_id)
+            game = self.reading.load(new_id)
         except NoSuchGame:
             if archived:
                 return self._offer(old, None)
             game = self._make(old, new_id)
         new_seat = 1 - seat
-        view = self.games.view(game, new_seat)
-        token = {} if archived else {"token": new_token(old.meta["ik"], new_id, seat)}
+        view = self.reading.view(game, new_seat)
+        token = {} if archived else {"token": new_token(old.record.secret, new_id, seat)}
         return {"status": "made", "game": new_id, "seat": new_seat, **token, "state": view}
 
     def _make(self, old: Game, new_id: str) -> Game:
-        meta, state = old.meta, old.state
+        record, state = old.record, old.state
         seats, hashes = [], []
         for s in (1, 0):  # swapped
-            kind = meta.get(f"kind{s}") or "human"
-            seats.append(kind if kind.startswith("bot:") else _occupant(meta, s))
-            hashes.append(None if kind.startswith("bot:")
-                          else token_hash(new_token(meta["ik"], new_id, s)))  # fmt: skip
+            hosted = _hosted(record, s)
+            seats.append(record.seats[s].kind if hosted else _occupant(record, s))
+            hashes.append(None if hosted
+                          else token_hash(new_token(record.secret, new_id, s)))  # fmt: skip
         options = state.options.public()
-        return self.games.make(
+        return self.seating.make(
             new_id,
             state.game,
             options,
             tuple(seats),
             tuple(hashes),
-            rated=meta.get("rated") == "1",
-            extra_meta={"rmo": old.id},
+            rated=record.rated,
+            rematch_of=old.id,
         )

@@ -18,16 +18,18 @@ seeker's token works in it.
 """
 
 import hashlib
-import json
-import secrets
+import hmac
 import time
 from typing import Protocol
 
 import domain
 
 from .errors import Forbidden, NoSuchGame, SeatTaken, Unauthorized
-from .games import token_hash
 from .players import ANONYMOUS, NEWCOMER, Who
+from .ports import SYSTEM_ENTROPY, Clock, Entropy, PlayerStore, Scheduler, SeekStore, ms_now
+from .records import Pairing, SeekRecord
+from .seating import Seating
+from .tokens import token_hash
 
 RANGE = (0, 4000)  # the ratings a range may name
 JOB_GRACE_S = 1.0  # a waiting read does a seek's job once it is this late (its scheduler's)
@@ -47,15 +49,12 @@ class Waiter(Protocol):
 
 
 class NoSuchSeek(NoSuchGame):
-    """No such seek (404)."""
-
-    title = "No such seek"
+    """No such seek."""
 
 
 class OtherSeeksToken(Forbidden):
     """Another seek's token: a failed authentication."""
 
-    title = "Token of another seek"
     failed_auth = True
 
 
@@ -71,12 +70,16 @@ def nearest_level(game: str, rating: float) -> str:
 
 
 class Seeks:
-    def __init__(self, games, store, players=None, scheduler=None, max_s: float = 300.0):
-        self.games = games  # service.games.Games
-        self.store = store  # service.store.seeks.SeekStore
-        self.players = players  # service.store.players.PlayerStore
-        self.scheduler = scheduler  # has arm_seek(seek_id, due_ms) (workers.schedule)
+    def __init__(self, seating: Seating, store: SeekStore, players: PlayerStore | None = None,
+                 scheduler: Scheduler | None = None, max_s: float = 300.0, *,
+                 clock: Clock = ms_now, entropy: Entropy = SYSTEM_ENTROPY):  # fmt: skip
+        self.seating = seating  # makes the paired games
+        self.store = store
+        self.players = players
+        self.scheduler = scheduler  # arms a seek's due job (workers.schedule); None: readers
         self.max_s = max_s
+        self.clock = clock
+        self.entropy = entropy
 
     def post(
         self, game: str, options: dict | None, *, rated: bool = False,
@@ -103,27 +106,26 @@ class Seeks:
             raise domain.MalformedAction(errors)
         rating = NEWCOMER.rating
         if who.pkey is not None and self.players is not None:
-            self.players.touch_player(who.pkey, who.name, int(self.games.clock() * 1000))
+            self.players.touch_player(who.pkey, who.name, int(self.clock() * 1000))
             (stored,) = self.players.ratings([who.pkey], game)
             rating = stored["rating"] if stored else rating
-        now = self.games.clock()
-        seek_id, token = "s_" + secrets.token_hex(8), secrets.token_urlsafe(32)
+        now = self.clock()
+        seek_id, token = self.entropy.ident("s_"), self.entropy.token()
         expires = int((now + expires_s) * 1000)
         fallback = None if bot_fallback_s is None else int((now + bot_fallback_s) * 1000)
-        fields = {
-            "game": game, "options": self.store.dumps(opts), "rated": int(rated),
-            "lo": lo, "hi": hi, "rating": round(rating), "pk": who.pkey or "", "kind": who.kind,
-            "name": who.name or "", "tok": token_hash(token), "created": int(now * 1000),
-            "expires": expires, "fallback": "" if fallback is None else fallback,
-            "pool": pool_of(game, opts, rated),
-        }  # fmt: skip
+        seek = SeekRecord(
+            game=game, options=opts, rated=rated, low=lo, high=hi, rating=round(rating),
+            kind=who.kind, name=who.name, pkey=who.pkey, token_hash=token_hash(token),
+            created_ms=int(now * 1000), expires_ms=expires, fallback_ms=fallback,
+            pool=pool_of(game, opts, rated),
+        )  # fmt: skip
         due = fallback if fallback is not None else expires
-        self.store.add(seek_id, fields, due)
+        self.store.add(seek_id, seek, due)
         if self.scheduler is not None:
             self.scheduler.arm_seek(seek_id, due)
-        got, other = self.store.pair(seek_id, fields["pool"], int(now * 1000), _game_id())
-        seek = self._settle(seek_id) if got == "paired" else self.store.get(seek_id)
-        return {**self._answer(seek_id, seek), "token": token}
+        got, _other = self.store.pair(seek_id, seek.pool, int(now * 1000), self._game_id())
+        found = self._settle(seek_id) if got == "paired" else self.store.get(seek_id)
+        return {**self._answer(seek_id, found), "token": token}
 
     def read(
         self, seek_id: str, token: str | None, wait_s: float = 0.0, waiter: "Waiter | None" = None
@@ -141,22 +143,22 @@ class Seeks:
         end = time.monotonic() + wait_s
         patient = waiter is not None  # a pairing making: its maker finishes it, first
         while True:
-            if seek["status"] == "making" and not patient:
+            if seek.status == "making" and not patient:
                 seek = self._settle(seek_id)
-            elif seek["status"] == "open" and self._due_ms(seek) <= self.games.clock() * 1000:
+            elif seek.status == "open" and self._due_ms(seek) <= self.clock() * 1000:
                 self.due(seek_id)  # its job is late: do it now
                 seek = self.store.get(seek_id)
             left = end - time.monotonic()
-            status = seek["status"]
+            status = seek.status
             if status not in ("open", "making") or waiter is None or waiter.over or left <= 0:
                 return self._answer(seek_id, seek)
             if status == "making":
                 timeout = min(left, MAKING_GRACE_S)
             else:
                 grace = JOB_GRACE_S if self.scheduler is not None else 0.0
-                due_in = self._due_ms(seek) / 1000 - self.games.clock() + grace
+                due_in = self._due_ms(seek) / 1000 - self.clock() + grace
                 timeout = min(left, max(due_in, MIN_WAIT_S))
-            moved = waiter.wait(seek_id, int(seek.get("v") or 0), timeout)
+            moved = waiter.wait(seek_id, seek.version, timeout)
             if status == "making" and not moved:
                 patient = False  # its maker did not finish it in time: this read does
             seek = self.store.get(seek_id)
@@ -164,11 +166,11 @@ class Seeks:
     def cancel(self, seek_id: str, token: str | None) -> None:
         """Cancel an open seek (or one cancelled or expired: nothing to do); 409 once paired."""
         seek = self._owned(seek_id, token)
-        status = self.store.cancel(seek_id, seek["pool"])
+        status = self.store.cancel(seek_id, seek.pool)
         if status in ("making", "paired"):
             if status == "making":
                 self._settle(seek_id)
-            raise SeatTaken(f"the seek is paired already: game {self.store.get(seek_id)['gid']}")
+            raise SeatTaken(f"the seek is paired already: game {self.store.get(seek_id).game_id}")
 
     def due(self, seek_id: str) -> tuple[str, int | None]:
         """The seek's job: its bot fallback or its expiry, if due (the outcome, and the next
@@ -176,12 +178,12 @@ class Seeks:
         seek = self.store.get(seek_id)
         if seek is None:
             return "gone", None
-        if seek["status"] == "making":
+        if seek.status == "making":
             self._settle(seek_id)
             return "settled", None
-        level = nearest_level(seek["game"], int(seek["rating"]))
-        now = int(self.games.clock() * 1000)
-        got, nxt = self.store.due(seek_id, seek["pool"], now, _game_id(), level)
+        level = nearest_level(seek.game, seek.rating)
+        now = int(self.clock() * 1000)
+        got, nxt = self.store.due(seek_id, seek.pool, now, self._game_id(), level)
         if got == "fallback":
             self._settle(seek_id)
         elif got == "later" and self.scheduler is not None:
@@ -190,68 +192,67 @@ class Seeks:
 
     def settle_stale(self, older_than_ms: int) -> int:
         """Finish the pairings left making before ``older_than_ms`` (a crash): how many."""
-        members = self.store.making(older_than_ms)
-        for member in members:
-            self._make(member)
-        return len(members)
+        pairings = self.store.making(older_than_ms)
+        for pairing in pairings:
+            self._make(pairing)
+        return len(pairings)
 
     # ---------------------------------------------------------------- internals
 
-    @staticmethod
-    def _due_ms(seek: dict) -> int:
-        """When an open seek's job is due: its bot fallback, else its expiry (ms)."""
-        return int(seek["fallback"] or seek["expires"])
+    def _game_id(self) -> str:
+        return self.entropy.ident("g_")
 
-    def _owned(self, seek_id: str, token: str | None) -> dict:
+    @staticmethod
+    def _due_ms(seek: SeekRecord) -> int:
+        """When an open seek's job is due: its bot fallback, else its expiry (ms)."""
+        return seek.fallback_ms if seek.fallback_ms is not None else seek.expires_ms
+
+    def _owned(self, seek_id: str, token: str | None) -> SeekRecord:
         seek = self.store.get(seek_id)
         if seek is None:
             raise NoSuchSeek(f"no seek {seek_id}")
         if token is None:
             raise Unauthorized("send the seek's token as Authorization: Bearer <token>")
-        if not secrets.compare_digest(token_hash(token), seek["tok"]):
+        if not hmac.compare_digest(token_hash(token), seek.token_hash):
             raise OtherSeeksToken("not this seek's token")
         return seek
 
-    def _settle(self, seek_id: str) -> dict:
+    def _settle(self, seek_id: str) -> SeekRecord:
         """Make the game of a seek left making (idempotent), and record it on its seeks."""
         seek = self.store.get(seek_id)
-        if seek["status"] == "making":
-            gid = seek["gid"]
-            a, b = (seek_id, seek["opp"]) if seek["seat"] == "0" else (seek["opp"], seek_id)
-            self._make(f"{gid}|{a}|{b}")
+        if seek.status == "making":
+            pair = (seek_id, seek.opponent) if seek.seat == 0 else (seek.opponent, seek_id)
+            self._make(Pairing(seek.game_id, *pair))
             seek = self.store.get(seek_id)
         return seek
 
-    def _make(self, member: str) -> None:
-        gid, a, b = member.split("|")
-        first = self.store.get(a)
+    def _make(self, pairing: Pairing) -> None:
+        first = self.store.get(pairing.first)
+        b = pairing.second
         second = None if b.startswith("bot:") else self.store.get(b)
-        seats = [Who(first["kind"], first["name"] or None, first["pk"] or None), b]
-        hashes = [first["tok"], None]
+        seats = [Who(first.kind, first.name, first.pkey), b]
+        hashes = [first.token_hash, None]
         if second is not None:
-            seats[1] = Who(second["kind"], second["name"] or None, second["pk"] or None)
-            hashes[1] = second["tok"]
-        self.games.make(gid, first["game"], json.loads(first["options"]), tuple(seats),
-                        tuple(hashes), rated=first["rated"] == "1")  # fmt: skip
-        self.store.finish(member)
+            seats[1] = Who(second.kind, second.name, second.pkey)
+            hashes[1] = second.token_hash
+        self.seating.make(pairing.game_id, first.game, first.options, tuple(seats),
+                        tuple(hashes), rated=first.rated)  # fmt: skip
+        self.store.finish(pairing)
 
-    def _answer(self, seek_id: str, seek: dict) -> dict:
+    def _answer(self, seek_id: str, seek: SeekRecord) -> dict:
         iso = domain.views.iso
-        paired = seek["status"] == "paired"
+        paired = seek.status == "paired"
+        fallback = seek.fallback_ms
         return {
             "id": seek_id,
-            "status": seek["status"],
-            "game": seek["game"],
-            "rated": seek["rated"] == "1",
-            "rating_range": [int(seek["lo"]), int(seek["hi"])],
-            "expires_at": iso(int(seek["expires"]) / 1000),
-            "bot_fallback_at": iso(int(seek["fallback"]) / 1000) if seek["fallback"] else None,
-            "game_id": seek["gid"] if paired else None,
-            "seat": int(seek["seat"]) if paired else None,
-            "opponent": (seek["opp"] if seek["opp"].startswith("bot:") else "seek")
+            "status": seek.status,
+            "game": seek.game,
+            "rated": seek.rated,
+            "rating_range": [seek.low, seek.high],
+            "expires_at": iso(seek.expires_ms / 1000),
+            "bot_fallback_at": iso(fallback / 1000) if fallback is not None else None,
+            "game_id": seek.game_id if paired else None,
+            "seat": seek.seat if paired else None,
+            "opponent": (seek.opponent if seek.opponent.startswith("bot:") else "seek")
             if paired else None,
         }  # fmt: skip
-
-
-def _game_id() -> str:
-    return "g_" + secrets.token_hex(8)

@@ -5,7 +5,7 @@ as JSON to the game's URL (``webhook: {url}`` at creation) and/or the deployment
 The log is the outbox: what a game's webhooks say is a function of its log, so nothing
 is written beside an append and nothing acknowledged can be lost. Per game and target,
 a cursor (the store's ``hooks`` record) says how far deliveries went; the delivery job
-(``Deliverer.step``, ``workers.jobs.deliver_webhooks``) reads the log after it and
+(``deliveries.Deliverer.step``, ``workers.jobs.deliver_webhooks``) reads the log after it and
 delivers each notification in order, one at a time: a failure (no 2xx, no answer within
 the timeout) is retried with exponential backoff, the later ones wait behind it, for up
 to ``SPITLOG_WEBHOOK_RETRY_S`` (a day) after its first try; then it is given up (logged
@@ -30,38 +30,26 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import logging
-import secrets
-import socket
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 from urllib.parse import urlsplit
 
 import domain
 from domain import State
 
-from . import telemetry
-from .players import with_players
-
-log = logging.getLogger(__name__)
+from .ports import SYSTEM_ENTROPY, Entropy
+from .records import GameRecord
 
 MAX_URL = 2048
 KINDS = ("seat.joined", "game.started", "game.finished", "game.event")
-RETRY_FIRST_S = 1.0
-RETRY_MAX_S = 3600.0  # a failing target is tried at least hourly, for the retry window
-LOG_KEEP = 200  # deliveries kept in a game's delivery log
-LOCK_S = 60.0  # a delivery job holds its game's lock at most this long (RQ stops it at 30)
-STEP_BUDGET_S = 20.0  # a job delivers for this long at most, then the next one goes on
 
 
 class WebhookRefused(ValueError):
     """A target this service will not deliver to; the message says why."""
 
 
-def new_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
+def new_secret(entropy: Entropy = SYSTEM_ENTROPY) -> str:
+    return "whsec_" + entropy.token()
 
 
 def sign(secret: str, t: int, body: bytes) -> str:
@@ -105,9 +93,12 @@ def _refused_address(ip) -> bool:
     return False
 
 
-def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
-    """(host in ASCII, port, addresses) of a target, every address allowed; WebhookRefused if it is
-    not a URL this service delivers to (not https, too long, an address refused)."""
+def resolve(
+    url: str, allow_private: bool, lookup: Callable[[str, int], list[str]]
+) -> tuple[str, int, list[str]]:
+    """(host in ASCII, port, addresses) of a target, every address allowed (``lookup``:
+    the addresses a host resolves to, ``Outbound.lookup``); WebhookRefused if it is not a
+    URL this service delivers to (not https, too long, an address refused)."""
     if len(url) > MAX_URL:
         raise WebhookRefused(f"longer than {MAX_URL} characters")
     try:
@@ -126,10 +117,9 @@ def resolve(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
     except UnicodeError as e:
         raise WebhookRefused(f"its host is not a domain name ({e})") from None
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        addresses = list(dict.fromkeys(lookup(host, port)))
     except (OSError, UnicodeError) as e:
         raise WebhookRefused(f"its host does not resolve ({e})") from None
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
     if not allow_private:
         for a in addresses:
             if _refused_address(ipaddress.ip_address(a.split("%")[0])):
@@ -148,11 +138,12 @@ class Target:
     all_events: bool
 
 
-def targets(meta: dict[str, str], deployment: "Target | None") -> list[Target]:
-    """The targets of a game (its meta: ``wh`` URL, ``whs`` secret, ``wha`` all events)."""
+def targets(record: GameRecord, deployment: "Target | None") -> list[Target]:
+    """The targets of a game (its record's ``webhook``, and the deployment's)."""
     out = []
-    if meta.get("wh"):
-        out.append(Target("g", meta["wh"], meta["whs"], meta.get("wha") == "1"))
+    hook = record.webhook
+    if hook is not None:
+        out.append(Target("g", hook.url, hook.secret, hook.all_events))
     if deployment is not None:
         out.append(deployment)
     return out
@@ -204,10 +195,10 @@ class Settings:
     allow_private: bool = False
     deployment: Target | None = None
 
-    def notifies(self, meta: dict, before: State | None, after: State) -> bool:
-        """Whether an append of a game (its meta) has something to notify."""
+    def notifies(self, record: GameRecord, before: State | None, after: State) -> bool:
+        """Whether an append of a game (its record) has something to notify."""
         return any(produces(before, after, t.all_events)
-                   for t in targets(meta, self.deployment))  # fmt: skip
+                   for t in targets(record, self.deployment))  # fmt: skip
 
     @classmethod
     def from_settings(cls, s) -> "Settings":
@@ -216,136 +207,3 @@ class Settings:
             deployment = Target("d", s.webhook_url, s.webhook_secret or "",
                                 s.webhook_events == "all")  # fmt: skip
         return cls(allow_private=s.webhook_allow_private, deployment=deployment)
-
-
-class Sender(Protocol):
-    """Sends one notification (``service.outbound.webhooks``)."""
-
-    def post(self, url: str, host: str, addresses: list[str], body: bytes, headers: dict,
-             timeout_s: float) -> int: ...  # fmt: skip
-
-
-class Deliverer:
-    """The delivery job's use case (see the module's doc)."""
-
-    def __init__(self, games, sender: Sender, *, deployment: Target | None = None,
-                 allow_private: bool = False, timeout_s: float = 5.0,
-                 retry_s: float = 86_400, clock: Callable[[], float] = time.time):  # fmt: skip
-        self.games = games  # service.games.Games: the log, states at a version, the store
-        self.store = games.store
-        self.sender = sender
-        self.deployment = deployment
-        self.allow_private = allow_private
-        self.timeout_s = timeout_s
-        self.retry_s = retry_s
-        self.clock = clock
-
-    def pending(self, game_id: str, meta: dict, version: int) -> bool:
-        """Whether a target of the game has notifications left to try."""
-        return any(self.store.hooks(game_id, t.key)["v"] <= version
-                   for t in targets(meta, self.deployment))  # fmt: skip
-
-    def step(self, game_id: str) -> tuple[str, float | None]:
-        """Deliver what is due of ``game_id``'s notifications, in order: (outcome, when to
-        run again or None). ``done``: every target is up to date; ``retry``: a
-        notification failed and waits for its next try."""
-        game = self.games.load(game_id)
-        if game.log is not None:  # archived: delivered (or given up) before it left Redis
-            return "done", None
-        lock = self.store.lock(game_id, "hooks", int(LOCK_S * 1000))
-        if lock is None:  # another job delivers this game's now: one at a time, in order
-            return "busy", self.clock() + 1.0
-        try:
-            again = None
-            budget = self.clock() + STEP_BUDGET_S
-            for target in targets(game.meta, self.deployment):
-                at = self._deliver(game, target, budget)
-                if at is not None:
-                    again = at if again is None else min(again, at)
-        finally:
-            self.store.unlock(game_id, "hooks", lock)
-        return ("retry" if again is not None else "done"), again
-
-    def _deliver(self, game, target: Target, budget: float) -> float | None:
-        """Deliver ``target``'s notifications from its cursor on: None once up to date,
-        else when to go on. The cursor (``store.hooks``): every notification of the
-        versions before ``v`` delivered (or given up), and the first ``n`` of version
-        ``v``; ``a`` tries of the next one failed; the target has failed since ``f``
-        (0: it has not), and is not to be tried before ``next``. A try is counted before
-        it is made, so a job killed during one (a hanging target) still counts it."""
-        cursor = self.store.hooks(game.id, target.key)
-        now = self.clock()
-        if cursor["v"] > game.version:
-            return None
-        if cursor["next"] > now:
-            return cursor["next"]
-        state = self.games.state_of(game, cursor["v"] - 1)
-        for version, wire in self.games.entries(game, cursor["v"] - 1):
-            event = domain.event_from_dict(wire)
-            state, notes = notifications(state, event, version, target.all_events)
-            for n, (kind, data) in enumerate(notes):
-                if version == cursor["v"] and n < cursor["n"]:
-                    continue  # delivered before
-                if self.clock() >= budget:  # a long backlog goes on in the next job
-                    self.store.set_hooks(game.id, target.key, {**cursor, "v": version, "n": n})
-                    return self.clock()
-                if kind == "game.event":  # the seat's player, as the API's events show it
-                    data = with_players([data], game.meta)[0]
-                body = body_of(game.id, version, n, kind, game.state.game, data, event.at)
-                wait = min(RETRY_FIRST_S * 2 ** cursor["a"], RETRY_MAX_S)
-                failing = {"v": version, "n": n, "a": cursor["a"] + 1, "f": cursor["f"] or now,
-                           "next": now + self.timeout_s + wait}  # fmt: skip
-                self.store.set_hooks(game.id, target.key, failing)  # until it is taken
-                problem = self._send(game.id, target, body)
-                now = self.clock()  # the backoff counts from the failure, not the start
-                if problem is None:
-                    cursor = {"v": version, "n": n + 1, "a": 0, "f": 0, "next": 0}
-                elif not self._give_up(failing, now):
-                    cursor = {**failing, "next": now + wait}
-                    self.store.set_hooks(game.id, target.key, cursor)
-                    return now + wait
-                else:  # failing for the whole retry window: given up, the next one goes
-                    log.warning("webhook evt_%s_%d_%d given up after %d tries: %s",
-                                game.id, version, n, failing["a"], problem)  # fmt: skip
-                    self.store.log_delivery(game.id, target.key, {
-                        "id": f"evt_{game.id}_{version}_{n}", "outcome": "given up"},
-                        LOG_KEEP)  # fmt: skip
-                    # the target still fails since ``f``: the next notification is given
-                    # up at its first failure, not after a day of its own
-                    cursor = {"v": version, "n": n + 1, "a": 0, "f": failing["f"], "next": 0}
-                self.store.set_hooks(game.id, target.key, cursor)
-            # (a version without notifications writes nothing: a job killed on the way
-            # walks those again from the cursor and finds nothing to send)
-            cursor = {**cursor, "v": version + 1, "n": 0}
-        self.store.set_hooks(game.id, target.key, cursor)  # up to date
-        return None
-
-    def _give_up(self, cursor: dict, now: float) -> bool:
-        """Whether the target has been failing for the whole retry window."""
-        return bool(cursor["f"]) and now - cursor["f"] >= self.retry_s
-
-    def _send(self, game_id: str, target: Target, body: bytes) -> str | None:
-        """POST one notification; None when the target took it (2xx), else what went
-        wrong. Every try goes to the game's delivery log."""
-        t0 = self.clock()
-        ident = json.loads(body)
-        entry = {"id": ident["id"], "type": ident["type"], "target": target.key,
-                 "at": round(t0, 3)}  # fmt: skip
-        try:
-            host, _port, addresses = resolve(target.url, self.allow_private)
-            headers = {"Content-Type": "application/json", "User-Agent": "spitlog-webhooks",
-                       "Spitlog-Signature": sign(target.secret, int(t0), body),
-                       "Spitlog-Event-Id": ident["id"], **telemetry.carrier()}  # fmt: skip
-            status = self.sender.post(target.url, host, addresses, body, headers,
-                                      self.timeout_s)  # fmt: skip
-            entry["status"] = status
-            problem = None if 200 <= status < 300 else f"answered {status}"
-        except WebhookRefused as e:
-            problem = f"refused target: {e}"
-        except Exception as e:  # refused, reset, timed out, TLS, a malformed answer
-            problem = f"{type(e).__name__}: {e}"[:200]
-        entry["ms"] = round((self.clock() - t0) * 1000)
-        if problem:
-            entry["error"] = problem
-        self.store.log_delivery(game_id, target.key, entry, LOG_KEEP)
-        return problem

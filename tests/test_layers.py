@@ -133,10 +133,10 @@ def test_arrows_point_inward_only():
 
 def test_the_test_sees_the_whole_house():
     g = graph()
-    assert {"domain.spit", "service.games", "service.http.pipeline", "workers.jobs",
+    assert {"domain.spit", "service.acting", "service.http.pipeline", "workers.jobs",
             "service.cli.main"} <= set(g)  # fmt: skip
-    assert layer("service.http.pipeline") == 2 and layer("service.games") == 1
-    assert "service.ports" in g["service.games"]  # the use cases call out through ports
+    assert layer("service.http.pipeline") == 2 and layer("service.acting") == 1
+    assert "service.ports" in g["service.acting"]  # the use cases call out through ports
 
 
 # A game's own modules may name it; so may the registry, in the list of its built-ins.

@@ -5,7 +5,7 @@ and dropped jobs), so each is idempotent by construction:
 - a bot's job whose game has moved past its version does nothing: a newer plan exists
   (``Scheduler.on_appended`` armed it with the append that moved the game, at this
   job's due time: at once); otherwise
-  it decides on that version and appends through ``Games.submit``, the same
+  it decides on that version and appends through ``Acting.submit``, the same
   decide-and-append path as a human's request, with the version as the guard: of two
   runs of one decision (a duplicate, a retry, a re-arm after a crash), at most one
   append succeeds, and the other finds the version moved. A bot never acts twice for
@@ -112,7 +112,7 @@ def bot_turn(game_id: str, seat: int, version: int, attempt: int = 0, due_ms=Non
 
 
 def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
-    game = rt.games.load(game_id)
+    game = rt.reading.load(game_id)
     state = game.state
     if state.over or state.version != version:
         return "stale", state.version
@@ -124,7 +124,7 @@ def _bot_turn(rt: Runtime, game_id: str, seat: int, version: int, attempt: int):
     wire = policy.choose(domain.view(state, seat), rng)
     if wire is not None:
         action = domain.parse_action(state.game, wire)
-        new = rt.games.submit(game_id, seat, action, version, known=game)
+        new = rt.acting.submit(game_id, seat, action, version, known=game)
         if new is not None:
             BOT_ACTIONS.labels(policy.name).inc()
             return "acted", new.version
@@ -164,11 +164,11 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
     """(outcome, the first rule fired or None, the version it leaves)."""
     fired = None
     for _try in range(FIRES_PER_JOB):
-        game = rt.games.load(game_id)
+        game = rt.reading.load(game_id)
         state = game.state
         if state.over:
             return ("fired" if fired else "stale"), fired, state.version
-        found = rt.games.due(game, time.time())
+        found = rt.deadlines.due(game, time.time())
         if found is None:  # none runs: the append that starts one arms the slot
             return ("fired" if fired else "idle"), fired, state.version
         d, at = found
@@ -176,7 +176,7 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
             # RULES T-4: the service refused this seat's requests for a while since its
             # last action (503s, 429s of limits it did not exceed): that time does not
             # count against it, so it falls due later (refused for idle_forfeit_s, the
-            # game is aborted under T-6 instead: ``Games.due``)
+            # game is aborted under T-6 instead: ``Deadlines.due``)
             rt.scheduler.arm_deadline(game_id, state.version, ms(at))
             return ("fired" if fired else "excused"), fired, state.version
         if time.time() < d.at:
@@ -187,7 +187,7 @@ def _fire(rt: Runtime, game_id: str, attempt: int, due_ms=None):
             # due by the ticker's clock, not yet by this one (clock skew beyond
             # MAX_EARLY_S): back off like a refusal, not a claim a few ms later again
             break
-        new = rt.games.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version,
+        new = rt.acting.submit(game_id, None, domain.Timeout(d.rule, d.seat), state.version,
                               known=game)  # fmt: skip
         if new is not None:
             TIMEOUTS.labels(d.rule).inc()
@@ -257,7 +257,7 @@ def archive_game(game_id: str, attempt: int = 0, due_ms=None) -> str:
 @traced("deliver_webhooks")
 def deliver_webhooks(game_id: str, attempt: int = 0, due_ms=None) -> str:
     """Deliver the game's webhook notifications that are due, in order
-    (``service.webhooks.Deliverer.step``); arm the slot again at the next retry if a
+    (``service.deliveries.Deliverer.step``); arm the slot again at the next retry if a
     target failed. Its own errors (Redis away) leave the slot claimed: the sweeper arms
     it again."""
     rt = runtime()

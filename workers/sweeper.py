@@ -33,7 +33,8 @@ ARCHIVE_STALLS = 5
 
 class Sweeper:
     def __init__(self, rt: Runtime, *, stall_s: float = 2.0, page: int = 500, clock=time.time):
-        self.games = rt.games
+        self.reading = rt.reading
+        self.deadlines = rt.deadlines
         self.store = rt.store
         self.scheduler: Scheduler = rt.scheduler
         self.schedule: Schedule = rt.schedule
@@ -56,7 +57,7 @@ class Sweeper:
             cursor, n = None, 0
             while True:
                 rows, cursor = self.store.lobby(status, cursor, self.page)
-                out += [(gid, version) for gid, _meta, version in rows]
+                out += [(row.id, row.version) for row in rows]
                 n += len(rows)
                 if cursor is None:
                     break
@@ -137,7 +138,7 @@ class Sweeper:
         out, cursor = [], None
         while True:
             rows, cursor = self.store.lobby("finished", cursor, self.page)
-            out += [gid for gid, _meta, _version in rows]
+            out += [row.id for row in rows]
             if cursor is None:
                 return out
 
@@ -201,7 +202,7 @@ class Sweeper:
 
     def check_deadline(self, game_id: str, now: float) -> int:
         """Arm the deadline slot of ``game_id`` again if it is lost or due too late."""
-        game = self.games.load(game_id)
+        game = self.reading.load(game_id)
         state = game.state
         self._loaded(game_id, state)
         if state.over:
@@ -223,10 +224,10 @@ class Sweeper:
     def _lost_deadline(self, game, status, now: float) -> tuple[float, int] | None:
         """The (due ms, attempt) to arm the deadline slot at again, or None when it is
         fine: due no later than the soonest deadline (a T-4 pushed back by the seat's
-        refused requests as the deadline job pushes it: ``Games.due``), or claimed
+        refused requests as the deadline job pushes it: ``Deadlines.due``), or claimed
         lately (its job is on its way). ``status``: the slot's (due, plan) from
         ``Schedule.status``."""
-        found = self.games.due(game, now)
+        found = self.deadlines.due(game, now)
         soonest = None if found is None else ms(found[1])
         waiting, plan = status
         if soonest is None or (waiting is not None and waiting <= soonest):
@@ -238,7 +239,7 @@ class Sweeper:
 
     def check(self, game_id: str, now: float) -> int:
         """Arm again what ``game_id`` waits for and the schedule has lost."""
-        game = self.games.load(game_id)
+        game = self.reading.load(game_id)
         state = game.state
         self._loaded(game_id, state)
         if state.over:  # the index lags (it is repaired as it is read): clear the slots

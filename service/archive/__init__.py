@@ -1,6 +1,6 @@
-"""Object stores for finished games (``service.ports.Archive``): a local directory
-(``directory``) or any S3 endpoint (``s3``). ``open_archive`` picks one by URL; what is
-written there, and how it is read back, is ``service.archiving``'s."""
+"""The archive of finished games (``service.ports.Archive``): what is written there and
+how it is read back (``games``), on an object store, a local directory (``directory``) or
+any S3 endpoint (``s3``). ``open_archive`` picks one by URL."""
 
 from .. import extras
 from ..config import SettingsError

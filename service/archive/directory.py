@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import ArchiveUnavailable
+from .games import GameArchive
 
 
-class DirectoryArchive:
+class DirectoryArchive(GameArchive):
     def __init__(self, root: str | os.PathLike):
         self.root = Path(root)
         self.url = str(self.root)

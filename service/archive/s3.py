@@ -8,13 +8,14 @@ import botocore.exceptions
 from botocore.config import Config
 
 from ..errors import ArchiveUnavailable
+from .games import GameArchive
 
 _CONFIG = Config(
     connect_timeout=3, read_timeout=20, retries={"max_attempts": 3, "mode": "standard"}
 )
 
 
-class S3Archive:
+class S3Archive(GameArchive):
     def __init__(self, bucket: str, prefix: str = "", *, endpoint_url: str | None = None,
                  client=None):  # fmt: skip
         self.bucket = bucket

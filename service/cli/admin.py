@@ -64,7 +64,7 @@ def _game(rt, game_id: str):
     from ..errors import NoSuchGame, ServiceError
 
     try:
-        return rt.games.load(game_id)
+        return rt.reading.load(game_id)
     except NoSuchGame:
         raise Refused(f"no game {game_id} (neither in Redis nor in the archive)") from None
     except ServiceError as e:  # an archived copy that cannot be read, the archive away
@@ -95,19 +95,19 @@ def list_games(status: str, older: str | None, player: str | None, limit: int) -
         cursor = None
         while len(rows) < limit:
             page, cursor = rt.store.lobby(st, cursor, 500)
-            for gid, meta, version in page:
-                created = int(meta["created"]) / 1000
+            for row in page:
+                created = row.record.created_ms / 1000
                 if min_age is not None and now - created < min_age:
                     continue
-                kinds = [meta.get("kind0") or "-", meta.get("kind1") or "-"]
-                if player is not None and not _plays(rt, gid, kinds, player):
+                kinds = [s.kind or "-" for s in row.record.seats]
+                if player is not None and not _plays(rt, row.id, kinds, player):
                     continue
-                rows.append((created, gid, meta, version, kinds))
+                rows.append((created, row, kinds))
             if cursor is None:
                 break
     rows.sort(key=lambda r: r[0], reverse=True)
-    for created, gid, meta, version, kinds in rows[:limit]:
-        click.echo(f"{gid}  {meta['game']:<5}  {meta['status']:<8}  v{version:<5}  "
+    for created, row, kinds in rows[:limit]:
+        click.echo(f"{row.id}  {row.record.game:<5}  {row.record.status:<8}  v{row.version:<5}  "
                    f"{_when(created, now)}  {kinds[0]} vs {kinds[1]}")  # fmt: skip
     click.echo(f"{min(len(rows), limit)} games", err=True)
     return 0
@@ -118,8 +118,9 @@ def _plays(rt, game_id: str, kinds: list[str], player: str) -> bool:
         return True
     if not _HEX.fullmatch(player):
         return False
-    meta = rt.store.meta(game_id) or {}
-    return any(meta.get(f, "").startswith(player) for f in ("tok0", "tok1"))
+    record = rt.store.game_record(game_id)
+    hashes = record.token_hashes if record is not None else ()
+    return any(h is not None and h.startswith(player) for h in hashes)
 
 
 @admin.command()
@@ -131,14 +132,14 @@ def inspect(game_id: str) -> int:
 
     rt = _runtime()
     game = _game(rt, game_id)
-    state, meta, now = game.state, game.meta, time.time()
+    state, record, now = game.state, game.record, time.time()
     where = "the archive (out of Redis)" if game.log is not None else "Redis"
     click.echo(f"game {game_id}: {state.game}, {state.status}, version {state.version}, "
                f"phase {state.phase}; in {where}")  # fmt: skip
-    click.echo(f"created {_when(int(meta['created']) / 1000, now)}")
-    for seat in (0, 1):
-        tok = meta.get(f"tok{seat}")
-        click.echo(f"seat {seat}: {meta.get(f'kind{seat}') or 'free'}"
+    click.echo(f"created {_when(record.created_ms / 1000, now)}")
+    for seat, s in enumerate(record.seats):
+        tok = s.token_hash
+        click.echo(f"seat {seat}: {s.kind or 'free'}"
                    + (f", token sha256 {tok[:16]}..." if tok else ""))  # fmt: skip
     if state.over:
         click.echo(f"result: {state.result}, winner {state.winner}")
@@ -149,10 +150,10 @@ def inspect(game_id: str) -> int:
     if failed is not None:
         click.echo(f"archiving failed for good {_when(failed['at'] / 1000, now)}: "
                    f"{failed['why']}")  # fmt: skip
-    if "archived" in meta:
-        at, version = meta["archived"].split(":")
-        click.echo(f"archived at version {version}, {_when(int(at) / 1000, now)}; "
-                   f"leaves Redis {_when(int(at) / 1000 + rt.archiver.retain_s, now)}")  # fmt: skip
+    if record.archived is not None:
+        at, version = record.archived.at_ms / 1000, record.archived.version
+        click.echo(f"archived at version {version}, {_when(at, now)}; "
+                   f"leaves Redis {_when(at + rt.archiver.retain_s, now)}")  # fmt: skip
     for d in domain.deadlines(state):
         who = f" seat {d.seat}" if d.seat is not None else ""
         click.echo(f"deadline {d.rule}{who}: {_when(d.at, now)}")
@@ -194,11 +195,11 @@ def abort(game_id: str, why: str, yes: bool) -> int:
         click.confirm(f"abort game {game_id} ({game.state.status}, version {game.version})?",
                       abort=True)  # fmt: skip
     for _try in range(5):  # the game may move meanwhile: look again
-        state = rt.games.submit(game_id, None, action, None)
+        state = rt.acting.submit(game_id, None, action, None)
         if state is not None:
             click.echo(f"aborted {game_id} at version {state.version} (T-6: {why})")
             return 0
-        if rt.games.load(game_id).state.over:
+        if rt.reading.load(game_id).state.over:
             raise Refused(f"game {game_id} ended meanwhile")
     raise Refused(f"game {game_id} kept moving: not aborted, try again")
 

@@ -24,10 +24,10 @@ def _apps():
     return Apps(PlayerStore(client))
 
 
-def _when(ms: str | None) -> str:
+def _when(ms: int | None) -> str:
     if not ms:
         return "-"
-    return datetime.fromtimestamp(int(ms) / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @click.group(cls=StoreGroup)
@@ -53,8 +53,8 @@ def create(name: str) -> int:
 def list_() -> int:
     """Every app: id, created, revoked, name."""
     for a in _apps().list():
-        click.echo(f"{a['id']}  created {_when(a['created'])}  revoked {_when(a.get('revoked'))}  "
-                   f"{a['name']}")  # fmt: skip
+        click.echo(f"{a.id}  created {_when(a.created_ms)}  revoked {_when(a.revoked_ms)}  "
+                   f"{a.name}")  # fmt: skip
     return 0
 
 
@@ -69,5 +69,5 @@ def revoke(app_id: str) -> int:
     except NoSuchApp:
         click.echo(f"spitlog: no app {app_id}", err=True)
         click.get_current_context().exit(1)
-    click.echo(f"revoked {a['id']} ({a['name']}) at {_when(a['revoked'])}")
+    click.echo(f"revoked {a.id} ({a.name}) at {_when(a.revoked_ms)}")
     return 0

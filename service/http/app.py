@@ -18,21 +18,30 @@ from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import BaseConverter
 
 from .. import config, ids, webhooks
+from ..acting import Acting
 from ..apps import Apps
 from ..archive import open_archive
+from ..assembly import GameCases
 from ..audit import Audits
-from ..games import Games, ms_now
+from ..deadlines import Deadlines
+from ..deliveries import DeliveryLog
+from ..joining import Joining
 from ..limits import GameGate, Limits
+from ..lobby import Lobby
 from ..metrics import Metrics
-from ..ports import Scheduler
+from ..outbound.webhooks import HttpOutbound
+from ..ports import SYSTEM_ENTROPY, Clock, Entropy, Scheduler, ms_now
 from ..profiles import Profiles
+from ..reading import Reading
 from ..rematch import Rematches
+from ..seating import Seating
 from ..seeks import Seeks
 from ..store.connect import clients
 from ..store.live import Hub
 from ..store.players import PlayerStore
 from ..store.redis import RedisStore
 from ..store.seeks import SeekStore
+from ..tokens import Tokens
 from . import asyncapi, channel, docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
@@ -56,10 +65,18 @@ class PlayerRefConverter(BaseConverter):
 
 @dataclass
 class Services:
-    """What the handlers work with (``pipeline.Call.services``)."""
+    """What the handlers work with (``pipeline.Call.services``): the use cases each calls,
+    the store, the limits."""
 
     settings: config.Settings
-    games: Games
+    reading: Reading
+    tokens: Tokens
+    seating: Seating
+    joining: Joining
+    acting: Acting
+    lobby: Lobby
+    deadlines: Deadlines
+    deliveries: DeliveryLog
     audits: Audits
     store: RedisStore
     hub: Hub
@@ -218,13 +235,16 @@ def create_app(
     *,
     redis_client: redis.Redis | None = None,
     scheduler: Scheduler | None = None,
-    clock=ms_now,
+    clock: Clock = ms_now,
+    entropy: Entropy = SYSTEM_ENTROPY,
     front: bool = True,
     archive=None,
 ) -> Flask:
     """The API. ``settings`` (default: ``config.load()``); ``redis_client`` replaces the
     clients made from ``redis_url`` (tests pass fakeredis); ``scheduler`` is told of every
-    append (``ports.Scheduler``; default: nothing); ``front=False`` sends the hot routes
+    append (``ports.Scheduler``; default: nothing); ``clock`` and ``entropy``: the use
+    cases' (``ports.Clock``, ``ports.Entropy``; default: the system's, a test gives its
+    own: seeds, tokens and ids of its choosing); ``front=False`` sends the hot routes
     through Flask's dispatch like the others (the parity test); ``archive`` (a
     ``ports.Archive``; default: the one ``archive_url`` names) is where finished games
     are read once they have left Redis."""
@@ -245,26 +265,33 @@ def create_app(
     )  # fmt: skip
     metrics = Metrics()
     player_store = PlayerStore(client)
-    games = Games(
-        store, scheduler=scheduler, metrics=metrics, clock=clock,
-        snapshot_every=s.snapshot_every, cache_size=s.state_cache, retries=s.append_retries,
-        archive=archive if archive is not None else open_archive(
-            s.archive_url, s3_endpoint_url=s.s3_endpoint_url),
-        webhooks=webhooks.Settings.from_settings(s),
-        players=player_store, rematch_s=s.rematch_s, rated_pair_cap=s.rated_pair_cap,
+    if archive is None:
+        archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
+    cases = GameCases.build(
+        store, players=player_store, scheduler=scheduler, metrics=metrics, archive=archive,
+        webhooks=webhooks.Settings.from_settings(s), outbound=HttpOutbound(), clock=clock,
+        entropy=entropy, snapshot_every=s.snapshot_every, cache_size=s.state_cache,
+        retries=s.append_retries, rematch_s=s.rematch_s, rated_pair_cap=s.rated_pair_cap,
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     seek_store = SeekStore(client)
     all_routes = routes.ROUTES + channel.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
     services = Services(
-        settings=s, games=games, audits=Audits(games), store=store,
+        settings=s, reading=cases.reading, tokens=cases.tokens, seating=cases.seating,
+        joining=cases.joining, acting=cases.acting, lobby=cases.lobby,
+        deadlines=cases.deadlines,
+        deliveries=DeliveryLog(cases.reading, cases.tokens, store),
+        audits=Audits(cases.reading), store=store,
         hub=Hub(store, seeks=seek_store), limits=limits,
         gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
         routes=all_routes,
         cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
-        apps=Apps(player_store), profiles=Profiles(store, player_store, games.archive),
-        seeks=Seeks(games, seek_store, player_store, scheduler, s.seek_max_s),
-        rematches=Rematches(games),
+        apps=Apps(player_store, entropy=entropy),
+        profiles=Profiles(store, player_store, archive),
+        seeks=Seeks(cases.seating, seek_store, player_store, scheduler, s.seek_max_s,
+                    clock=clock, entropy=entropy),
+        rematches=Rematches(cases.reading, cases.tokens, cases.seating, cases.pairs, store,
+                            clock=clock, rematch_s=s.rematch_s, entropy=entropy),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = services.pipeline = Pipeline(services)

@@ -86,10 +86,10 @@ def unseal(sealed: bytes, ticket: str) -> str:
 def tickets(call: Call) -> Answer:
     """A ticket for the seat of the request's token (401 without one)."""
     svc = call.services
-    game = svc.games.load(call.args["game_id"], call.bill)
+    game = svc.reading.load(call.args["game_id"])
     if call.token is None:
         raise Unauthorized("a ticket is a seat's: send its token as Authorization: Bearer")
-    call.seat = svc.games.seat(game, call.token, required=True)
+    call.seat = svc.tokens.seat(game, call.token, required=True)
     ticket = secrets.token_urlsafe(32)
     svc.store.put_ticket(game.id, _digest(ticket), seal(call.token, ticket), TICKET_TTL_S * 1000)
     until = datetime.fromtimestamp(time.time() + TICKET_TTL_S, UTC)
@@ -111,7 +111,7 @@ def live(call: Call) -> Answer:
     if not websocket.is_handshake(environ):
         raise UpgradeRequired("this path is a WebSocket (Upgrade: websocket; see asyncapi.yaml)")
     svc = call.services
-    game = svc.games.load(call.args["game_id"], call.bill)  # 404
+    game = svc.reading.load(call.args["game_id"])  # 404
     protocol, response = websocket.check(environ, svc.settings.max_content_length)
     if response.status_code != 101:
         why = response.body.decode(errors="replace").strip() or response.reason_phrase
@@ -178,7 +178,7 @@ class Session:
             release = self._slot()
             if release is None:
                 return self._finish()
-            game = svc.games.load(self.game_id)
+            game = svc.reading.load(self.game_id)
             self._hello(game)
             if game.state.over:
                 ws.close(1000, "game over")
@@ -216,7 +216,7 @@ class Session:
             if sealed is None:
                 raise Unauthorized("ticket unknown, used or expired")
             token = unseal(sealed, self.ticket)
-            self.seat = svc.games.seat(svc.games.load(self.game_id), token, required=True)
+            self.seat = svc.tokens.seat(svc.reading.load(self.game_id), token, required=True)
         except (Unauthorized, UnicodeDecodeError) as e:
             self.ws.close(1008, f"ticket refused: {getattr(e, 'detail', 'unreadable')}")
             return False
@@ -238,15 +238,15 @@ class Session:
 
     def _hello(self, game) -> None:
         svc, seat = self.svc, self.seat
-        state = svc.views.json(svc.games, game, seat)
+        state = svc.views.json(svc.reading, game, seat)
         self.ws.send_text(b'{"op":"hello","version":%d,"seat":%s,"state":%s}'
                           % (game.version, orjson.dumps(seat), state))  # fmt: skip
         self.last = game.version
         if self.after is not None and self.after < game.version:
-            self._events(game, svc.games.entries(game, self.after), state)
+            self._events(game, svc.reading.entries(game, self.after), state)
 
     def _events(self, game, entries, state: bytes) -> None:
-        events = self.svc.games.redacted(entries, self.seat, game.state.over, game.meta)
+        events = self.svc.reading.redacted(entries, self.seat, game.state.over, game.record)
         self.ws.send_text(b'{"op":"events","version":%d,"events":%s,"state":%s}'
                           % (game.version, orjson.dumps(events), state))  # fmt: skip
 
@@ -273,14 +273,14 @@ class Session:
                     ping = now + s.sse_keepalive_s
                 if not hub.wait(self.game_id, self.last, min(step, end - now, ping - now)):
                     continue
-                game = svc.games.load(self.game_id)
+                game = svc.reading.load(self.game_id)
                 if game.version <= self.last or not ws.open:
                     continue
                 entries = hub.since(self.game_id, self.last)
                 if not entries or entries[-1][0] < game.version:
-                    entries = svc.games.entries(game, self.last)
+                    entries = svc.reading.entries(game, self.last)
                 entries = [e for e in entries if e[0] <= game.version]
-                self._events(game, entries, svc.views.json(svc.games, game, self.seat))
+                self._events(game, entries, svc.views.json(svc.reading, game, self.seat))
                 self.last = game.version
                 if game.state.over:
                     ws.close(1000, "game over")
@@ -315,8 +315,8 @@ class Session:
             mid = msg.get("id") if isinstance(msg, dict) else None
             mid = mid if isinstance(mid, str) and 0 < len(mid) <= 128 else None
             if not within:
-                raise RateLimited("too many frames on this channel: slow down",
-                                  headers={"Retry-After": "1"}, limits=("frames",))  # fmt: skip
+                raise RateLimited("too many frames on this channel: slow down", wait_s=1.0,
+                                  limits=("frames",))  # fmt: skip
             op = msg.get("op") if isinstance(msg, dict) else None
             if op == "act":
                 return self._act(mid, schemas.ActMessage().load(msg))

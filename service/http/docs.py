@@ -27,22 +27,11 @@ def _e(s) -> str:
 
 
 def _md(text: str) -> str:
-    """Enough Markdown for the descriptions: paragraphs, `code`, **bold**, lists."""
-    out, items = [], []
-    for para in re.split(r"\n\s*\n", text.strip()):
-        lines = [ln.strip() for ln in para.splitlines()]
-        if all(ln.startswith("- ") for ln in lines if ln) or para.lstrip().startswith("- "):
-            items = " ".join(lines).split("- ")[1:]
-            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
-        else:
-            out.append(f"<p>{_inline(' '.join(lines))}</p>")
-    return "".join(out)
+    return markdown.to_html(text)
 
 
 def _inline(s: str) -> str:
-    s = _e(s)
-    s = re.sub(r"`([^`]+)`", r"<code>\1</code>", s)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", s)
+    return markdown.inline_html(s)
 
 
 def _type(schema: dict) -> str:

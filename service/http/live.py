@@ -16,7 +16,7 @@ import time
 
 import orjson
 
-from ..games import Games
+from ..reading import Reading
 from ..store.connect import readable_now
 from .pipeline import Answer, Call
 
@@ -139,12 +139,12 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                 entries = hub.since(game.id, last) if moved else None
                 more = False  # a full page from the store: there may be more
                 if entries is None and moved is not False:
-                    entries = svc.games.entries(game, last, PAGE)
+                    entries = svc.reading.entries(game, last, PAGE)
                     more = len(entries) >= PAGE
                 if entries:
                     yield b"".join(
                         b"id: %d\ndata: %s\n\n" % (e["version"], orjson.dumps(e))
-                        for e in Games.redacted(entries, seat, public, game.meta)
+                        for e in Reading.redacted(entries, seat, public, game.record)
                     )
                     last = entries[-1][0]
                     if any(d["type"] in _END_EVENTS for _v, d in entries):

@@ -76,6 +76,48 @@ def _component(self, field, **kwargs) -> dict:
     return {}
 
 
+def _const(self, field, **kwargs) -> dict:
+    """apispec: a ``schemas.Const`` field is its one value (``const``)."""
+    if isinstance(field, schemas.Const):
+        return {"type": "string", "const": field.constant}
+    return {}
+
+
+def _notification(kind: str) -> str:
+    """The component of a notification's ``type``: ``game.finished`` -> GameFinishedNotification."""
+    return "".join(w.title() for w in kind.split(".")) + "Notification"
+
+
+def webhooks(plugin: MarshmallowPlugin) -> dict:
+    """The ``webhooks`` of the document: what the service POSTs to a game's webhook (and the
+    deployment's), one entry per notification ``type``, its body a component
+    (``schemas.NOTIFICATIONS``, registered by ``build``), its headers as parameters."""
+    headers = plugin.converter.schema2parameters(schemas.WebhookHeadersSchema, location="header")
+    out = {}
+    for kind, schema in schemas.NOTIFICATIONS.items():
+        out[kind] = {"post": {
+            "operationId": "notify_" + kind.replace(".", "_"),
+            "summary": schema.__doc__,
+            "description": "Sent to the URL of `webhook` at creation (signed with the secret "
+                           "its answer shows once) and to `SPITLOG_WEBHOOK_URL`; "
+                           "docs/webhooks.md.",
+            "parameters": copy.deepcopy(headers),
+            "requestBody": {"required": True, "content": {
+                "application/json": {"schema": {"$ref": shapes.COMPONENTS + _notification(kind)}},
+            }},
+            "responses": {
+                "2XX": {"description": "taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body "
+                                       "is not read"},
+                "default": {"description": "not taken (as no answer in time, a refused "
+                                           "connection, or a redirect, which is not followed): "
+                                           "tried again after 1 s, 2 s, 4 s, ..., at most "
+                                           "hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while "
+                                           "the game's later notifications wait"},
+            },
+        }}  # fmt: skip
+    return out
+
+
 def _made(doc):
     """``doc`` with each function in it replaced by what it makes (examples made from the
     registered games when the document is made, not when the route table is)."""
@@ -96,6 +138,7 @@ def build(routes: tuple[Route, ...]) -> dict:
         info={"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
     )  # fmt: skip
     plugin.converter.add_attribute_function(_component)
+    plugin.converter.add_attribute_function(_const)
     spec.components.security_scheme(
         "seat", {"type": "http", "scheme": "bearer", "description": "a seat's token"}
     )
@@ -107,6 +150,15 @@ def build(routes: tuple[Route, ...]) -> dict:
     spec.components.schema("Options", schemas.options_schema())
     for name, s in shapes.all_schemas().items():
         spec.components.schema(name, s)
+    for kind, schema in schemas.NOTIFICATIONS.items():
+        spec.components.schema(_notification(kind), schema=schema)
+    spec.components.schema("Notification", {
+        "description": "A webhook notification, by its `type` (a new type may appear: take it "
+                       "with a 2xx and skip it).",
+        "oneOf": [{"$ref": shapes.COMPONENTS + _notification(k)} for k in schemas.NOTIFICATIONS],
+        "discriminator": {"propertyName": "type", "mapping": {
+            k: shapes.COMPONENTS + _notification(k) for k in schemas.NOTIFICATIONS}},
+    })  # fmt: skip
     codes = sorted({414} | {int(c) for r in routes if r.doc for c in r.doc.get("responses", {})
                             if c.isdigit() and "$ref" in r.doc["responses"][c]})  # fmt: skip
     for code in codes:
@@ -129,7 +181,10 @@ def build(routes: tuple[Route, ...]) -> dict:
         entry["operations"][r.method.lower()] = op
     for path, entry in by_path.items():
         spec.path(path=path, operations=entry["operations"], parameters=entry["parameters"] or None)
-    out = spec.to_dict()
+    made = spec.to_dict()
+    out = {k: v for k, v in made.items() if k != "components"}
+    out["webhooks"] = webhooks(plugin)
+    out["components"] = made["components"]
     components = out["components"]["schemas"]
     for name in SEAT_BODIES:  # who takes the seat: what the server takes of it
         components[name].update(copy.deepcopy(schemas.SEAT_RULES))

@@ -7,13 +7,15 @@
    for routes that take one, an app's key (``X-Api-Key``), read for its form only;
 4. **limits**: the route's rate buckets for the client's address and token (429): charged
    here, or for a route that says so (``Route.charged_in_store``) on a single Redis in the
-   same call as its first script of the game, and after the handler if it ran none
+   same call as its first script of the game (the bill waits for it in a request-scoped
+   slot, ``limits.pending``, which the Redis adapter reads: no use case sees it), and
+   after the handler if it ran none
    (``limits.rates`` tells how a refused request still does nothing). A token on a
    route of one game is charged as that game's seat if it holds one, else to the
    address; an app's key is looked up only after (401 unless a live app's), so that an
    address over its failed authentications is refused before the lookup;
 5. **gate**: a place in the game's bulkhead for routes that work on one game (503);
-6. **use case**: the route's handler, which calls ``service.games`` and makes the answer;
+6. **use case**: the route's handler, which calls one use case and makes the answer;
 7. **answer**: errors become problem+json (``problems``, with the request's id); a failed
    authentication (``ServiceError.failed_auth``: a 401 or 403 of a credential) is charged
    to the address's bucket of them, and answered 429 instead when that refuses; a 503 of
@@ -52,6 +54,7 @@ from werkzeug.wsgi import ClosingIterator
 
 from .. import logs, telemetry
 from ..errors import BadRequest, RateLimited
+from ..limits.pending import left_to_store
 from .body import is_json, parse_json, read_body
 from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
@@ -142,8 +145,8 @@ class Route:
     auth: bool = False  # reads the credentials (a seat's token)
     app_key: bool = False  # reads an app's API key (X-Api-Key)
     limits: tuple[str, ...] = ("requests",)  # its rate buckets (service.limits.rates)
-    # its handler passes ``Call.bill`` to the game's first load or append and changes
-    # nothing before (so that on a single Redis its buckets cost no call of their own)
+    # its handler's first change goes through a load or append of the game, which on a
+    # single Redis charges its buckets in the same call (``limits.pending``)
     charged_in_store: bool = False
     gated: bool = False  # works on the game of its path: takes a place in its gate
     streams: Callable[[Call], bool] | None = None  # a call of it that is a stream: no gate
@@ -246,7 +249,7 @@ class Pipeline:
                 answer = Answer(204, preflight, b"")
                 return self._done(route, answer, call, t0, cors=False)
             method = environ["REQUEST_METHOD"]
-            data = b""
+            data, left = b"", None  # (left: the bill the game's first script charges)
             if method in _WITH_BODY:
                 data = read_body(environ, self.limit, self.body_timeout)
                 call.read_whole = True
@@ -262,9 +265,14 @@ class Pipeline:
                     game_meta=None if game_id is None else self.services.store.meta_key(game_id),
                 )  # fmt: skip
                 # left to the handler's first game script, unless a key is to be looked up
-                if call.bill is not None and not (
-                    route.charged_in_store and self.in_store and key is None
+                if (
+                    call.bill is not None
+                    and route.charged_in_store
+                    and self.in_store
+                    and (key is None)
                 ):
+                    left = call.bill
+                elif call.bill is not None:
                     self.limits.settle(call.bill)  # 429 when refused
             if key is not None:
                 call.app = self.services.apps.authenticate(key)
@@ -278,7 +286,8 @@ class Pipeline:
                 # before the request would queue: the gate holds no request over its limits
                 if self.gate.acquire(game_id, call.charge if call.bill is not None else None):
                     call.gate = (self.gate, game_id)
-            answer = route.handler(call)
+            with left_to_store(left):
+                answer = route.handler(call)
             if call.bill is not None and call.bill.charged is None and _replayed(answer):
                 # the first answer of a keyed action, given again: its charge is taken, but
                 # it is answered whatever that comes to, never replaced by a 429 (the append
@@ -348,16 +357,16 @@ class Pipeline:
         """The problem+json answer of an error. A refusal of a seat's request on a game for
         no excess of its own (a 503; a 429 of its address's limits only: ``excused``; and
         the seat within its share of its address: ``over_share``) is remembered
-        (``Games.refused``): T-4 does not count against a seat the time the service kept
-        it from acting (RULES T-4)."""
+        (``Deadlines.refused``): T-4 does not count against a seat the time the service
+        kept it from acting (RULES T-4)."""
         status, body, headers = problem(exc)
         body["request_id"] = call.request_id
         if (call.token is not None and "game_id" in call.args and excused(exc, status)
                 and not over_share(call)):  # fmt: skip
             retry = int(headers.get("Retry-After", "1"))
             with contextlib.suppress(Exception):  # the store may be what failed: answer anyway
-                self.services.games.refused(call.args["game_id"], call.token, call.started,
-                                            time.time() + retry)  # fmt: skip
+                self.services.deadlines.refused(call.args["game_id"], call.token,
+                                                call.started, time.time() + retry)  # fmt: skip
         return json_answer(body, status, headers.items(), PROBLEM_JSON)
 
     # ---------------------------------------------------------------- the two ways in

@@ -1,22 +1,60 @@
 """Every error's one wire form: RFC 9457 ``application/problem+json``.
 
 ``problem(exc)`` turns any error (the domain's, the service's, the store's, werkzeug's
-routing errors) into (status, body, headers). ``type`` is a URI reference to the
-problem's entry on the ``/docs`` page. Bodies carry ``rule`` (a rule ID; ``rule_url``: its
-entry at ``/docs/rules``) for illegal moves, ``errors`` (field -> messages) for bad input
-and ``version`` where a game is involved; never a card a caller may not see (RULES H-5):
-details come from the domain's messages, which name only cards the caller sent or can see.
+routing errors) into (status, body, headers): ``KINDS`` is the one table of the service's
+errors (each a fact, ``service.errors``) with their status, problem type, title and
+header fields (``WWW-Authenticate`` of a 401, ``Retry-After`` from the seconds an error
+says to wait). ``type`` is a URI reference to the problem's entry on the ``/docs`` page.
+Bodies carry ``rule`` (a rule ID; ``rule_url``: its entry at ``/docs/rules``) for illegal
+moves, ``errors`` (field -> messages) for bad input and ``version`` where a game is
+involved; never a card a caller may not see (RULES H-5): details come from the domain's
+messages, which name only cards the caller sent or can see.
 """
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import redis
 from werkzeug.exceptions import HTTPException
 
 import domain
 
-from ..errors import BadRequest, ServiceError
+from ..apps import BadAppKey, NoSuchApp
+from ..errors import (
+    ArchiveUnavailable,
+    ArchiveUnreadable,
+    BadCredentials,
+    BadRequest,
+    Busy,
+    CannotUpgrade,
+    Forbidden,
+    GameRunning,
+    IdempotencyKeyReused,
+    KeyInUse,
+    NoSuchGame,
+    NoSuchVersion,
+    NotAcceptable,
+    NotTheCreator,
+    OtherGamesToken,
+    PlayersOnly,
+    PreconditionFailed,
+    RatedPairCapped,
+    RateLimited,
+    RequestTimeout,
+    SeatTaken,
+    ServiceError,
+    TooLarge,
+    Unauthorized,
+    Unconfirmed,
+    UnsupportedMediaType,
+    UpgradeRequired,
+)
+from ..players import NeedsAppKey, OtherAppsPlayer
+from ..profiles import NoSuchPlayer
+from ..rematch import RematchExpired
 from ..rulebook import rule_url
+from ..seeks import NoSuchSeek, OtherSeeksToken
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +117,93 @@ PROBLEM_TYPES = {
 _HTTP_SLUGS = {404: "not-found", 405: "method-not-allowed", 413: "too-large",
                415: "unsupported-media-type", 400: "invalid-request"}  # fmt: skip
 
+BEARER = {"WWW-Authenticate": 'Bearer realm="spitlog"'}
+API_KEY = {"WWW-Authenticate": 'ApiKey realm="spitlog", header="X-Api-Key"'}
+
+
+def retry_after(seconds: float | None) -> dict[str, str]:
+    """``Retry-After`` in whole seconds (rounded up) of an error that says when to come
+    back; none when it does not say."""
+    return {} if seconds is None else {"Retry-After": str(int(seconds + 0.999))}
+
+
+def _rates(e: RateLimited) -> dict[str, str]:
+    """A 429 of the rate limits: when to come back, and where the client stands (the
+    charge's ``RateLimit-Policy`` and ``RateLimit`` fields)."""
+    charged = e.charged.headers() if e.charged is not None else []
+    return {**retry_after(e.wait_s), **dict(charged)}
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """How an error class is answered: status, problem type (``slug``), title, and the
+    header fields made of the error (``headers``)."""
+
+    status: int
+    slug: str
+    title: str
+    headers: Callable[[ServiceError], dict[str, str]] | None = None
+
+
+def _waits(e) -> dict[str, str]:
+    return retry_after(getattr(e, "retry_after_s", None) or getattr(e, "wait_s", None))
+
+
+# The one table: each error class of the service, its status, problem type, title and
+# header fields. A class not listed is answered as its nearest listed base class.
+KINDS: dict[type, Kind] = {
+    BadRequest: Kind(400, "invalid-request", "Invalid request"),
+    Unauthorized: Kind(401, "unauthorized", "No valid token", lambda e: BEARER),
+    BadCredentials: Kind(401, "unauthorized", "No valid token", lambda e: BEARER),
+    BadAppKey: Kind(401, "invalid-app-key", "Unknown or revoked API key", lambda e: API_KEY),
+    NeedsAppKey: Kind(401, "app-key-required", "An API key is required", lambda e: API_KEY),
+    Forbidden: Kind(403, "forbidden", "Forbidden"),
+    OtherGamesToken: Kind(403, "forbidden", "Token of another game"),
+    OtherSeeksToken: Kind(403, "forbidden", "Token of another seek"),
+    OtherAppsPlayer: Kind(403, "forbidden", "Player of another app"),
+    NotTheCreator: Kind(403, "forbidden", "Not the creator's token"),
+    PlayersOnly: Kind(403, "forbidden", "A rated game seats only an app's player"),
+    NoSuchGame: Kind(404, "not-found", "No such game"),
+    NoSuchVersion: Kind(404, "not-found", "No such version"),
+    NoSuchPlayer: Kind(404, "not-found", "No such player"),
+    NoSuchSeek: Kind(404, "not-found", "No such seek"),
+    NoSuchApp: Kind(404, "not-found", "No such app"),
+    NotAcceptable: Kind(406, "not-acceptable", "Not acceptable"),
+    RequestTimeout: Kind(408, "request-timeout", "Request timeout"),
+    GameRunning: Kind(409, "game-running", "The game is not over"),
+    SeatTaken: Kind(409, "seat-unavailable", "Seat unavailable"),
+    KeyInUse: Kind(409, "idempotency-key-in-use", "Idempotency-Key in use", _waits),
+    RematchExpired: Kind(409, "rematch-expired", "The rematch offer expired"),
+    PreconditionFailed: Kind(412, "precondition-failed", "The game is at another version"),
+    TooLarge: Kind(413, "too-large", "Request entity too large"),
+    UnsupportedMediaType: Kind(415, "unsupported-media-type", "Unsupported media type"),
+    IdempotencyKeyReused: Kind(422, "idempotency-key-reused", "Idempotency-Key reused"),
+    UpgradeRequired: Kind(
+        426, "upgrade-required", "Upgrade required", lambda e: {"Upgrade": "websocket"}
+    ),  # fmt: skip
+    RateLimited: Kind(429, "rate-limited", "Too many requests", _rates),
+    RatedPairCapped: Kind(
+        429, "rated-pair-cap", "Rated games between these seats are capped", _waits
+    ),  # fmt: skip
+    ArchiveUnreadable: Kind(
+        502, "archive-unreadable", "The archive answered something unreadable"
+    ),  # fmt: skip
+    CannotUpgrade: Kind(501, "not-implemented", "Not implemented"),
+    Busy: Kind(503, "busy", "Busy", _waits),
+    ArchiveUnavailable: Kind(503, "busy", "Busy", _waits),
+    Unconfirmed: Kind(503, "busy", "Busy", _waits),
+}
+INTERNAL = Kind(500, "internal", "Internal error")
+
+
+def kind_of(exc: ServiceError) -> Kind:
+    """The table's entry of ``exc``: its class's, else its nearest base class's."""
+    for cls in type(exc).__mro__:
+        found = KINDS.get(cls)
+        if found is not None:
+            return found
+    return INTERNAL
+
 
 def problem_type(slug: str) -> str:
     """The ``type`` of a problem: its entry on the ``/docs`` page."""
@@ -92,8 +217,11 @@ def problem(exc: BaseException, version: int | None = None) -> tuple[int, dict, 
     if version is None:
         version = getattr(exc, "version", None)
     if isinstance(exc, ServiceError):
-        status, slug, title, detail = exc.status, exc.slug, exc.title, exc.detail
-        headers.update(exc.headers)
+        kind = kind_of(exc)
+        status, slug, title = kind.status, kind.slug, kind.title
+        detail = exc.detail or title
+        if kind.headers is not None:
+            headers.update(kind.headers(exc))
         if isinstance(exc, BadRequest):
             extra["errors"] = exc.errors
     elif isinstance(exc, domain.IllegalAction):

@@ -1,8 +1,9 @@
 """The routes of the API (the table of API.md): for each, its handler and its document.
 
 Handlers are thin: read the call (``pipeline.Call``: its body, query, token), call one
-use case (``service.games``) and make the answer. The pipeline has already read the
-body, checked the credentials' form, charged the limits and taken the game's gate.
+use case (``service.reading``, ``seating``, ``joining``, ``acting``, ...) and make the
+answer. The pipeline has already read the body, checked the credentials' form, charged
+the limits and taken the game's gate.
 """
 
 import hashlib
@@ -16,8 +17,8 @@ from werkzeug.http import parse_accept_header, parse_etags
 import domain
 
 from .. import idempotency, players
+from ..acting import Acted
 from ..errors import BadRequest, Busy, NotAcceptable
-from ..games import Acted
 from . import links, live, schemas, shapes
 from .pipeline import Answer, Call, Route, json_answer
 
@@ -27,9 +28,9 @@ NO_STORE = [("Vary", "Authorization"), ("Cache-Control", "no-store")]  # answers
 
 
 def _viewer(call: Call):
-    games = call.services.games
-    game = games.load(call.args["game_id"], call.bill)
-    call.seat = games.seat(game, call.token)
+    svc = call.services
+    game = svc.reading.load(call.args["game_id"])
+    call.seat = svc.tokens.seat(game, call.token)
     return game, call.seat
 
 
@@ -39,9 +40,9 @@ def _etag(version: int) -> tuple[str, str]:
 
 def _not_modified(call: Call, game) -> Answer | None:
     """304 if the client's copy has the game's version (and the game's views did not
-    change after its end without one: ``Games.changed_after_end``)."""
+    change after its end without one: ``Reading.changed_after_end``)."""
     inm = call.header("If-None-Match")
-    if not inm or call.services.games.changed_after_end(game):
+    if not inm or call.services.reading.changed_after_end(game):
         return None
     if parse_etags(inm).contains_weak(str(game.version)):
         return Answer(304, [_etag(game.version), *PRIVATE], b"")
@@ -53,25 +54,25 @@ def _state(body: dict, version: int, status: int = 200, headers=PRIVATE) -> Answ
 
 
 class Views:
-    """The JSON of the latest view served per game and seat, with the state and meta it
-    shows: a read of a game that has not changed since (the same ``State``, equal meta:
-    a rematch's asks change the meta alone) answers those bytes again instead of making
-    the view anew. One per process, bounded."""
+    """The JSON of the latest view served per game and seat, with the state and record it
+    shows: a read of a game that has not changed since (the same ``State``, an equal
+    record: a rematch's asks change the record alone) answers those bytes again instead
+    of making the view anew. One per process, bounded."""
 
     SIZE = 4096
 
     def __init__(self):
         self._d: dict = {}
 
-    def json(self, games, game, seat: int | None) -> bytes:
+    def json(self, reading, game, seat: int | None) -> bytes:
         key = (game.id, seat)
         hit = self._d.get(key)
-        if hit is not None and hit[0] is game.state and hit[1] == game.meta:
+        if hit is not None and hit[0] is game.state and hit[1] == game.record:
             return hit[2]
-        body = orjson.dumps(games.view(game, seat))
+        body = orjson.dumps(reading.view(game, seat))
         if len(self._d) >= self.SIZE:
             self._d.clear()
-        self._d[key] = (game.state, game.meta, body)
+        self._d[key] = (game.state, game.record, body)
         return body
 
 
@@ -94,7 +95,7 @@ def list_games(call: Call) -> Answer:
     q = call.query
     limit = min(q["limit"], call.services.settings.lobby_page_max)
     player = players.resolve(call.app, q["player"], "player") if "player" in q else None
-    games, nxt = call.services.games.lobby(
+    games, nxt = call.services.lobby.page(
         q["status"], q.get("cursor"), limit, game=q.get("game"), kind=q.get("kind"), player=player
     )
     return json_answer({"games": games, "next": nxt})
@@ -136,7 +137,7 @@ def create_game(call: Call) -> Answer:
     body = schemas.load(schemas.CreateGameSchema, call.body)
     key = _idem_key(call, secret=True)
     try:
-        acted = call.services.games.create(
+        acted = call.services.seating.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
             body.get("client_seed", ""), seat0=body.get("seat0", "human"), idem_key=key,
             body=call.body, webhook=body.get("webhook"), who=players.who(call.app, body),
@@ -156,14 +157,14 @@ def get_game(call: Call) -> Answer:
     return _not_modified(call, game) or Answer(
         200,
         [("Content-Type", "application/json"), _etag(game.version), *PRIVATE],
-        svc.views.json(svc.games, game, seat),
+        svc.views.json(svc.reading, game, seat),
     )
 
 
 def join(call: Call) -> Answer:
     body = schemas.load(schemas.JoinSchema, call.body or {})
     key = _idem_key(call, secret=True)
-    acted = call.services.games.join(
+    acted = call.services.joining.join(
         call.args["game_id"], body.get("client_seed", ""), call.token, idem_key=key,
         body=call.body or {}, who=players.who(call.app, body), caller=_caller(call),
     )  # fmt: skip
@@ -172,9 +173,9 @@ def join(call: Call) -> Answer:
 
 
 def act(call: Call) -> Answer:
-    acted: Acted = call.services.games.act(
+    acted: Acted = call.services.acting.act(
         call.args["game_id"], call.token, call.body, idem_key=_idem_key(call),
-        if_match=_if_match(call), bill=call.bill,
+        if_match=_if_match(call),
     )  # fmt: skip
     call.seat = acted.body["state"].get("you")
     return _state(acted.body, acted.body["version"], 201, [*PRIVATE, *_replayed(acted)])
@@ -206,18 +207,18 @@ def events(call: Call) -> Answer:
             after = int(last)
         return live.sse(call, game, seat, min(after, game.version))
     limit = call.query["limit"]
-    entries = svc.games.entries(game, after, limit)
+    entries = svc.reading.entries(game, after, limit)
     wait = min(call.query.get("wait") or 0, svc.settings.longpoll_max_s)
     if not entries and wait > 0 and not game.state.over:
         call.leave_gate()  # no place of the game held while waiting
         live.long_poll(call, game.id, min(after, game.version), wait)
-        game = svc.games.load(game.id)
-        entries = svc.games.entries(game, after, limit)
+        game = svc.reading.load(game.id)
+        entries = svc.reading.entries(game, after, limit)
     version = max(game.version, entries[-1][0] if entries else 0)
     body = {
         "version": version,
         "status": game.state.status,
-        "events": svc.games.redacted(entries, seat, game.state.over, game.meta),
+        "events": svc.reading.redacted(entries, seat, game.state.over, game.record),
     }
     return json_answer(body, headers=PRIVATE)
 
@@ -225,7 +226,7 @@ def events(call: Call) -> Answer:
 def state_at(call: Call) -> Answer:
     game, seat = _viewer(call)
     return _not_modified(call, game) or _state(
-        call.services.games.state_at(game, seat, call.args["version"]), game.version
+        call.services.reading.state_at(game, seat, call.args["version"]), game.version
     )
 
 
@@ -268,7 +269,7 @@ def export(call: Call) -> Answer:
     ctype = accept.best_match([NDJSON, NOTATION]) or NDJSON
     game, _seat = _viewer(call)
     tag, suffix = EXPORTS[ctype]
-    body = call.services.games.export(game, notation=tag == "notation").encode()
+    body = call.services.reading.export(game, notation=tag == "notation").encode()
     etag = f'"{tag}-{hashlib.sha256(body).hexdigest()[:32]}"'
     headers = [
         ("ETag", etag),
@@ -284,9 +285,8 @@ def export(call: Call) -> Answer:
 
 
 def webhooks(call: Call) -> Answer:
-    games = call.services.games
-    game = games.load(call.args["game_id"])
-    return json_answer(games.deliveries(game, call.token), headers=PRIVATE)
+    body = call.services.deliveries.read(call.args["game_id"], call.token)
+    return json_answer(body, headers=PRIVATE)
 
 
 def health(call: Call) -> Answer:
@@ -297,7 +297,7 @@ def ready(call: Call) -> Answer:
     try:
         call.services.store.ping()
     except Exception:
-        raise Busy("the game store does not answer", headers={"Retry-After": "1"}) from None
+        raise Busy("the game store does not answer", retry_after_s=1) from None
     return json_answer({"status": "ready"})
 
 

@@ -445,6 +445,112 @@ class ProblemSchema(Open):
     version = Int(**_doc("the game's current version"))
 
 
+# ---------------------------------------------------------------- webhooks: what is POSTed
+# (service/webhooks.py: ``body_of``, ``notifications``, ``Deliverer._send``; docs/webhooks.md)
+
+NOTIFICATION_ID = rf"^evt_{ids.GAME_ID}_\d+_\d+$"
+SIGNATURE = r"^t=\d+,v1=[0-9a-f]{64}$"
+
+
+class Const(fields.Constant):
+    """A field of one value: its JSON schema is ``const`` (a discriminator's member)."""
+
+
+class WebhookHeadersSchema(Schema):
+    """The headers of a notification that a receiver reads (with ``Content-Type:
+    application/json``)."""
+
+    signature = fields.String(
+        data_key="Spitlog-Signature", required=True, validate=validate.Regexp(SIGNATURE),
+        **_doc('`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the '
+               "game's secret (docs/webhooks.md): check it over the raw bytes, in constant "
+               "time, and refuse a `t` more than five minutes from your clock"),
+    )  # fmt: skip
+    event_id = fields.String(
+        data_key="Spitlog-Event-Id", required=True, validate=validate.Regexp(NOTIFICATION_ID),
+        **_doc("the notification's `id`"),
+    )  # fmt: skip
+
+
+class Notification(Open):
+    id = fields.String(
+        required=True, validate=validate.Regexp(NOTIFICATION_ID),
+        **_doc("`evt_<game id>_<version>_<n>`, the same at every try of one notification "
+               "(delivery is at least once: drop an id you have seen)"),
+    )  # fmt: skip
+    created = Int(
+        required=True, **_doc("when its event happened, in whole seconds since the epoch")
+    )
+    game_id = fields.String(required=True, validate=validate.Regexp(f"^{ids.GAME_ID}$"))
+    game = fields.String(required=True, **_doc("the game's kind (`spit`, `speed`)"))
+    version = Int(
+        required=True, validate=validate.Range(min=1),
+        **_doc("the place in the game's log of the event it tells of (1 = first)"),
+    )  # fmt: skip
+
+
+class SeatJoinedDataSchema(Open):
+    seat = Int(required=True, validate=validate.Range(0, 1))
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS), **_doc("who took it"))
+
+
+class SeatJoinedSchema(Notification):
+    """A seat was taken (a hosted bot's at creation too)."""
+
+    type = Const("seat.joined", required=True)
+    data = fields.Nested(SeatJoinedDataSchema, required=True)
+
+
+class GameStartedDataSchema(Open):
+    players = fields.List(
+        fields.String(validate=validate.OneOf(KINDS)), required=True,
+        **_doc("the kind of each seat's player, by seat"),
+    )  # fmt: skip
+
+
+class GameStartedSchema(Notification):
+    """The game is running."""
+
+    type = Const("game.started", required=True)
+    data = fields.Nested(GameStartedDataSchema, required=True)
+
+
+class GameFinishedDataSchema(Open):
+    status = fields.String(required=True, validate=validate.OneOf(("finished", "aborted")))
+    winner = Int(
+        required=True, allow_none=True, validate=validate.Range(0, 1), **_doc("null: nobody won")
+    )
+    result = fields.String(
+        required=True, **_doc("the ID of the rule it ended by (its entry: `/docs/rules#<ID>`)")
+    )
+
+
+class GameFinishedSchema(Notification):
+    """The game is finished or aborted."""
+
+    type = Const("game.finished", required=True)
+    data = fields.Nested(GameFinishedDataSchema, required=True)
+
+
+class GameEventSchema(Notification):
+    """With `events: "all"`: an event of the log."""
+
+    type = Const("game.event", required=True)
+    data = Component(
+        "Event", required=True,
+        **_doc("the event, as a spectator sees it until the game is over (its `version` too)"),
+    )  # fmt: skip
+
+
+# what each ``type`` of notification is (``webhooks.KINDS``)
+NOTIFICATIONS = {
+    "seat.joined": SeatJoinedSchema,
+    "game.started": GameStartedSchema,
+    "game.finished": GameFinishedSchema,
+    "game.event": GameEventSchema,
+}
+
+
 # ---------------------------------------------------------------- the live path
 # The seat channel's messages (``channel``; WebSocket text frames, JSON) and the streams'
 # (SSE, NDJSON): ``asyncapi.yaml`` is made from these.

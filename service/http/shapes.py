@@ -27,6 +27,7 @@ from domain.codec import added_fields
 from domain.wire import SEAT, array, nullable, obj
 
 from ..players import decorate
+from ..records import GameRecord, Seat
 
 COMPONENTS = "#/components/schemas/"
 ACTION_REF = {"$ref": COMPONENTS + "Action"}
@@ -304,7 +305,8 @@ def example_state(game: str) -> dict:
     state = domain.replay(events)
     for seat in (0, 1):
         state = domain.run(state, domain.Ready(), domain.Ctx(seat, now + 1.5, seed))[1]
-    return decorate(domain.view(state, 0), {"kind0": "human", "kind1": "bot:easy"})
+    record = GameRecord(game, seats=(Seat("human"), Seat("bot:easy")))
+    return decorate(domain.view(state, 0), record)
 
 
 def _examples(values: dict) -> dict:

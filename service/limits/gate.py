@@ -55,7 +55,7 @@ class GameGate:
                     left = end - time.monotonic()
                     if left <= 0:
                         raise Busy("this game has too many requests in progress: retry",
-                                   headers={"Retry-After": "1"})  # fmt: skip
+                                   retry_after_s=1)  # fmt: skip
                     w[0].wait(left)
                 self._busy[game_id] = self._busy.get(game_id, 0) + 1
             finally:

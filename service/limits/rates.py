@@ -39,10 +39,10 @@ across API processes and hosts:
 
 Which of its buckets a request with a token is charged to depends on whether the token
 holds a seat of the game, which only the game's meta tells: the bill carries both sets
-(``Bill``, each bucket's ``mode``) and the script that charges it reads the meta first
-(``HMGET tok0 tok1``) and charges one set. A token that holds no seat is charged as
-if it had none, and as a failed authentication once its request is refused for it: a
-random token buys no bucket of its own.
+(``Bill``, each bucket's ``mode``) and the script that charges it reads the seats' token
+hashes there first (``store.records.TOKEN_FIELDS``) and charges one set. A token that
+holds no seat is charged as if it had none, and as a failed authentication once its
+request is refused for it: a random token buys no bucket of its own.
 
 Over a limit the request is refused before it does anything: ``429`` problem+json with
 ``Retry-After`` (whole seconds until the bucket admits one more); ``RateLimited.limits``
@@ -95,7 +95,8 @@ import redis.cluster
 from prometheus_client import Counter
 
 from ..errors import RateLimited
-from ..games import token_hash
+from ..store.records import TOKEN_FIELDS
+from ..tokens import token_hash
 
 # GCRA over a request's buckets, all or nothing, as a Lua function: ``gcra(K, k, A, a)``.
 # A[a]: now (ms; '' for the server's clock), A[a+1]: n, the number of buckets, A[a+2]: the
@@ -105,15 +106,16 @@ from ..games import token_hash
 # whatever comes of the request, never refusing; its theoretical arrival time kept within
 # two bursts of now, so that a client that stops is within it again after one), then 'a'
 # (always), 's' (when the token holds a seat of the game) or 'n' (when it does not).
-# K[k .. k+n-1] are the buckets, K[k+n] the game's meta when there is a token (its tok0
-# and tok1 say whose seats they are). Returns {admitted (1 or 0), now (ms), 1 if the
-# token holds a seat, then for each bucket: the ms until it would admit the request (0:
-# now; -1: the bucket is not this request's), its theoretical arrival time (ms) after
-# this request (when admitted: every bucket charged, an observed one whatever comes of
-# it) or as it stands (when refused, or peeked: nothing charged)}.
+# K[k .. k+n-1] are the buckets, K[k+n] the game's meta when there is a token (its seats'
+# token hashes, ``TOKEN_FIELDS``, say whose seats they are). Returns {admitted (1 or 0),
+# now (ms), 1 if the token holds a seat, then for each bucket: the ms until it would
+# admit the request (0: now; -1: the bucket is not this request's), its theoretical
+# arrival time (ms) after this request (when admitted: every bucket charged, an observed
+# one whatever comes of it) or as it stands (when refused, or peeked: nothing charged)}.
 # The limits' own script (``_GCRA``) and, on a single Redis, the game scripts that charge
 # a request's buckets in the same call (``Bill``, ``store.redis``) run it.
-GCRA_LUA = """
+GCRA_LUA = (
+    """
 local function gcra(K, k, A, a)
   local now = tonumber(A[a])
   if now == nil then
@@ -123,7 +125,9 @@ local function gcra(K, k, A, a)
   local n = tonumber(A[a + 1])
   local seat = false
   if A[a + 2] ~= '' then
-    local tok = redis.call('HMGET', K[k + n], 'tok0', 'tok1')
+    local tok = redis.call('HMGET', K[k + n], """
+    + ", ".join(f"'{f}'" for f in TOKEN_FIELDS)
+    + """)
     seat = tok[1] == A[a + 2] or tok[2] == A[a + 2]
   end
   local tats, bases, waits, seen, refused = {}, {}, {}, {}, false
@@ -176,6 +180,7 @@ local function gcra(K, k, A, a)
   return out
 end
 """
+)
 
 # KEYS: the buckets, then the game's meta if there is a token. ARGV: ``gcra``'s.
 _GCRA = GCRA_LUA + "return gcra(KEYS, 1, ARGV, 1)\n"
@@ -374,7 +379,7 @@ class Limits:
         seat = False
         if bill.seat_of is not None:
             meta, th = bill.seat_of
-            seat = th.encode() in self.r.hmget(meta, "tok0", "tok1")
+            seat = th.encode() in self.r.hmget(meta, *TOKEN_FIELDS)
         states: list = [None] * len(bill.buckets)
         mine = [i for i, b in enumerate(bill.buckets) if _applies(b[3], seat)]
         # the peeks and the observed first (the observed are charged whatever comes of it)
@@ -447,7 +452,7 @@ class Limits:
                 self.refused.labels("streams").inc()
                 raise RateLimited(
                     f"too many open streams: at most {cap} per {per}; close one",
-                    headers={"Retry-After": str(STREAM_RETRY_S)},
+                    wait_s=STREAM_RETRY_S,
                     limits=("streams" if per == "address" else "token streams",),
                 )
             taken.append((key, member))
@@ -500,13 +505,11 @@ class Bill:
     def settled_states(self, states: list, seat: bool = False) -> "Charged":
         self.charged = charged = self.limits._charged(self.buckets, states, seat)
         if charged.wait:
-            rated = charged.headers()
             over = ", ".join(DESCRIBED.get(n, n) for n in charged.refused)
             raise RateLimited(
-                f"over the rate limit of {over}",
-                headers={"Retry-After": str(int(charged.wait + 0.999)), **dict(rated)},
-                limits=charged.refused,
-            )
+                f"over the rate limit of {over}", wait_s=charged.wait, limits=charged.refused,
+                charged=charged,
+            )  # fmt: skip
         return charged
 
 

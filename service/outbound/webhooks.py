@@ -1,5 +1,6 @@
-"""POSTs a webhook notification (``service.webhooks.Sender``) with urllib3, to an address
-the caller checked (``service.webhooks.resolve``): the connection goes to that address,
+"""The webhooks' way out (``service.ports.Outbound``): a host's addresses by the system's
+resolver, and a notification POSTed with urllib3 to an address the caller checked
+(``service.webhooks.resolve``): the connection goes to that address,
 not to whatever the name resolves to a moment later (DNS rebinding), while the ``Host``
 header, TLS's SNI and the certificate check use the URL's host. No redirects are
 followed (a 3xx is an answer like any other non-2xx) and the answer's body is not read.
@@ -24,7 +25,12 @@ def _cut(conn) -> None:
             sock.shutdown(socket.SHUT_RDWR)
 
 
-class UrllibSender:
+class HttpOutbound:
+    def lookup(self, host: str, port: int) -> list[str]:
+        """The addresses ``host`` resolves to, by the system's resolver."""
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        return [info[4][0] for info in infos]
+
     def post(self, url: str, host: str, addresses: list[str], body: bytes, headers: dict,
              timeout_s: float) -> int:  # fmt: skip
         """The target's status; OSError when none came in ``timeout_s`` (refused, timed

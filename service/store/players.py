@@ -40,6 +40,9 @@ import json
 import redis
 
 from .. import ids
+from ..ports import Listing
+from ..records import AppRecord, PlayerRecord
+from .records import member, member_created, member_game
 
 RT = "spit:{rt}"
 DONE_TTL_S = 7 * 86_400
@@ -120,6 +123,26 @@ def _s(b) -> str:
     return b.decode() if isinstance(b, bytes) else str(b)
 
 
+def _app(raw) -> AppRecord | None:
+    """An app's hash as its record (None: no such app)."""
+    if not raw:
+        return None
+    h = {_s(k): _s(v) for k, v in raw.items()}
+    revoked = h.get("revoked")
+    return AppRecord(h["id"], h["name"], int(h["created"]), int(revoked) if revoked else None)
+
+
+def _player(raw) -> PlayerRecord | None:
+    """A player's hash as its record (None: no such player): its name, when it was made,
+    and its ratings (the fields named by a game kind: JSON)."""
+    if not raw:
+        return None
+    h = {_s(k): _s(v) for k, v in raw.items()}
+    ratings = {k: json.loads(v) for k, v in h.items()
+               if k not in ("name", "created", "v") and not k.startswith("lb:")}  # fmt: skip
+    return PlayerRecord(h.get("name"), int(h.get("created") or 0), ratings)
+
+
 def player_key(pkey: str) -> str:
     return f"{RT}:p:{pkey}"
 
@@ -173,19 +196,18 @@ class PlayerStore:
         pipe.hset("spit:apps", app_id, key_hash)
         pipe.execute()
 
-    def app_by_hash(self, key_hash: str) -> dict[str, str] | None:
-        raw = self.r.hgetall(f"spit:app:{key_hash}")
-        return {_s(k): _s(v) for k, v in raw.items()} if raw else None
+    def app_by_hash(self, key_hash: str) -> AppRecord | None:
+        return _app(self.r.hgetall(f"spit:app:{key_hash}"))
 
-    def apps(self) -> list[dict[str, str]]:
+    def apps(self) -> list[AppRecord]:
         hashes = [_s(h) for h in self.r.hvals("spit:apps")]
         pipe = self.r.pipeline(transaction=False)
         for h in hashes:
             pipe.hgetall(f"spit:app:{h}")
-        found = [{_s(k): _s(v) for k, v in raw.items()} for raw in pipe.execute() if raw]
-        return sorted(found, key=lambda a: (int(a["created"]), a["id"]))
+        found = [_app(raw) for raw in pipe.execute() if raw]
+        return sorted(found, key=lambda a: (a.created_ms, a.id))
 
-    def revoke_app(self, app_id: str, at_ms: int) -> dict[str, str] | None:
+    def revoke_app(self, app_id: str, at_ms: int) -> AppRecord | None:
         """Mark the app's key revoked (at once, for every process); None: no such app."""
         h = self.r.hget("spit:apps", app_id)
         if h is None:
@@ -206,15 +228,14 @@ class PlayerStore:
         pipe.hset(player_key(pkey), "name", name)
         pipe.execute()
 
-    def player(self, pkey: str) -> dict[str, str] | None:
-        raw = self.r.hgetall(player_key(pkey))
-        return {_s(k): _s(v) for k, v in raw.items()} if raw else None
+    def player(self, pkey: str) -> PlayerRecord | None:
+        return _player(self.r.hgetall(player_key(pkey)))
 
-    def players(self, pkeys: list[str]) -> list[dict[str, str] | None]:
+    def players(self, pkeys: list[str]) -> list[PlayerRecord | None]:
         pipe = self.r.pipeline(transaction=False)
         for p in pkeys:
             pipe.hgetall(player_key(p))
-        return [{_s(k): _s(v) for k, v in raw.items()} if raw else None for raw in pipe.execute()]
+        return [_player(raw) for raw in pipe.execute()]
 
     def ratings(self, pkeys: list[str], kind: str) -> list[dict | None]:
         """Each player's rating in ``kind`` (None: never rated in it)."""
@@ -227,22 +248,22 @@ class PlayerStore:
         """List the game among its named players' games."""
         pipe = self.r.pipeline(transaction=False)
         for p in pkeys:
-            pipe.zadd(_games(p), {f"{created_ms:013d}:{game_id}": 0})
+            pipe.zadd(_games(p), {member(created_ms, game_id): 0})
         pipe.execute()
 
-    def player_games(self, pkey: str, before: str | None, limit: int) -> list[str]:
-        """Members ``<created ms>:<game id>`` of the player's games in Redis, newest first,
-        older than ``before`` (a member), at most ``limit``."""
+    def player_games(self, pkey: str, before: str | None, limit: int) -> list[Listing]:
+        """The player's games in Redis, newest first, older than the cursor ``before``, at
+        most ``limit``."""
         top = f"({before}" if before else "+"
         raw = self.r.zrevrangebylex(_games(pkey), top, "-", start=0, num=limit)
-        return [_s(m) for m in raw]
+        return [Listing(m, member_game(m), member_created(m)) for m in map(_s, raw)]
 
     def forget_game(self, game_id: str, pkeys: list[str], created_ms: int) -> None:
         """A game leaves Redis (its retention): its entries in its players' lists and its
         rating marker go (``service.archiving``: before the game's own keys)."""
         pipe = self.r.pipeline(transaction=False)
         for p in pkeys:
-            pipe.zrem(_games(p), f"{created_ms:013d}:{game_id}")
+            pipe.zrem(_games(p), member(created_ms, game_id))
         pipe.delete(_done(game_id))
         pipe.execute()
 
@@ -277,13 +298,15 @@ class PlayerStore:
         kind_ = _s(reply[0])
         return kind_, (_s(reply[1]) if len(reply) > 1 else None)
 
-    def leaderboard(self, kind: str, cursor: str | None, limit: int) -> tuple[list[str], bool]:
-        """Members of the kind's leaderboard after ``cursor``, at most ``limit``; and
-        whether there are more."""
+    def leaderboard(
+        self, kind: str, cursor: str | None, limit: int
+    ) -> tuple[list[tuple[str, str]], bool]:
+        """The kind's leaderboard after ``cursor``, at most ``limit``: (its member, which
+        is the cursor after it, and the player's pkey) each; and whether there are more."""
         low = f"({cursor}" if cursor else "-"
         raw = self.r.zrangebylex(_lb(kind), low, "+", start=0, num=limit + 1)
         members = [_s(m) for m in raw]
-        return members[:limit], len(members) > limit
+        return [(m, m.split(":", 1)[1]) for m in members[:limit]], len(members) > limit
 
     def rank(self, kind: str, member: str) -> int:
         """How many players come before ``member`` in the kind's leaderboard."""

@@ -10,13 +10,9 @@ Redis Cluster slot:
   which each append publishes what it appended: its first version, then each event's
   JSON, a line each (``live_entries``), for the processes that watch the game
   (``store.live.Hub``).
-- ``spit:{g:<id>}:meta`` a hash: ``game``, ``seed`` (the secret server seed, hex),
-  ``commitment``, ``status``, ``created`` (ms), ``tok0``/``tok1`` (SHA-256 of the seats'
-  tokens), ``kind0``/``kind1``, ``sv`` (the version of the latest snapshot); the seats'
-  players (``service.players``: ``pl0``/``pl1``, ``nm0``/``nm1``), ``rated`` and the
-  rating's outcome (``rating``, ``service.rating``); the rematch (``service.rematch``:
-  ``rm0``/``rm1`` the asks' times in ms, ``rmg`` the new game's id, ``rmx`` once the
-  archive closed the asks; ``rmo`` in the new game: the game it is the rematch of).
+- ``spit:{g:<id>}:meta`` a hash: the game's record (``service.records.GameRecord``:
+  its seats and their tokens' hashes, players, rating, rematch, webhook, ...), field by
+  field as ``store.records`` maps it, and ``sv`` (the version of the latest snapshot).
 - ``spit:{g:<id>}:idem:<0-7>`` hashes, the records of the keys' first answers
   (``service.idempotency``), in small encodings (listpacks) however long the game: a
   record's bucket is the key's (its SHA-256's last byte mod 8), its field is the seat
@@ -45,8 +41,8 @@ Redis Cluster slot:
   (``service.webhooks``);
 - ``spit:{g:<id>}:deliveries`` a Stream: the latest webhook deliveries tried, as JSON.
 
-Once a finished game's archived copy is checked, its meta gets ``archived`` =
-``<ms>:<version>`` and its token index entries a TTL; after the retention
+Once a finished game's archived copy is checked, its record is marked ``archived`` and
+its token index entries get a TTL; after the retention
 (``service.archiving``) ``delete_game`` removes every key of it: its index entries,
 then its own keys (one script).
 
@@ -54,7 +50,8 @@ Outside the games' slots, written by separate commands after an append (a script
 only touch one slot on a Cluster, and both are indexes that can be repaired):
 
 - ``spit:lobby:<open|running|finished>`` sorted sets (all scores 0, members
-  ``<created ms, 13 digits>:<id>`` so that lexicographic order is creation order);
+  ``<created ms, 13 digits>:<id>``, ``store.records.member``, so that lexicographic order
+  is creation order);
 - ``spit:token:<sha256>`` -> ``<id>:<seat>``, to tell a token of another game (403)
   from an unknown one (401);
 - ``spit:confirms`` a counter, the write strict durability's ``RedisStore.confirm`` waits
@@ -62,8 +59,8 @@ only touch one slot on a Cluster, and both are indexes that can be repaired):
 - ``spit:new:<128 bits of the SHA-256 of a create's Idempotency-Key, its caller's>``
   (``idempotency.scoped``) -> ``<id>:<fingerprint of the body>:<ms>``, the game a create
   with that key made (or is making), for
-  ``idempotency_ttl_s``; the game's meta names it (``ck``) so that its retention
-  deletes it too.
+  ``idempotency_ttl_s``; the game's record names it (``create_key``) so that its
+  retention deletes it too.
 """
 
 import base64
@@ -78,9 +75,11 @@ import orjson
 import redis
 import redis.cluster
 
+from ..limits.pending import pending, withdraw
 from ..limits.rates import GCRA_LUA
-from ..ports import LOBBY_STATUSES, Appended, Clash, Loaded, Replayed, lobby_status
-from . import snapshots
+from ..ports import LOBBY_STATUSES, Appended, Clash, Listed, Loaded, Replayed, lobby_status
+from ..records import ArchivedMark, GameRecord, HookCursor, IdemKey, KeptAnswer
+from . import records, snapshots
 
 log = logging.getLogger(__name__)
 
@@ -292,10 +291,6 @@ redis.call('DEL', unpack(KEYS))
 return 1
 """
 
-# the meta fields a lobby row shows (``service.players.summary``)
-_LOBBY_FIELDS = ("game", "status", "created", "kind0", "kind1", "pl0", "pl1", "nm0", "nm1",
-                 "rated", "rating")  # fmt: skip
-
 IDEM_BUCKETS = 8  # a game's hashes of appended actions' records
 
 # every key of a game (``idem``: older code's records, read until they expire)
@@ -354,10 +349,15 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+def _idem_field(key: IdemKey) -> str:
+    """The raw field of an idempotency key: ``<seat>:<Idempotency-Key>``, or a join's
+    ``j:<its caller's key>`` (as older code kept it in ``idem``)."""
+    return f"{'j' if key.seat is None else key.seat}:{key.key}"
+
+
 def _idem_place(field: str) -> tuple[str, str]:
-    """Where the record of ``field`` (``<seat>:<Idempotency-Key>``, or a join's
-    ``j:<its caller's key>``) is kept: the part name of the key's bucket and the field
-    there, the seat and 96 bits of the key's SHA-256."""
+    """Where the record of a raw ``field`` (``_idem_field``) is kept: the part name of the
+    key's bucket and the field there, the seat and 96 bits of the key's SHA-256."""
     seat, _sep, key = field.partition(":")
     digest = hashlib.sha256(key.encode()).digest()
     return f"idem:{digest[-1] % IDEM_BUCKETS}", seat + _b64(digest[:12])
@@ -366,38 +366,32 @@ def _idem_place(field: str) -> tuple[str, str]:
 _HEX64 = re.compile(r"[0-9a-f]{16}")
 
 
-def _record_dumps(record: dict) -> tuple[bytes, str]:
-    """An idempotency record as stored, and its hash: an appended action's record
-    (``{fp: 16 hex, s: 201, v: [first, last]}``) as ``<fp, base64>:<first>[:<last>]`` in
-    the key's bucket ('b'), any other (a refusal) as JSON in ``idem:r`` ('r')."""
-    fp, v = record.get("fp"), record.get("v")
+def _record_dumps(answer: KeptAnswer) -> tuple[bytes, str]:
+    """An idempotency record as stored, and its hash: an appended action's (a 64-bit
+    fingerprint) as ``<fp, base64>:<first>[:<last>]`` in the key's bucket ('b'), any
+    other (a refusal) as JSON (``records.answer_dict``) in ``idem:r`` ('r')."""
+    v = answer.appended
     if (
-        record.keys() == {"fp", "s", "v"}
-        and record["s"] == 201
-        and isinstance(fp, str)
-        and _HEX64.fullmatch(fp)
-        and isinstance(v, list)
-        and len(v) == 2
+        v is not None
+        and answer.whole is None
+        and _HEX64.fullmatch(answer.fp)
         and all(type(x) is int and x >= 0 for x in v)
     ):
         first, last = v
         tail = f":{first}" if first == last else f":{first}:{last}"
-        return (_b64(bytes.fromhex(fp)) + tail).encode(), "b"
-    return _dumps(record), "r"
+        return (_b64(bytes.fromhex(answer.fp)) + tail).encode(), "b"
+    return _dumps(records.answer_dict(answer)), "r"
 
 
-def _record_loads(raw) -> dict:
+def _record_loads(raw) -> KeptAnswer:
     """A stored idempotency record (``_record_dumps``; JSON, as older code stored them all)."""
     text = _s(raw)
     if text.startswith("{"):
-        return json.loads(text)
+        return records.answer_of(json.loads(text))
     fp, first, *last = text.split(":")
     first = int(first)
-    return {
-        "fp": base64.urlsafe_b64decode(fp + "=").hex(),
-        "s": 201,
-        "v": [first, int(last[0]) if last else first],
-    }
+    last = int(last[0]) if last else first
+    return KeptAnswer(base64.urlsafe_b64decode(fp + "=").hex(), appended=(first, last))
 
 
 class RedisStore:
@@ -534,14 +528,16 @@ class RedisStore:
             raise counted
         return self._confirmed(wait, waited)
 
-    def _game_script(self, plain, charging, keys: list, args: list, bill, wait: bool = False):
+    def _game_script(self, plain, charging, keys: list, args: list, wait: bool = False):
         """Run a game's script: (its reply, confirmed: with ``wait``, ``_waited``'s).
-        With a ``bill`` (a request's rate buckets, not charged yet:
-        ``limits.rates.Bill``) on a single Redis, its charging form, which charges the
-        buckets first and, when they refuse, does nothing else (``bill.settled`` raises
-        the 429). On a Cluster the bill is left to its own call (the pipeline's)."""
+        When the request left its rate buckets to its first game script
+        (``limits.pending``: a bill not charged yet) on a single Redis, its charging
+        form, which charges the buckets first and, when they refuse, does nothing else
+        (``bill.settled`` raises the 429). On a Cluster the bill is left to its own call
+        (the pipeline's)."""
         run = self._waited if wait else lambda *a: (self._script(*a), True)
-        if bill is None or bill.charged is not None or self.cluster:
+        bill = pending()
+        if bill is None or self.cluster:
             return run(plain, keys, args)
         bill_keys = bill.keys
         reply, confirmed = run(charging, [*bill_keys, *keys], [len(bill_keys), *bill.args, *args])
@@ -558,61 +554,65 @@ class RedisStore:
         expected: int,
         events: list[dict],
         *,
-        idem: tuple[str, dict] | None = None,
+        idem: tuple[IdemKey, KeptAnswer] | None = None,
         snapshot: tuple[int, dict] | None = None,
-        meta: dict[str, str] | None = None,
-        bill=None,
+        record: GameRecord | None = None,
+        before: GameRecord | None = None,
     ) -> Appended | Clash | Replayed:
         """Append ``events`` if the log holds exactly ``expected`` events; all or nothing.
 
-        ``idem`` = (field, record): if the field already has a record, nothing is appended
+        ``idem`` = (key, record): if the key already has a record, nothing is appended
         and that record comes back (``Replayed``); else the record is stored with the
-        events. ``snapshot`` = (version, state dict) is stored beside the log; ``meta``
-        fields are set. Expected 0 creates a game. ``bill``: the request's rate buckets,
-        charged first in the same call (``_game_script``). Strict durability waits in the
-        same round trip (``_waited``): an append it did not confirm is ``Appended`` with
-        ``confirmed`` False.
+        events. ``snapshot`` = (version, state dict) is stored beside the log. ``record``:
+        the game's record with this append, written where it differs from ``before`` (the
+        record the caller decided on; None: a new game's, written whole). Expected 0
+        creates a game. The request's rate buckets, if it left them to its first game
+        script, are charged first in the same call (``_game_script``). Strict durability
+        waits in the same round trip (``_waited``): an append it did not confirm is
+        ``Appended`` with ``confirmed`` False.
         """
         args: list = [expected, len(events), *(_dumps(e) for e in events)]
         tag = _key(game_id, "")
         bucket = "idem:0"
         if idem:
-            bucket, field = _idem_place(idem[0])
+            raw = _idem_field(idem[0])
+            bucket, field = _idem_place(raw)
             value, where = _record_dumps(idem[1])
-            args += [field, idem[0], value, where, self.idem_ttl_ms]
+            args += [field, raw, value, where, self.idem_ttl_ms]
         else:
             args += ["", "", "", "", 0]
         args += [snapshot[0], snapshots.dumps(snapshot[1])] if snapshot else ["", ""]
-        for k, v in (meta or {}).items():
-            args += [k, v]
+        if record is not None:
+            for k, v in records.changes(before, record).items():
+                args += [k, v]
         keys = [tag + "meta", tag + "log", tag + bucket, tag + "snap", tag + "idem:r", tag + "idem"]
         reply, confirmed = self._game_script(
-            self._append, self._append_charging, keys, args, bill, wait=True
+            self._append, self._append_charging, keys, args, wait=True
         )
         kind, value = _s(reply[0]), reply[1]
         if kind == "ok":
             return Appended(int(value), confirmed)
         if kind == "clash":
             if len(reply) == 4:
-                return Clash(int(value), _flat(reply[2]), _entries(reply[3]))
+                return Clash(int(value), records.from_hash(_flat(reply[2])), _entries(reply[3]))
             return Clash(int(value))
         if kind == "replay":
+            withdraw()  # the first answer, given again: its charge is the pipeline's
             return Replayed(_record_loads(value))
         raise StoreError(f"unexpected append reply {kind!r}")
 
-    def load(
-        self, game_id: str, known: int = -1, idem_key: str | None = None, bill=None
-    ) -> Loaded | None:
-        """The game's meta and events after the best base (see ``Loaded``); None if no game.
-        ``bill``: the request's rate buckets, charged first in the same call."""
+    def load(self, game_id: str, known: int = -1, idem_key: str | None = None) -> Loaded | None:
+        """The game's record and events after the best base (see ``Loaded``); None if no game.
+        The request's rate buckets, if it left them to its first game script, are charged
+        first in the same call (``_game_script``)."""
         bucket, args = "idem:0", [known, "", "", "", ""]
         if idem_key:
-            raws = [f"{seat}:{idem_key}" for seat in (0, 1)]
+            raws = [_idem_field(IdemKey(seat, idem_key)) for seat in (0, 1)]
             places = [_idem_place(f) for f in raws]
             bucket = places[0][0]  # the key's, whatever the seat
             args = [known, places[0][1], places[1][1], *raws]
         keys = [_key(game_id, p) for p in ("meta", "log", "snap", bucket, "idem:r", "idem")]
-        raw, _confirmed = self._game_script(self._load, self._load_charging, keys, args, bill)
+        raw, _confirmed = self._game_script(self._load, self._load_charging, keys, args)
         if raw is None:
             return None
         m, v, base, snap, tail, i0, i1 = raw
@@ -620,7 +620,7 @@ class RedisStore:
         if snap and snapshot is None:  # unreadable: the whole log instead (one more read)
             base, tail = 0, self.r.xrange(keys[1], "-", f"0-{int(v)}")
         return Loaded(
-            meta=_flat(m),
+            record=records.from_hash(_flat(m)),
             version=int(v),
             base=int(base),
             snapshot=snapshot,
@@ -714,16 +714,18 @@ class RedisStore:
         raw = self.r.hget(_key(game_id, "snap"), str(version))
         return snapshots.loads(raw) if raw else None
 
-    def record(self, game_id: str, field: str, record: dict) -> dict | None:
-        """Store an idempotency record unless the field has one; return the earlier one."""
+    def record(self, game_id: str, key: IdemKey, record: KeptAnswer) -> KeptAnswer | None:
+        """Store an idempotency record unless the key has one; return the earlier one."""
+        field = _idem_field(key)
         bucket, stored = _idem_place(field)
         value, where = _record_dumps(record)
         keys = [_key(game_id, p) for p in (bucket, "idem:r", "idem", "meta")]
         prior = self._script(self._record, keys, [stored, field, value, where, self.idem_ttl_ms])
         return _record_loads(prior) if prior else None
 
-    def find_record(self, game_id: str, field: str) -> dict | None:
-        """The idempotency record of ``field`` (``<seat or kind>:<Idempotency-Key>``), if any."""
+    def find_record(self, game_id: str, key: IdemKey) -> KeptAnswer | None:
+        """The idempotency record of ``key``, if any."""
+        field = _idem_field(key)
         bucket, stored = _idem_place(field)
         pipe = self.r.pipeline(transaction=False)
         pipe.hget(_key(game_id, bucket), stored)
@@ -744,16 +746,18 @@ class RedisStore:
     def unlock(self, game_id: str, what: str, token: str) -> None:
         self._script(self._swap, [_key(game_id, f"lock:{what}")], [token, "", 1])
 
-    def hooks(self, game_id: str, target: str) -> dict:
-        """The delivery cursor of a webhook target (``service.webhooks.Deliverer``)."""
+    def hooks(self, game_id: str, target: str) -> HookCursor:
+        """The delivery cursor of a webhook target (``service.deliveries.Deliverer``), kept
+        as ``<version>:<sent>:<tries>:<failing since>:<next at>``."""
         raw = self.r.hget(_key(game_id, "hooks"), target)
         if not raw:
-            return {"v": 1, "n": 0, "a": 0, "f": 0.0, "next": 0.0}
+            return HookCursor()
         v, n, a, f, nxt = _s(raw).split(":")
-        return {"v": int(v), "n": int(n), "a": int(a), "f": float(f), "next": float(nxt)}
+        return HookCursor(int(v), int(n), int(a), float(f), float(nxt))
 
-    def set_hooks(self, game_id: str, target: str, cursor: dict) -> None:
-        value = f"{cursor['v']}:{cursor['n']}:{cursor['a']}:{cursor['f']:.3f}:{cursor['next']:.3f}"
+    def set_hooks(self, game_id: str, target: str, cursor: HookCursor) -> None:
+        c = cursor
+        value = f"{c.version}:{c.sent}:{c.tries}:{c.failing_since:.3f}:{c.next_at:.3f}"
         self.r.hset(_key(game_id, "hooks"), target, value)
 
     def log_delivery(self, game_id: str, target: str, entry: dict, keep: int) -> None:
@@ -801,14 +805,20 @@ class RedisStore:
 
     # ---------------------------------------------------------------- archived games
 
-    def meta(self, game_id: str) -> dict[str, str] | None:
-        """The game's meta (None: no such game in Redis)."""
+    def _meta(self, game_id: str) -> dict[str, str] | None:
         m = self.r.hgetall(_key(game_id, "meta"))
         return {_s(k): _s(v) for k, v in m.items()} if m else None
 
-    def annotate(self, game_id: str, fields: dict[str, str]) -> bool:
-        """Set meta ``fields`` of a game that exists (False, and nothing set, if not)."""
-        args = [x for kv in fields.items() for x in kv]
+    def game_record(self, game_id: str) -> GameRecord | None:
+        """The game's record (None: no such game in Redis)."""
+        m = self._meta(game_id)
+        return records.from_hash(m) if m is not None else None
+
+    def set_rating(self, game_id: str, outcome: dict) -> bool:
+        """Record the rating's outcome of a game that exists (False, and nothing set, if
+        not)."""
+        value = records.to_hash(GameRecord("", rating=outcome))[records.RATING_FIELD]
+        args = [records.RATING_FIELD, value]
         return bool(int(self._script(self._annotate, [_key(game_id, "meta")], args)))
 
     def rematch(
@@ -826,21 +836,23 @@ class RedisStore:
         """Refuse any further rematch ask of the finished game (``rmx``, which
         ``_REMATCH`` reads): from here its rematch fields never change, so the archive's
         record of them is final. Nothing if the game is not in Redis."""
-        self._script(self._annotate, [_key(game_id, "meta")], ["rmx", "1"])
+        self._script(self._annotate, [_key(game_id, "meta")], [records.REMATCH_CLOSED, "1"])
 
     def mark_archived(self, game_id: str, version: int, at_ms: int, retain_s: float) -> None:
         """Record that the game's archived copy (at ``version``) was checked at ``at_ms``
         (only if the game is still there: a late job must not bring back a meta); its
         token index entries expire a day after the retention, should ``delete_game``
         never get to them."""
-        meta = self.meta(game_id) or {}
-        if not int(self._script(self._mark, [_key(game_id, "meta")], [f"{at_ms}:{version}"])):
+        record = self.game_record(game_id)
+        mark = records.to_hash(GameRecord("", archived=ArchivedMark(at_ms, version)))
+        if not int(self._script(self._mark, [_key(game_id, "meta")],
+                                [mark[records.ARCHIVED_FIELD]])):  # fmt: skip
             return
         ttl = int(retain_s) + 86_400
         pipe = self.r.pipeline(transaction=False)
-        for field in ("tok0", "tok1"):
-            if field in meta:
-                pipe.expire(f"spit:token:{meta[field]}", ttl)
+        for h in record.token_hashes if record is not None else ():
+            if h is not None:
+                pipe.expire(f"spit:token:{h}", ttl)
         pipe.execute()
 
     def delete_game(self, game_id: str, version: int) -> bool:
@@ -849,14 +861,14 @@ class RedisStore:
         lobby and token index entries first, then its own keys in one script. (In this
         order a crash in between leaves the game whole, to be deleted again; the
         other way round it would leave index entries that name no game.)"""
-        meta = self.meta(game_id)
-        if meta is None:
+        record = self.game_record(game_id)
+        if record is None:
             return True
-        archived = meta.get("archived", "")
-        if not archived.endswith(f":{version}") or self.version(game_id) != version:
+        archived = record.archived
+        if archived is None or archived.version != version or self.version(game_id) != version:
             return False
-        member = f"{int(meta['created']):013d}:{game_id}"
-        tokens = [f"spit:token:{meta[f]}" for f in ("tok0", "tok1") if f in meta]
+        member = records.member(record.created_ms, game_id)
+        tokens = [f"spit:token:{h}" for h in record.token_hashes if h is not None]
         owners = self.r.mget(tokens) if tokens else []
         pipe = self.r.pipeline(transaction=False)
         for status in LOBBY_STATUSES:
@@ -864,8 +876,8 @@ class RedisStore:
         for key, owner in zip(tokens, owners, strict=True):
             if owner and _s(owner).startswith(game_id + ":"):
                 pipe.delete(key)
-        if "ck" in meta:
-            pipe.delete(f"spit:new:{meta['ck']}")
+        if record.create_key is not None:
+            pipe.delete(f"spit:new:{record.create_key}")
         pipe.execute()
         keys = [_key(game_id, p) for p in _PARTS]
         return bool(int(self._script(self._delete, keys, [version])))
@@ -908,7 +920,7 @@ class RedisStore:
         """Put a game in the lobby list of ``status`` (and in no other); index new token
         hashes. Separate from the append (other slots); ``lobby`` repairs what a crash
         between the two left behind."""
-        member = f"{created_ms:013d}:{game_id}"
+        member = records.member(created_ms, game_id)
         # One transaction on a single server; on a Cluster these keys span slots, so the
         # commands go one by one (``lobby`` repairs a list a crash left half-moved).
         pipe = self.r.pipeline(transaction=not self.cluster)
@@ -939,10 +951,9 @@ class RedisStore:
         game_id, seat = _s(raw).rsplit(":", 1)
         return game_id, int(seat)
 
-    def lobby(
-        self, status: str, cursor: str | None, limit: int
-    ) -> tuple[list[tuple[str, dict[str, str], int]], str | None]:
-        """A page of the lobby, newest first: (id, meta, version) rows and the next cursor."""
+    def lobby(self, status: str, cursor: str | None, limit: int) -> tuple[list[Listed], str | None]:
+        """A page of the lobby, newest first: its rows (each record with the lobby's fields
+        only: ``records.LOBBY_FIELDS``) and the next cursor."""
         key = f"spit:lobby:{status}"
         top = f"({cursor}" if cursor else "+"
         members = [_s(m) for m in self.r.zrevrangebylex(key, top, "-", start=0, num=limit + 1)]
@@ -950,24 +961,23 @@ class RedisStore:
         members = members[:limit]
         pipe = self.r.pipeline(transaction=False)
         for m in members:
-            gid = m.split(":", 1)[1]
-            pipe.hmget(_key(gid, "meta"), *_LOBBY_FIELDS)
-            pipe.xlen(_key(gid, "log"))
+            pipe.hmget(_key(records.member_game(m), "meta"), *records.LOBBY_FIELDS)
+            pipe.xlen(_key(records.member_game(m), "log"))
         replies = pipe.execute()
         rows = []
         for n, m in enumerate(members):
-            gid = m.split(":", 1)[1]
+            gid = records.member_game(m)
             fields, version = replies[2 * n], replies[2 * n + 1]
             if fields[0] is None:  # no such game any more
                 self.r.zrem(key, m)
                 continue
-            meta = dict(zip(_LOBBY_FIELDS, fields, strict=True))
-            meta = {k: _s(v) for k, v in meta.items() if v is not None}
-            if lobby_status(meta["status"]) != status:  # an index left stale by a crash
-                right = lobby_status(meta["status"])
-                self.index(gid, status=right, created_ms=int(meta["created"]))
+            meta = {k: _s(v) for k, v in zip(records.LOBBY_FIELDS, fields, strict=True)
+                    if v is not None}  # fmt: skip
+            record = records.from_hash(meta)
+            if lobby_status(record.status) != status:  # an index left stale by a crash
+                self.index(gid, status=lobby_status(record.status), created_ms=record.created_ms)
                 continue
-            rows.append((gid, meta, int(version)))
+            rows.append(Listed(gid, record, int(version), m))
         return rows, (members[-1] if more and members else None)
 
     def ping(self) -> bool:

@@ -29,6 +29,8 @@ import re
 import redis
 import redis.cluster
 
+from ..records import Pairing, SeekRecord
+
 SK = "spit:{sk}"
 SEEK_TTL_MS = 3_600_000  # a seek's hash outlives its expiry this long (a late reader)
 
@@ -155,6 +157,31 @@ def _s(b) -> str:
     return b.decode() if isinstance(b, bytes) else str(b)
 
 
+def _to_hash(s: SeekRecord) -> dict:
+    """A new seek's fields (its hash, status ``open``)."""
+    return {
+        "game": s.game, "options": json.dumps(s.options, sort_keys=True, separators=(",", ":")),
+        "rated": int(s.rated), "lo": s.low, "hi": s.high, "rating": s.rating,
+        "pk": s.pkey or "", "kind": s.kind, "name": s.name or "", "tok": s.token_hash,
+        "created": s.created_ms, "expires": s.expires_ms,
+        "fallback": "" if s.fallback_ms is None else s.fallback_ms, "pool": s.pool,
+        "status": "open",
+    }  # fmt: skip
+
+
+def _from_hash(h: dict[str, str]) -> SeekRecord:
+    paired = h.get("gid")
+    return SeekRecord(
+        game=h["game"], options=json.loads(h["options"]), rated=h["rated"] == "1",
+        low=int(h["lo"]), high=int(h["hi"]), rating=int(h["rating"]), kind=h["kind"],
+        name=h["name"] or None, pkey=h["pk"] or None, token_hash=h["tok"],
+        created_ms=int(h["created"]), expires_ms=int(h["expires"]),
+        fallback_ms=int(h["fallback"]) if h["fallback"] else None, pool=h["pool"],
+        status=h["status"], version=int(h.get("v") or 0), game_id=paired or None,
+        seat=int(h["seat"]) if h.get("seat") else None, opponent=h.get("opp") or None,
+    )  # fmt: skip
+
+
 def _seek(seek_id: str) -> str:
     return f"{SK}:s:{seek_id}"
 
@@ -180,18 +207,18 @@ class SeekStore:
         self._finish = client.register_script(_FINISH)
         self._cancel = client.register_script(_CANCEL)
 
-    def add(self, seek_id: str, fields: dict, due_ms: int) -> None:
+    def add(self, seek_id: str, seek: SeekRecord, due_ms: int) -> None:
         """Store a new open seek (not yet in its pool: ``pair`` puts it there)."""
         key = _seek(seek_id)
         pipe = self.r.pipeline(transaction=True)
-        pipe.hset(key, mapping={**fields, "status": "open"})
-        pipe.pexpireat(key, int(fields["expires"]) + SEEK_TTL_MS)
+        pipe.hset(key, mapping=_to_hash(seek))
+        pipe.pexpireat(key, seek.expires_ms + SEEK_TTL_MS)
         pipe.zadd(DUE, {seek_id: due_ms})
         pipe.execute()
 
-    def get(self, seek_id: str) -> dict[str, str] | None:
+    def get(self, seek_id: str) -> SeekRecord | None:
         raw = self.r.hgetall(_seek(seek_id))
-        return {_s(k): _s(v) for k, v in raw.items()} if raw else None
+        return _from_hash({_s(k): _s(v) for k, v in raw.items()}) if raw else None
 
     def pair(self, seek_id: str, pool: str, now_ms: int, game_id: str) -> tuple[str, str | None]:
         """(``paired``, the other seek), (``queued``, None) or (``not-open``, None)."""
@@ -206,18 +233,22 @@ class SeekStore:
         reply = self._due(keys=keys, args=[now_ms, game_id, level, seek_id])
         return _s(reply[0]), (int(_s(reply[1])) if len(reply) > 1 else None)
 
-    def finish(self, member: str) -> None:
-        gid, a, b = member.split("|")
-        keys = [MAKING, _seek(a)] + ([] if b.startswith("bot:") else [_seek(b)])
-        self._finish(keys=keys, args=[member, gid])
+    def finish(self, pairing: Pairing) -> None:
+        """The pairing's game is made: its seeks turn ``paired``, and it leaves ``making``."""
+        member = f"{pairing.game_id}|{pairing.first}|{pairing.second}"
+        keys = [MAKING, _seek(pairing.first)]
+        if not pairing.second.startswith("bot:"):
+            keys.append(_seek(pairing.second))
+        self._finish(keys=keys, args=[member, pairing.game_id])
 
     def cancel(self, seek_id: str, pool: str) -> str | None:
         out = self._cancel(keys=[_seek(seek_id), _pool(pool), DUE], args=[seek_id])
         return _s(out) if out else None
 
-    def making(self, older_than_ms: int) -> list[str]:
+    def making(self, older_than_ms: int) -> list[Pairing]:
         """The pairings made before ``older_than_ms`` whose game is not recorded yet."""
-        return [_s(m) for m in self.r.zrangebyscore(MAKING, "-inf", older_than_ms)]
+        raw = self.r.zrangebyscore(MAKING, "-inf", older_than_ms)
+        return [Pairing(*_s(m).split("|")) for m in raw]
 
     def overdue(self, now_ms: int, limit: int = 500) -> list[str]:
         """Open seeks whose fallback or expiry is due by ``now_ms``."""
@@ -253,7 +284,3 @@ class SeekStore:
 
     def pool_size(self, pool: str) -> int:
         return int(self.r.zcard(_pool(pool)))
-
-    @staticmethod
-    def dumps(obj) -> str:
-        return json.dumps(obj, sort_keys=True, separators=(",", ":"))

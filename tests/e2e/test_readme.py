@@ -208,16 +208,16 @@ def test_admin(tmp_path, redis_url):
     old), inspected, aborted, archived, deleted from Redis; then no game failed."""
     import redis
 
+    from service.assembly import GameCases
     from service.config import load
-    from service.games import Games
     from workers.runtime import Runtime
 
     redis.Redis.from_url(redis_url).flushall()
     archive = str(tmp_path / "archive")
     env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_ARCHIVE_URL": archive}
     rt = Runtime(load(warn=None, redis_url=redis_url, archive_url=archive))
-    old = Games(rt.store, clock=lambda: time.time() - 7200)
-    gid = old.create("spit", None, "bot:hard", "").body["id"]
+    old = GameCases.build(rt.store, clock=lambda: time.time() - 7200)
+    gid = old.seating.create("spit", None, "bot:hard", "").body["id"]
     expect = {"list": gid, "inspect": f"game {gid}: spit, running",
               "abort": f"aborted {gid} at version 4 (T-6: reported abuse)",
               "archive": f"{gid}: archived", "delete": "deleted from Redis",
@@ -228,7 +228,7 @@ def test_admin(tmp_path, redis_url):
         r = shell(command.replace(EXAMPLE_ID, gid), tmp_path, env)
         assert r.returncode == 0, (command, r.stdout, r.stderr)
         assert expect[command.split()[2]] in r.stdout + r.stderr, (command, r.stdout)
-    assert rt.store.meta(gid) is None and (tmp_path / "archive" / "ids" / gid).exists()
+    assert rt.store.game_record(gid) is None and (tmp_path / "archive" / "ids" / gid).exists()
 
 
 def _finish(base: str) -> str:

@@ -11,6 +11,7 @@ from service.archive.directory import DirectoryArchive
 from service.archive.s3 import S3Archive
 from service.config import SettingsError
 from service.errors import ArchiveUnavailable
+from service.http.problems import problem
 from tests.support.processes import free_port
 
 _n = itertools.count()
@@ -50,7 +51,8 @@ def test_an_archive_that_does_not_answer_is_unavailable_not_empty(tmp_path):
                  lambda: list(down.keys("games/"))):  # fmt: skip
         with pytest.raises(ArchiveUnavailable) as e:
             call()
-        assert e.value.status == 503 and e.value.headers["Retry-After"]
+        status, _body, headers = problem(e.value)
+        assert status == 503 and headers["Retry-After"] == "5"
     blocked = tmp_path / "file"
     blocked.write_text("a file where the archive's directory should be")
     with pytest.raises(ArchiveUnavailable):

@@ -15,7 +15,7 @@ import redis
 
 from domain.audit import verify
 from domain.export import from_ndjson
-from service import archiving
+from service.archive import games as games_archive
 from service.archive.s3 import S3Archive
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, new_game, play_to_the_end
@@ -96,7 +96,7 @@ def test_finished_games_go_to_s3_and_leave_redis_after_the_retention(run):
         wait_until(lambda g=gid: not keys_naming(run.r, g), 30, f"{gid} out of Redis")
     fresh = create_app(app_settings(redis_url=run.redis_url), archive=run.archive).test_client()
     for gid, t0, export in played:
-        got = archiving.read(run.archive, gid)
+        got = run.archive.read(gid)
         assert got is not None and got.record["audit"]["ok"]
         assert got.record["export"]["key"].startswith("games/20")
         assert fresh.get(f"/v1/games/{gid}/export").data == export
@@ -105,7 +105,7 @@ def test_finished_games_go_to_s3_and_leave_redis_after_the_retention(run):
     assert len(keys) == 3 * len(played)  # export, record, pointer: each once
     # the game that runs on is untouched
     assert client.get(f"/v1/games/{running}", headers=bearer(r0)).status_code == 200
-    assert archiving.read(run.archive, running) is None
+    assert run.archive.read(running) is None
     # the bulk audit and the monthly dump read the bucket as a user types them
     import os
     import re
@@ -156,11 +156,11 @@ def test_an_unreachable_archive_keeps_the_game_and_is_retried_with_backoff(run, 
     before_it = max(float(t["end"]) for t in runs if int(t["attempt"]) == 0)
     assert float(again["start"]) - before_it >= 900  # backed off a second (then 2, 4, ...)
     assert {k for k in keys_naming(run.r, gid) if k.startswith("spit:")} == before  # all there
-    assert "archived" not in run.app.extensions["spitlog"].store.meta(gid)
+    assert run.app.extensions["spitlog"].store.game_record(gid).archived is None
     down.stop()
     run.start(workers=("w1",), SPITLOG_RETAIN_S="0")  # the archive is back
     wait_until(lambda: not keys_naming(run.r, gid), 30, "archived and deleted once it is back")
-    assert archiving.read(run.archive, gid).record["audit"]["ok"]
+    assert run.archive.read(gid).record["audit"]["ok"]
 
 
 def test_a_game_no_retry_can_archive_fails_once_and_waits_for_its_operator(run):
@@ -178,7 +178,7 @@ def test_a_game_no_retry_can_archive_fails_once_and_waits_for_its_operator(run):
     procs = run.start(SPITLOG_RETAIN_S="0")
     gid, t0, t1 = new_game(run.client, options={"max_rounds": 1})
     other_record = b"games/2000/01/g_0000000000000000.json"
-    run.archive.put(archiving.pointer_key(gid), other_record)  # not this game's
+    run.archive.put(games_archive.pointer_key(gid), other_record)  # not this game's
     play_to_the_end(run.client, gid, t0, t1)
     schedule = Schedule(run.r)
     wait_until(lambda: schedule.archive_failure(gid) is not None, 60, "the failure recorded")
@@ -215,7 +215,7 @@ def test_a_game_no_retry_can_archive_fails_once_and_waits_for_its_operator(run):
     done = admin("archive", gid)
     assert done.returncode == 0 and f"{gid}: archived" in done.stdout, done
     wait_until(lambda: not keys_naming(run.r, gid), 60, "out of Redis once archived")
-    assert archiving.read(run.archive, gid).record["audit"]["ok"]
+    assert run.archive.read(gid).record["audit"]["ok"]
     assert admin("failed").stderr.startswith("0 games")
 
 

@@ -12,12 +12,14 @@ import pytest
 import redis
 
 from domain import speed
-from service.games import Games, token_hash
+from service.assembly import GameCases
+from service.ports import ms_now
 from service.rematch import Rematches
 from service.seeks import Seeks
 from service.store.players import PlayerStore
 from service.store.redis import RedisStore
 from service.store.seeks import DUE, MAKING, SeekStore
+from service.tokens import token_hash
 
 pytestmark = pytest.mark.redis
 
@@ -30,8 +32,13 @@ NEAREST_1500 = "bot:" + min(speed.BOT_RATINGS, key=lambda lv: abs(speed.BOT_RATI
 def use_cases(url: str):
     client = redis.Redis.from_url(url, max_connections=64)
     store, players = RedisStore(client), PlayerStore(client)
-    games = Games(store, players=players)
-    return games, Seeks(games, SeekStore(client), players, None, max_s=300)
+    cases = GameCases.build(store, players=players)
+    return cases, Seeks(cases.seating, SeekStore(client), players, None, max_s=300)
+
+
+def rematches(cases: GameCases) -> Rematches:
+    return Rematches(cases.reading, cases.tokens, cases.seating, cases.pairs,
+                     cases.store, clock=ms_now)  # fmt: skip
 
 
 def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_client, redis_url):
@@ -90,39 +97,39 @@ def test_1000_concurrent_seeks_are_each_paired_exactly_once_or_expired(redis_cli
 
     games, seeks = use_cases(redis_url)
     final = {p["id"]: seeks.store.get(p["id"]) for p in posted}
-    by_status = Counter(s["status"] for s in final.values())
+    by_status = Counter(s.status for s in final.values())
     assert set(by_status) <= {"paired", "expired"}, by_status
     in_game = defaultdict(list)
     for sid, s in final.items():
-        if s["status"] == "paired":
-            in_game[s["gid"]].append((sid, int(s["seat"]), s["opp"]))
+        if s.status == "paired":
+            in_game[s.game_id].append((sid, s.seat, s.opponent))
     spec = {p["id"]: p for p in posted}
     vs_bot = 0
     for gid, seats in in_game.items():
-        meta = games.store.meta(gid)
-        assert meta is not None, f"{gid}: paired, and no game"
+        record = games.store.game_record(gid)
+        assert record is not None, f"{gid}: paired, and no game"
         if len(seats) == 1:  # a bot fallback
             ((sid, seat, opp),) = seats
-            assert seat == 0 and opp.startswith("bot:") and meta["kind1"] == opp
-            assert meta["tok0"] == final[sid]["tok"]
+            assert seat == 0 and opp.startswith("bot:") and record.seats[1].kind == opp
+            assert record.seats[0].token_hash == final[sid].token_hash
             vs_bot += 1
             continue
         assert sorted(seat for _s, seat, _o in seats) == [0, 1], (gid, seats)
         (a, _sa, oa), (b, _sb, ob) = sorted(seats, key=lambda x: x[1])
         assert (oa, ob) == (b, a)  # each names the other
-        assert [meta["tok0"], meta["tok1"]] == [final[a]["tok"], final[b]["tok"]]
+        assert list(record.token_hashes) == [final[a].token_hash, final[b].token_hash]
         sa, sb = spec[a], spec[b]
         assert (sa["game"], sa["options"]) == (sb["game"], sb["options"]) == (
-            meta["game"], {k: v for k, v in sa["options"].items()})  # fmt: skip
+            record.game, {k: v for k, v in sa["options"].items()})  # fmt: skip
         for mine, theirs in ((final[a], final[b]), (final[b], final[a])):
-            assert int(mine["lo"]) <= int(theirs["rating"]) <= int(mine["hi"])
+            assert mine.low <= theirs.rating <= mine.high
     # no seek in two games: every seek's token sits at one seat of one game only
-    metas = [games.store.meta(gid) for gid in in_game]
-    seated = Counter(m[f] for m in metas for f in ("tok0", "tok1") if m.get(f))
+    records = [games.store.game_record(gid) for gid in in_game]
+    seated = Counter(h for r in records for h in r.token_hashes if h)
     assert max(seated.values()) == 1
     assert sum(len(s) for s in in_game.values()) == by_status["paired"]
     never = [sid for sid in final if spec[sid]["rating_range"] == [0, 1000]]
-    assert all(final[s]["status"] == "expired" or final[s]["opp"].startswith("bot:")
+    assert all(final[s].status == "expired" or final[s].opponent.startswith("bot:")
                for s in never)  # fmt: skip
     r = redis_client
     assert [k for k in r.scan_iter("spit:{sk}:pool:*") if r.zcard(k)] == []
@@ -143,9 +150,9 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
     with pytest.raises(ConnectionError):
         seeks.post("spit", {})
     seeks._settle = real
-    (member,) = seeks.store.making(int(time.time() * 1000) + 1)
-    gid = member.split("|")[0]
-    assert games.store.meta(gid) is None  # paired, the game not made
+    (pairing,) = seeks.store.making(int(time.time() * 1000) + 1)
+    gid = pairing.game_id
+    assert games.store.game_record(gid) is None  # paired, the game not made
     # the sweeper and a reader at once: one game
     others = [use_cases(redis_url)[1] for _ in range(4)]
     ts = [threading.Thread(target=o.settle_stale, args=(int(time.time() * 1000) + 1,))
@@ -157,8 +164,8 @@ def test_a_pairing_whose_process_died_before_its_game_is_finished_once(redis_cli
         t.join()
     got = seeks.read(a["id"], a["token"])
     assert (got["status"], got["game_id"], got["seat"]) == ("paired", gid, 0)
-    assert games.load(gid).meta["tok0"] == token_hash(a["token"])
-    assert games.store.version(gid) == games.load(gid).version
+    assert games.reading.load(gid).record.seats[0].token_hash == token_hash(a["token"])
+    assert games.store.version(gid) == games.reading.load(gid).version
     assert seeks.store.making(int(time.time() * 1000) + 1) == []
 
 
@@ -166,14 +173,14 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
     games, _seeks = use_cases(redis_url)
     played = []
     for _ in range(40):
-        g = games.create("speed", None, "human", "").body
-        j = games.join(g["id"], "").body
-        games.act(g["id"], j["token"], {"type": "resign"})
+        g = games.seating.create("speed", None, "human", "").body
+        j = games.joining.join(g["id"], "").body
+        games.acting.act(g["id"], j["token"], {"type": "resign"})
         played.append((g["id"], g["token"], j["token"]))
     answers = defaultdict(list)
 
     def ask(gid, token, barrier):
-        mine = Rematches(use_cases(redis_url)[0])
+        mine = rematches(use_cases(redis_url)[0])
         barrier.wait()
         answers[gid].append(mine.ask(gid, token))
 
@@ -192,11 +199,11 @@ def test_both_seats_asking_for_a_rematch_at_the_same_instant_make_one_game(redis
         assert len(named) == 1
         new = named.pop()
         made[new] += 1
-        assert games.store.meta(gid)["rmg"] == new
-        assert games.load(new).meta["rmo"] == gid
+        assert games.store.game_record(gid).rematch.game == new
+        assert games.reading.load(new).record.rematch_of == gid
         for token, seat in ((t0, 1), (t1, 0)):
-            mine = Rematches(games).read(gid, token)
-            assert games.seat(games.load(new), mine["token"]) == seat
+            mine = rematches(games).read(gid, token)
+            assert games.tokens.seat(games.reading.load(new), mine["token"]) == seat
     assert len(made) == len(played)
     rows, _ = games.store.lobby("running", None, 100)
     assert len(rows) == len(played)  # one new game each, nothing more
@@ -243,10 +250,10 @@ def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
         store = unarmed_seeks.store
 
         def paired(seek) -> bool:
-            return store.get(seek["id"])["status"] == "paired"
+            return store.get(seek["id"]).status == "paired"
 
         assert _until(lambda: paired(armed)), store.get(armed["id"])  # from its slot
-        assert store.get(lost["id"])["status"] == "open"  # nothing armed it
+        assert store.get(lost["id"]).status == "open"  # nothing armed it
         assert "re-armed" not in procs.log("scheduler")
         procs.env["SPITLOG_STALL_S"] = "1.0"
         procs.restart("scheduler", "scheduler")
@@ -256,14 +263,14 @@ def test_bot_fallbacks_are_fired_by_the_workers_and_lost_ones_by_the_sweeper(
             got = store.get(s["id"])
             # the level whose calibrated rating is nearest a newcomer's 1500 (RULES aside:
             # domain.speed.BOT_RATINGS)
-            assert (got["status"], got["opp"]) == ("paired", NEAREST_1500), got
+            assert (got.status, got.opponent) == ("paired", NEAREST_1500), got
             h = bearer(s["token"])
-            view = client.get(f"/v1/games/{got['gid']}", headers=h).get_json()
+            view = client.get(f"/v1/games/{got.game_id}", headers=h).get_json()
             assert view["you"] == 0 and view["players"][1]["kind"] == NEAREST_1500
-            client.post(f"/v1/games/{got['gid']}/actions", json={"type": "ready"}, headers=h)
+            client.post(f"/v1/games/{got.game_id}/actions", json={"type": "ready"}, headers=h)
 
         def dealt() -> bool:  # the hosted bot readies and the deal is turned up
-            v = client.get(f"/v1/games/{store.get(lost['id'])['gid']}").get_json()
+            v = client.get(f"/v1/games/{store.get(lost['id']).game_id}").get_json()
             return v["phase"] not in ("ready", "waiting")
 
         assert _until(dealt)

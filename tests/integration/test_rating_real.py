@@ -16,7 +16,6 @@ import pytest
 import redis
 
 from domain.ratings import Rating
-from service import archiving
 from service.archive.directory import DirectoryArchive
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, move_each
@@ -71,7 +70,7 @@ def play_one(client, svc, key, rng, n: int) -> tuple[str, list[str]]:
     # both seats make a move first (a hosted level's, the workers' own): resigned before
     # that, a rated game is aborted, not rated (docs/decisions/0027)
     seats = (tokens[0], tokens[1] if len(tokens) > 1 else "workers")
-    assert not move_each(client, svc.games, g["id"], seats, rng_seed=n).over
+    assert not move_each(client, svc, g["id"], seats, rng_seed=n).over
     loser = rng.randrange(len(tokens))
     resign = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
                          headers=bearer(tokens[loser]))  # fmt: skip
@@ -138,7 +137,7 @@ def test_rated_games_are_rated_exactly_once_through_kill_9s(redis_url, tmp_path,
     assert {p: killed_at(kill_dir, p) for p in forced} == forced
     outcomes = defaultdict(list)
     for gid, who in played:
-        record = archiving.read(archive, gid).record
+        record = archive.read(gid).record
         assert "rating" in record and record["rated"] == "1", gid
         seats = json.loads(record["rating"])["seats"]
         for seat, pid in enumerate(who):

@@ -13,9 +13,10 @@ import time
 import pytest
 
 import domain
+from service.acting import Acted
 from service.config import load
-from service.games import Acted, ms_now
 from tests.support.api import move_each
+from tests.support.fakes import MovableClock
 from workers.jobs import MAX_BACKOFF_S, RETRY_S, _fire
 from workers.runtime import Runtime
 from workers.schedule import (
@@ -39,8 +40,13 @@ pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
-def rt(redis_url, redis_client):  # redis_client: flushed for each test
-    return Runtime(load(warn=None, redis_url=redis_url, bot_pace=1.0))
+def clock():
+    return MovableClock()
+
+
+@pytest.fixture
+def rt(redis_url, redis_client, clock):  # redis_client: flushed for each test
+    return Runtime(load(warn=None, redis_url=redis_url, bot_pace=1.0), clock=clock)
 
 
 def test_arming_is_monotonic_per_game(rt):
@@ -89,20 +95,20 @@ def test_T6_an_opponent_acting_faster_than_the_bot_does_not_put_its_decision_off
     ready falls due) no longer pushes the bot's decision off, which would keep it from
     ever acting while its T-6 clock ran; the bot decides on the game as it is at that
     time. Its own action plans the next one at its reaction from then."""
-    g = rt.games.create("speed", {"ready_grace_s": 60}, "bot:easy", "").body
+    g = rt.seating.create("speed", {"ready_grace_s": 60}, "bot:easy", "").body
     gid, token = g["id"], g["token"]
     slot = bot_slot(gid, 1)
-    state = rt.games.load(gid).state
+    state = rt.reading.load(gid).state
     ((due, plan),) = rt.schedule.status([slot])
     assert due is not None and plan[0] == state.version
     rt.scheduler.clock = lambda: due / 1000 - 0.001  # the hook runs 1 ms before it
-    assert isinstance(rt.games.act(gid, token, {"type": "ready"}), Acted)
-    state = rt.games.load(gid).state
+    assert isinstance(rt.acting.act(gid, token, {"type": "ready"}), Acted)
+    state = rt.reading.load(gid).state
     assert state.can_act[1] and rt.schedule.status([slot]) == [(due, (state.version, 0, 0))]
     # the bot's own action: its next plan is due at its reaction from now
     rt.scheduler.clock = Clock()
     now = rt.scheduler.clock()
-    after = rt.games.submit(gid, 1, domain.Ready(), state.version)
+    after = rt.acting.submit(gid, 1, domain.Ready(), state.version)
     assert after is not None and after.can_act[1]
     policy = bot_level(after, 1)
     reaction = rt.scheduler.reaction_ms(policy, plan_rng(gid, after.version, 1))
@@ -233,8 +239,8 @@ def test_a_due_decision_is_claimed_by_one_ticker_only(rt):
 
 def test_after_each_append_the_bots_and_deadlines_are_armed(rt):
     t0 = time.time()
-    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy").body
-    state = rt.games.load(g["id"]).state
+    g = rt.seating.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy").body
+    state = rt.reading.load(g["id"]).state
     status = dict(zip(all_slots(g["id"]), rt.schedule.status(all_slots(g["id"])), strict=True))
     assert all(due is not None and plan[0] == state.version for due, plan in status.values())
     # a bot reacts after its level's reaction time (hard: 0.2 s at least); the deadline
@@ -242,7 +248,7 @@ def test_after_each_append_the_bots_and_deadlines_are_armed(rt):
     assert t0 * 1000 + 200 < status[bot_slot(g["id"], 1)][0] < t0 * 1000 + 5000
     assert [d.rule for d in domain.deadlines(state)][0] == "T-2"
     assert status[deadline_slot(g["id"])][0] == pytest.approx((state.phase_since + 5) * 1000, abs=1)
-    rt.games.submit(g["id"], 0, domain.Resign(), state.version)
+    rt.acting.submit(g["id"], 0, domain.Resign(), state.version)
     assert rt.schedule.status(all_slots(g["id"])) == [(None, None)] * len(all_slots(g["id"]))
 
 
@@ -254,10 +260,10 @@ def test_a_human_action_arms_nothing_unless_a_deadline_comes_sooner_or_a_near_on
     moves to the new soonest, instead of a job waking at T-2's time to find nothing."""
     # T-4 and T-1 both further than NEAR_S: the plays below move them, and arm nothing
     options = {"ready_grace_s": 5, "idle_forfeit_s": 60, "spit_grace_s": NEAR_S + 15}
-    g = rt.games.create("spit", options, "human", "").body
+    g = rt.seating.create("spit", options, "human", "").body
     gid, t0 = g["id"], g["token"]
-    t1 = rt.games.join(gid, "").body["token"]
-    state = rt.games.load(gid).state
+    t1 = rt.joining.join(gid, "").body["token"]
+    state = rt.reading.load(gid).state
     assert state.phase == "ready"
     slot = deadline_slot(gid)
     armed = rt.schedule.status([slot])[0][0]
@@ -265,10 +271,10 @@ def test_a_human_action_arms_nothing_unless_a_deadline_comes_sooner_or_a_near_on
     calls = []
     real = rt.schedule._arm
     rt.schedule._arm = lambda **kw: calls.append(kw) or real(**kw)
-    assert isinstance(rt.games.act(gid, t0, {"type": "ready"}), Acted)  # T-2 still runs: no arm
+    assert isinstance(rt.acting.act(gid, t0, {"type": "ready"}), Acted)  # T-2 still runs: no arm
     assert calls == []
-    assert isinstance(rt.games.act(gid, t1, {"type": "ready"}), Acted)  # the round starts
-    state = rt.games.load(gid).state
+    assert isinstance(rt.acting.act(gid, t1, {"type": "ready"}), Acted)  # the round starts
+    state = rt.reading.load(gid).state
     soonest = domain.deadlines(state)[0]
     assert soonest.rule in ("T-1", "T-4") and soonest.at > state.phase_since + 5
     # T-2, due within NEAR_S, is met: one arm sets the slot to the new soonest
@@ -277,13 +283,13 @@ def test_a_human_action_arms_nothing_unless_a_deadline_comes_sooner_or_a_near_on
     armed = rt.schedule.status([slot])[0][0]
     assert armed == pytest.approx(soonest.at * 1000, abs=1)
     for _ in range(5):
-        before = rt.games.load(gid).state
+        before = rt.reading.load(gid).state
         play = next((a for a in domain.view(before, 0)["legal_actions"] if a["type"] == "play"),
                     None)  # fmt: skip
         if play is None:
             break
-        assert isinstance(rt.games.act(gid, t0, play), Acted)
-        after = rt.games.load(gid).state
+        assert isinstance(rt.acting.act(gid, t0, play), Acted)
+        after = rt.reading.load(gid).state
         was, due = domain.deadlines(before)[0].at, domain.deadlines(after)[0].at
         # seat 0's own T-4 moves back; only seat 1's clock, resumed by the play (a card
         # of its fits now: RULES T-4 counts in total), can bring the soonest deadline sooner
@@ -304,9 +310,9 @@ def test_a_near_deadline_met_moves_the_slot_and_a_far_one_does_not(rt):
     ever runs before the game moves on, arms the next)."""
     clock = Clock()
     sch = Scheduler(rt.schedule, clock=clock)
-    gid = rt.games.create("spit", {"ready_grace_s": 5}, "human", "").body["id"]
-    rt.games.join(gid, "")
-    ready = rt.games.load(gid).state  # T-2, 5 s after the join
+    gid = rt.seating.create("spit", {"ready_grace_s": 5}, "human", "").body["id"]
+    rt.joining.join(gid, "")
+    ready = rt.reading.load(gid).state  # T-2, 5 s after the join
     slot = deadline_slot(gid)
     t2 = domain.deadlines(ready)[0]
     assert t2.rule == "T-2" and rt.schedule.status([slot])[0][0] == pytest.approx(t2.at * 1000)
@@ -329,25 +335,25 @@ def test_a_finished_game_is_armed_for_the_archive_after_its_rematch_asks(rt):
     (the archive job would wait for them anyway); a rated game's at once (its job rates
     it first), an aborted game's too."""
     sch = Scheduler(rt.schedule, archive_after_s=65.0)
-    g = rt.games.create("speed", {}, "human", "").body
-    rt.games.join(g["id"], "")
-    state = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
+    g = rt.seating.create("speed", {}, "human", "").body
+    rt.joining.join(g["id"], "")
+    state = rt.acting.submit(g["id"], 0, domain.Resign(), rt.reading.load(g["id"]).state.version)
     assert state.status == "finished"
     sch.on_appended(g["id"], state, None)
     due = rt.schedule.status([archive_slot(g["id"])])[0][0]
     assert due == pytest.approx((state.phase_since + 65.0) * 1000, abs=1)
-    again = rt.games.create("speed", {}, "human", "").body
-    rt.games.join(again["id"], "")
-    ended = rt.games.submit(
-        again["id"], 1, domain.Resign(), rt.games.load(again["id"]).state.version
+    again = rt.seating.create("speed", {}, "human", "").body
+    rt.joining.join(again["id"], "")
+    ended = rt.acting.submit(
+        again["id"], 1, domain.Resign(), rt.reading.load(again["id"]).state.version
     )
     t = time.time()
     sch.on_appended(again["id"], ended, None, rated=True)  # rated: its job rates it at once
     assert rt.schedule.status([archive_slot(again["id"])])[0][0] == pytest.approx(
         t * 1000, abs=1000
     )
-    gone = rt.games.create("speed", {"join_timeout_s": 1}, "human", "").body["id"]
-    aborted = dataclasses.replace(rt.games.load(gone).state, status="aborted", phase="aborted")
+    gone = rt.seating.create("speed", {"join_timeout_s": 1}, "human", "").body["id"]
+    aborted = dataclasses.replace(rt.reading.load(gone).state, status="aborted", phase="aborted")
     t = time.time()
     sch.on_appended(gone, aborted, None)
     assert rt.schedule.status([archive_slot(gone)])[0][0] == pytest.approx(t * 1000, abs=1000)
@@ -355,24 +361,24 @@ def test_a_finished_game_is_armed_for_the_archive_after_its_rematch_asks(rt):
 
 def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
     sch = Scheduler(rt.schedule)
-    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "").body
+    g = rt.seating.create("spit", {"join_timeout_s": 600}, "human", "").body
     gid = g["id"]
-    waiting = rt.games.load(gid).state
+    waiting = rt.reading.load(gid).state
     slot = deadline_slot(gid)
     assert rt.schedule.status([slot])[0][0] == pytest.approx(
         (waiting.created_at + 600) * 1000, abs=1
     )
-    rt.games.join(gid, "")
-    joined = rt.games.load(gid).state  # T-2 (10 s) is far sooner than T-5 was
+    rt.joining.join(gid, "")
+    joined = rt.reading.load(gid).state  # T-2 (10 s) is far sooner than T-5 was
     assert rt.schedule.status([slot])[0][0] == pytest.approx(
         domain.deadlines(joined)[0].at * 1000, abs=1
     )
     armed = rt.schedule.status([slot])[0][0]
     # T-4 after the round starts comes later than T-2 did: nothing moves
-    rt.games.act(gid, g["token"], {"type": "ready"})
+    rt.acting.act(gid, g["token"], {"type": "ready"})
     assert rt.schedule.status([slot])[0][0] == armed
     # the hook of an append decided on an unknown state arms the soonest exactly
-    state = rt.games.load(gid).state
+    state = rt.reading.load(gid).state
     sch.on_appended(gid, state, None)
     assert rt.schedule.status([slot])[0][0] == pytest.approx(
         domain.deadlines(state)[0].at * 1000, abs=1
@@ -382,13 +388,13 @@ def test_a_deadline_sooner_than_any_before_arms_the_slot_sooner(rt):
 def test_a_game_with_a_bot_keeps_its_deadline_slot_exact(rt):
     """A bot's game arms at every append: the deadline slot follows the soonest deadline
     exactly, so a deadline met (T-2, once both are ready) leaves no early job behind."""
-    g = rt.games.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy").body
+    g = rt.seating.create("spit", {"ready_grace_s": 5}, "bot:hard", "", seat0="bot:easy").body
     gid, slot = g["id"], deadline_slot(g["id"])
-    state = rt.games.load(gid).state
+    state = rt.reading.load(gid).state
     t2 = rt.schedule.status([slot])[0][0]
     assert t2 == pytest.approx((state.phase_since + 5) * 1000, abs=1)
     for seat in (0, 1):
-        state = rt.games.submit(gid, seat, domain.Ready(), state.version)
+        state = rt.acting.submit(gid, seat, domain.Ready(), state.version)
     soonest = domain.deadlines(state)[0]
     # T-2 was met: the slot is at the soonest deadline now (a hosted bot's idle clock, T-6,
     # or T-1 if the deal began with a stalemate), not at T-2's time
@@ -408,9 +414,9 @@ class Clock:
 def test_the_sweeper_rearms_what_a_crash_lost_and_nothing_else(rt):
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard").body
+    g = rt.seating.create("speed", None, "bot:hard", "", seat0="bot:hard").body
     gid = g["id"]
-    version = rt.games.load(gid).state.version
+    version = rt.reading.load(gid).state.version
     sweeper.sweep()  # first sight of the game
     # A ticker claims both bot turns; the jobs die with their worker (nothing ran).
     got, _ = rt.schedule.claim(time.time() * 1000 + 10_000, 10)
@@ -428,13 +434,13 @@ def test_the_sweeper_rearms_what_a_crash_lost_and_nothing_else(rt):
 def test_the_sweeper_rearms_a_game_whose_hook_never_ran(rt):
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("spit", None, "bot:medium", "", seat0="bot:medium").body
+    g = rt.seating.create("spit", None, "bot:medium", "", seat0="bot:medium").body
     rt.schedule.r.delete(DUE, PLAN)  # as if the queue Redis lost it, or a crash before the hook
     assert sweeper.sweep() == 1  # the deadline slot, gone: at once, stalled or not
     clock.t += 2.5
     assert sweeper.sweep() == 2  # both bots, once the game has not moved for STALL_S
     assert rt.schedule.status([bot_slot(g["id"], 1)])[0][0] is not None
-    state = rt.games.load(g["id"]).state
+    state = rt.reading.load(g["id"]).state
     assert rt.schedule.status([deadline_slot(g["id"])])[0][0] == pytest.approx(
         max(domain.deadlines(state)[0].at, clock.t) * 1000, abs=1
     )
@@ -448,9 +454,9 @@ def test_the_sweeper_arms_a_rated_game_over_for_its_rating_at_once(rt):
 
     assert rt.scheduler.archive_after_s > 30  # the default: the rematch asks, the grace
     who = Who(pkey="a_000000000001:alice", name="Alice")
-    g = rt.games.create("speed", {}, "bot:easy", "", who=who, rated=True).body
-    move_each(None, rt.games, g["id"], (None, None))  # resigned before, it would be aborted
-    ended = rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
+    g = rt.seating.create("speed", {}, "bot:easy", "", who=who, rated=True).body
+    move_each(None, rt, g["id"], (None, None))  # resigned before, it would be aborted
+    ended = rt.acting.submit(g["id"], 0, domain.Resign(), rt.reading.load(g["id"]).state.version)
     assert ended.status == "finished"
     rt.schedule.r.delete(DUE, PLAN)  # as if the worker died between the append and its hook
     t = time.time()
@@ -465,7 +471,7 @@ def test_an_archive_job_of_a_game_still_running_ends_its_plan_and_keeps_the_rest
     from workers import jobs
 
     monkeypatch.setattr(jobs, "_runtime", rt)
-    gid = rt.games.create("speed", None, "bot:hard", "").body["id"]
+    gid = rt.seating.create("speed", None, "bot:hard", "").body["id"]
     live = [s for s in all_slots(gid) if rt.schedule.status([s])[0][1] is not None]
     assert live
     before = rt.schedule.status(live)
@@ -480,7 +486,7 @@ def test_a_game_out_of_redis_leaves_no_slot_even_if_its_last_hook_never_ran(rt):
     """A bot game whose last append's hook never ran (its worker killed between the two:
     the bots' and the deadline's plans stay, at the version before): once the game
     leaves Redis, ``forget`` drops every slot of it, not only its archive's."""
-    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard").body
+    g = rt.seating.create("speed", None, "bot:hard", "", seat0="bot:hard").body
     gid = g["id"]
     assert {s for s in all_slots(gid) if rt.schedule.status([s])[0][1] is not None} == set(
         all_slots(gid)
@@ -500,12 +506,12 @@ def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
     STALL_S old."""
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("speed", None, "human", "").body
+    g = rt.seating.create("speed", None, "human", "").body
     gid, slot = g["id"], deadline_slot(g["id"])
-    rt.games.join(gid, "")
+    rt.joining.join(gid, "")
     got, _ = rt.schedule.claim(time.time() * 1000 + 10**9, 10)  # claimed, then lost
     assert slot in {d.slot for d in got}
-    version = rt.games.load(gid).state.version
+    version = rt.reading.load(gid).state.version
     moves = iter(range(version, version + 100))
     sweeper.live_games = lambda: [(gid, next(moves))]  # the game moves at every sweep
     clock.t = time.time()
@@ -514,7 +520,7 @@ def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
         clock.t += 1.0
         rearmed.append(sweeper.sweep())
     assert rearmed == [0, 0, 1, 0]  # claimed 2 s ago and nothing ran: lost; then waiting
-    state = rt.games.load(gid).state
+    state = rt.reading.load(gid).state
     assert rt.schedule.status([slot])[0][0] == pytest.approx(
         max(domain.deadlines(state)[0].at, clock.t) * 1000, abs=1
     )
@@ -523,9 +529,9 @@ def test_a_lost_deadline_job_of_a_game_that_keeps_moving_is_rearmed(rt):
 def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "").body
+    g = rt.seating.create("spit", {"join_timeout_s": 30}, "human", "").body
     gid = g["id"]
-    due = (rt.games.load(gid).state.created_at + 30) * 1000
+    due = (rt.reading.load(gid).state.created_at + 30) * 1000
     rt.schedule.r.zadd(DUE, {deadline_slot(gid): due + 60_000})  # a lost hook's trace
     sweeper.sweep()
     clock.t += 2.5
@@ -538,12 +544,12 @@ def test_the_sweeper_rearms_a_deadline_slot_due_too_late(rt):
 # ---------------------------------------------------------------- the deadline job
 
 
-def test_a_deadline_job_fires_once_and_a_duplicate_finds_nothing(rt):
-    rt.games.clock = lambda: time.time() - 1  # created a second ago: its T-5 is due
-    g = rt.games.create("spit", {"join_timeout_s": 0.05}, "human", "").body
-    rt.games.clock = ms_now
+def test_a_deadline_job_fires_once_and_a_duplicate_finds_nothing(rt, clock):
+    clock.shift(-1)  # created a second ago: its T-5 is due
+    g = rt.seating.create("spit", {"join_timeout_s": 0.05}, "human", "").body
+    clock.shift(1)
     assert _fire(rt, g["id"], 0)[:2] == ("fired", "T-5")
-    assert rt.games.load(g["id"]).state.status == "aborted"
+    assert rt.reading.load(g["id"]).state.status == "aborted"
     assert _fire(rt, g["id"], 0)[0] == "stale"  # RQ delivered it twice
     assert [e["type"] for _v, e in rt.store.read_after(g["id"], 0)].count("deadline_expired") == 1
 
@@ -552,9 +558,9 @@ def test_a_deadline_job_early_by_the_ticks_clock_backs_off(rt):
     """Claimed at the deadline's time by the ticker's clock, and not yet due by the
     worker's (a skew beyond MAX_EARLY_S): back off, doubling up to 5 s, instead of
     being claimed again a few milliseconds later, over and over."""
-    g = rt.games.create("spit", {"join_timeout_s": 600}, "human", "").body
+    g = rt.seating.create("spit", {"join_timeout_s": 600}, "human", "").body
     gid, slot = g["id"], deadline_slot(g["id"])
-    at = domain.deadlines(rt.games.load(gid).state)[0].at
+    at = domain.deadlines(rt.reading.load(gid).state)[0].at
     rt.schedule.claim(time.time() * 1000 + 10**9, 10)
     before = time.time()
     assert _fire(rt, gid, 0, due_ms=math.ceil(at * 1000))[0] == "refused"
@@ -581,9 +587,9 @@ def test_the_sweeper_shows_live_games_and_how_long_an_unmoved_game_is_overdue(rt
 
     clock = Clock()
     sweeper = Sweeper(rt, stall_s=2.0, clock=clock)
-    g = rt.games.create("spit", {"join_timeout_s": 30}, "human", "").body
-    rt.games.create("speed", {"ready_grace_s": 300}, "bot:hard", "")  # due long after
-    t5 = rt.games.load(g["id"]).state.created_at + 30
+    g = rt.seating.create("spit", {"join_timeout_s": 30}, "human", "").body
+    rt.seating.create("speed", {"ready_grace_s": 300}, "bot:hard", "")  # due long after
+    t5 = rt.reading.load(g["id"]).state.created_at + 30
     clock.t = t5 - 10
     sweeper.sweep()
     live = {s: REGISTRY.get_sample_value("spitlog_games_live", {"status": s})
@@ -593,24 +599,24 @@ def test_the_sweeper_shows_live_games_and_how_long_an_unmoved_game_is_overdue(rt
     clock.t = t5 + 40  # unmoved, checked, 40 s past its deadline
     sweeper.sweep()
     assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == pytest.approx(40)
-    rt.games.join(g["id"], "")  # someone joined at last: it moved
+    rt.joining.join(g["id"], "")  # someone joined at last: it moved
     clock.t += 1
     sweeper.sweep()
     assert REGISTRY.get_sample_value("spitlog_deadline_overdue_seconds") == 0
 
 
 def test_a_job_decides_on_the_game_it_loaded_without_loading_it_again(rt):
-    """``Games.submit(known=...)``: a bot's or a deadline's job decides on the game it has
+    """``Acting.submit(known=...)``: a bot's or a deadline's job decides on the game it has
     just loaded (one round trip), and the append's version check stands for the second
     load; a game that moved since is refused as a load would have found it moved."""
-    g = rt.games.create("speed", None, "bot:hard", "", seat0="bot:hard").body
-    game = rt.games.load(g["id"])
+    g = rt.seating.create("speed", None, "bot:hard", "", seat0="bot:hard").body
+    game = rt.reading.load(g["id"])
     loads = []
-    real = rt.games.store.load
-    rt.games.store.load = lambda *a, **k: loads.append(a) or real(*a, **k)
-    state = rt.games.submit(g["id"], 0, domain.Resign(), game.version, known=game)
+    real = rt.store.load
+    rt.store.load = lambda *a, **k: loads.append(a) or real(*a, **k)
+    state = rt.acting.submit(g["id"], 0, domain.Resign(), game.version, known=game)
     assert state is not None and state.over and loads == []
-    stale = rt.games.submit(g["id"], 1, domain.Resign(), game.version, known=game)
+    stale = rt.acting.submit(g["id"], 1, domain.Resign(), game.version, known=game)
     assert stale is None  # the log moved past the version it knew: refused, as before
 
 
@@ -635,11 +641,11 @@ def test_an_archive_job_no_retry_can_fix_fails_for_good_once(
     monkeypatch.setattr(jobs, "_runtime", rt)
     gids = []
     for _ in range(2):
-        g = rt.games.create("speed", None, "bot:easy", "").body
-        rt.games.submit(g["id"], 0, domain.Resign(), rt.games.load(g["id"]).state.version)
+        g = rt.seating.create("speed", None, "bot:easy", "").body
+        rt.acting.submit(g["id"], 0, domain.Resign(), rt.reading.load(g["id"]).state.version)
         gids.append(g["id"])
     bad, down = gids
-    seed = rt.store.meta(bad)["seed"]
+    seed = rt.store.game_record(bad).seed.hex()
     rt.store.r.hdel(f"spit:{{g:{bad}}}:meta", "seed")  # a record that stays corrupt
     real_put = rt.archive.put
 
@@ -662,7 +668,7 @@ def test_an_archive_job_no_retry_can_fix_fails_for_good_once(
     assert len(errors) == 1 and bad in errors[0] and "KeyError: 'seed'" in errors[0]
     failed = rt.schedule.archive_failure(bad)
     assert failed["why"] == "KeyError: 'seed'" and failed["at"] <= time.time() * 1000
-    assert rt.store.meta(bad) is not None  # still in Redis, whole
+    assert rt.store.game_record(bad) is not None  # still in Redis, whole
     rt.schedule.r.zrem(DUE, archive_slot(down))  # its job lost: the sweeper's to re-arm
     rt.schedule.r.hdel(PLAN, archive_slot(down))
     assert set(rt.schedule.archive_failures()) == {bad}
@@ -686,6 +692,6 @@ def test_an_archive_job_no_retry_can_fix_fails_for_good_once(
     assert rt.schedule.archive_failure(bad) is None
     assert rt.schedule.status([archive_slot(bad)])[0][0] is not None  # on its way again
     rt.schedule.r.zrem(DUE, archive_slot(bad))
-    assert jobs.archive_game(bad) == "deleted" and rt.store.meta(bad) is None
+    assert jobs.archive_game(bad) == "deleted" and rt.store.game_record(bad) is None
     sweeper.sweep_archives(time.time() + 3600)
     assert REGISTRY.get_sample_value("spitlog_archive_failed_games") == 0.0

@@ -1,6 +1,8 @@
 """The event store's contract again, on a real redis-server: fakeredis runs another Lua
 than Redis and could hide an atomicity bug."""
 
+from service.records import IdemKey, KeptAnswer
+from tests.service.people_contract import *  # noqa: F403
 from tests.service.store_contract import *  # noqa: F403
 
 
@@ -9,8 +11,10 @@ def test_the_records_of_a_long_game_stay_in_small_encodings(store, redis_client)
     smaller than a hash table (docs/decisions/0010-small-game-keys.md)."""
     store.append("g1", 0, [{"type": "x"}])
     for i in range(1500):
-        rec = {"fp": f"{i:016x}", "s": 201, "v": [10_000 + i, 10_001 + i]}
-        store.append("g1", 1 + i, [{"type": "x"}], idem=(f"{i % 2}:{i:08d}-uuid-like-key", rec))
+        rec = KeptAnswer(f"{i:016x}", appended=(10_000 + i, 10_001 + i))
+        store.append(
+            "g1", 1 + i, [{"type": "x"}], idem=(IdemKey(i % 2, f"{i:08d}-uuid-like-key"), rec)
+        )
     keys = redis_client.keys("spit:{g:g1}:idem:*")
     assert len(keys) == 8
     assert {redis_client.object("encoding", k) for k in keys} == {b"listpack"}

@@ -2,15 +2,18 @@
 deliveries and checks every signature, real RQ workers and the scheduler as subprocesses
 on the session's redis-server, the API in process. Deliveries arrive in order, at least
 once, retried with backoff; a receiver that hangs blocks neither the game nor a worker
-beyond its timeout."""
+beyond its timeout. What arrives is what openapi.yaml's ``webhooks`` say."""
 
 import http.server
 import json
 import threading
 import time
+from pathlib import Path
 
+import jsonschema_rs
 import pytest
 import redis
+import yaml
 
 from service import webhooks
 from service.http.app import create_app
@@ -19,6 +22,7 @@ from tests.support.workers_procs import Procs, wait_for_workers
 from workers.schedule import Schedule, Scheduler
 
 pytestmark = pytest.mark.redis
+ROOT = Path(__file__).resolve().parents[2]
 
 ENV = {"SPITLOG_WEBHOOK_ALLOW_PRIVATE": "1", "SPITLOG_WEBHOOK_TIMEOUT_S": "1",
        "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": "0.2", "SPITLOG_TRACE": "1",
@@ -47,6 +51,7 @@ class Receiver:
                         "at": time.time(), "path": self.path, "body": json.loads(body),
                         "signed": webhooks.verify(secret, self.headers["Spitlog-Signature"],
                                                   body, time.time()),
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
                     })  # fmt: skip
                 if n == 0 and outer.hang:
                     time.sleep(outer.hang)
@@ -149,3 +154,52 @@ def test_a_hanging_receiver_blocks_neither_the_game_nor_the_workers(run):
     log = client.get(f"/v1/games/{gid}/webhooks", headers=bearer(tok)).get_json()
     assert "no answer within 1 s" in log["deliveries"][0]["error"]
     del o1, procs
+
+
+def test_what_a_receiver_gets_is_what_openapi_yaml_says(run):
+    """Every notification of a game played to its end with `events: "all"` (each type, every
+    event of the log among them), as the receiver got it: its body validates against its
+    type's entry of openapi.yaml's `webhooks` (Draft 2020-12, refs resolved in the document,
+    formats checked), and so do the headers that entry names."""
+    client, _procs = run
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    receiver = Receiver()
+    try:
+        hook = {"url": receiver.url + "/all", "events": "all"}
+        made = client.post("/v1/games", json={"game": "spit", "options": {"max_rounds": 1},
+                                              "webhook": hook}).get_json()  # fmt: skip
+        receiver.secrets["/all"] = made["webhook"]["secret"]
+        gid, t0 = made["id"], made["token"]
+        t1 = client.post(f"/v1/games/{gid}/seats", json={}).get_json()["token"]
+        play_to_the_end(client, gid, t0, t1)
+
+        def done():
+            return sum(g["body"]["type"] == "game.finished" for g in receiver.got) == 1
+
+        wait_until(done, 60, "game.finished delivered")
+    finally:
+        receiver.close()
+    kinds = {g["body"]["type"] for g in receiver.got}
+    assert kinds == set(webhooks.KINDS) == set(spec["webhooks"]), kinds
+    checks = {}
+    for kind, entry in spec["webhooks"].items():
+        op = entry["post"]
+        body = op["requestBody"]["content"]["application/json"]["schema"]
+        headers = {p["name"].lower(): p for p in op["parameters"] if p["in"] == "header"}
+        checks[kind] = (
+            jsonschema_rs.Draft202012Validator({**body, "components": spec["components"]},
+                                               validate_formats=True),
+            {name: (p["required"], jsonschema_rs.Draft202012Validator(p["schema"]))
+             for name, p in headers.items()},
+        )  # fmt: skip
+    assert {"spitlog-signature", "spitlog-event-id"} <= set(checks["game.finished"][1])
+    for got in receiver.got:
+        body_check, header_checks = checks[got["body"]["type"]]
+        errors = list(body_check.iter_errors(got["body"]))
+        assert not errors, (got["body"], errors[0].message, list(errors[0].instance_path))
+        for name, (required, check) in header_checks.items():
+            assert name in got["headers"] or not required, (name, got["headers"])
+            assert check.is_valid(got["headers"][name]), (name, got["headers"][name])
+        assert got["headers"]["spitlog-event-id"] == got["body"]["id"] and got["signed"]
+    events = [g["body"]["data"]["type"] for g in receiver.got if g["body"]["type"] == "game.event"]
+    assert events[0] == "game_created" and events[-1] == "game_ended", events

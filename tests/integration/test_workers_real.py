@@ -60,8 +60,13 @@ def schedule(url):
 
 
 @pytest.fixture(scope="module")
-def app(url, procs, schedule):
-    return create_app(app_settings(redis_url=url), scheduler=Scheduler(schedule, pace=PACE))
+def scheduler(schedule):
+    return Scheduler(schedule, pace=PACE)
+
+
+@pytest.fixture(scope="module")
+def app(url, procs, scheduler):
+    return create_app(app_settings(redis_url=url), scheduler=scheduler)
 
 
 @pytest.fixture(scope="module")
@@ -237,14 +242,15 @@ def act(client, gid, token, action):
     return client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(token))
 
 
-def stuck_game(app, **options) -> tuple[str, tuple[str, str]]:
+def stuck_game(app, scheduler, **options) -> tuple[str, tuple[str, str]]:
     """A game of two humans dealt a stalemate (tests/unit/positions.py: nobody can play on
     the two 8s), both ready and spitting now: its log appended to the store and its
     deadlines armed as an append through the service arms them."""
     import dataclasses
     import secrets
 
-    from service.games import token_hash
+    from service.records import GameRecord, Seat
+    from service.tokens import token_hash
     from tests.unit.positions import spit_stuck
 
     services = app.extensions["spitlog"]
@@ -253,21 +259,22 @@ def stuck_game(app, **options) -> tuple[str, tuple[str, str]]:
     events[0] = dataclasses.replace(events[0], game_id=gid)
     tokens = (secrets.token_urlsafe(32), secrets.token_urlsafe(32))
     seed = bytes(range(32))
-    meta = {"game": "spit", "seed": seed.hex(), "commitment": domain.commitment(seed),
-            "created": str(int(now * 1000)), "kind0": "human", "kind1": "human",
-            "tok0": token_hash(tokens[0]), "tok1": token_hash(tokens[1]),
-            "status": "running"}  # fmt: skip
+    hashes = (token_hash(tokens[0]), token_hash(tokens[1]))
+    record = GameRecord(
+        game="spit", seed=seed, commitment=domain.commitment(seed), created_ms=int(now * 1000),
+        seats=(Seat("human", hashes[0]), Seat("human", hashes[1])), status="running",
+    )  # fmt: skip
     store = services.store
-    store.append(gid, 0, [domain.event_to_dict(e) for e in events], meta=meta)
+    store.append(gid, 0, [domain.event_to_dict(e) for e in events], record=record)
     store.index(gid, status="running", created_ms=int(now * 1000),
-                tokens={0: meta["tok0"], 1: meta["tok1"]})  # fmt: skip
+                tokens={0: hashes[0], 1: hashes[1]})  # fmt: skip
     state = domain.replay(events)
     assert state.stalemate and state.can_act == (True, True)
-    services.games.scheduler.on_appended(gid, state)
+    scheduler.on_appended(gid, state)
     return gid, tokens
 
 
-def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client):
+def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client, scheduler):
     """T-1 (S-2): in a stalemate, the seat that does not call is called for after
     ``spit_grace_s``, not before; the other seat's own call stands. (How soon after its
     due a deadline fires is ``bench/bench_workers.py``'s figure: its ``precision`` part.)
@@ -275,7 +282,8 @@ def test_a_silent_human_is_called_for_in_a_stalemate_after_T1(app, client):
     The grace (3 s) leaves the test's own call, two requests in process, far more time
     than it needs to come first."""
     grace = 3.0
-    gid, tokens = stuck_game(app, spit_grace_s=grace, idle_forfeit_s=60, slap_grace_s=60)
+    gid, tokens = stuck_game(app, scheduler, spit_grace_s=grace, idle_forfeit_s=60,
+                             slap_grace_s=60)  # fmt: skip
     v = view(client, gid, tokens[0])
     assert v["phase"] == "stalemate"
     silent = 1

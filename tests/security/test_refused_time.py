@@ -12,10 +12,11 @@ import domain
 from domain.audit import verify
 from service.config import load
 from service.errors import Busy, RateLimited
-from service.games import ms_now, token_hash
 from service.http.app import create_app
 from service.http.pipeline import excused
+from service.tokens import token_hash
 from tests.support.api import app_settings, bearer, new_game
+from tests.support.fakes import MovableClock
 from workers import jobs
 from workers.runtime import Runtime
 from workers.schedule import deadline_slot
@@ -28,8 +29,8 @@ def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_clie
     services = app.extensions["spitlog"]
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
-    game = services.games.load(gid)
-    assert services.games.excused(game, 0, time.time()) == 0.0
+    game = services.reading.load(gid)
+    assert services.deadlines.excused(game, 0, time.time()) == 0.0
     assert services.gate.acquire(gid)  # the game's only place, held: the next request waits
     try:
         t0 = time.time()
@@ -37,9 +38,9 @@ def test_a_503_to_a_seat_is_remembered_as_time_the_seat_could_not_act(redis_clie
         assert r.status_code == 503 and r.headers["Retry-After"] == "1"
     finally:
         services.gate.release(gid)
-    excused = services.games.excused(game, 0, time.time() + 10)
+    excused = services.deadlines.excused(game, 0, time.time() + 10)
     assert 1.15 <= excused <= time.time() - t0 + 1.0 + 0.1  # its wait and its Retry-After
-    assert services.games.excused(game, 1, time.time() + 10) == 0.0  # the other seat's own
+    assert services.deadlines.excused(game, 1, time.time() + 10) == 0.0  # the other seat's own
     # a 503 to a request without a seat's token, or another game's, is no one's
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer("x"))
     assert r.status_code == 401
@@ -49,56 +50,58 @@ def test_T4_does_not_count_the_time_the_service_refused_the_seat(redis_url):
     """Both seats idle since T, waiting to get ready (an action each may take: T-4 runs),
     their T-4 (20 s) long due. Seat 0 was refused by the service for 10 s since T: its
     T-4 is pushed back by as much, and only seat 1 is forfeited."""
-    rt = Runtime(load(warn=None, redis_url=redis_url))
+    clock = MovableClock()
+    rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
     t = time.time() - 100
-    rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
+    clock.at = t
+    g = rt.seating.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
     gid, tok0 = g["id"], g["token"]
-    rt.games.join(gid, "")
-    state = rt.games.load(gid).state
+    rt.joining.join(gid, "")
+    state = rt.reading.load(gid).state
     assert state.phase == "ready" and state.can_act == (True, True)
-    rt.games.refused(gid, tok0, t, t + 10)
-    rt.games.clock = ms_now
+    rt.deadlines.refused(gid, tok0, t, t + 10)
+    clock.at = None
     outcome = jobs._fire(rt, gid, 0)
     assert outcome[0] == "fired" and outcome[1] == "T-4"
-    final = rt.games.load(gid).state
+    final = rt.reading.load(gid).state
     assert (final.result, final.winner) == ("T-4", 0)  # seat 1 forfeited, seat 0 excused
     # and without the window, seat 0 would have gone first (its deadline sorts first)
-    rt.games.clock = lambda: t
-    g2 = rt.games.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
-    rt.games.join(g2["id"], "")
-    rt.games.clock = ms_now
+    clock.at = t
+    g2 = rt.seating.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
+    rt.joining.join(g2["id"], "")
+    clock.at = None
     assert jobs._fire(rt, g2["id"], 0)[1] == "T-4"
-    assert rt.games.load(g2["id"]).state.winner == 1
+    assert rt.reading.load(g2["id"]).state.winner == 1
 
 
 def test_an_excused_deadline_is_armed_again_at_its_new_time(redis_url):
-    rt = Runtime(load(warn=None, redis_url=redis_url))
+    clock = MovableClock()
+    rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
     t = time.time() - 21  # their T-4 (20 s) due 1 s ago
-    rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
+    clock.at = t
+    g = rt.seating.create("spit", {"idle_forfeit_s": 20, "ready_grace_s": 600}, "human", "").body
     gid, tok0 = g["id"], g["token"]
-    tok1 = rt.games.join(gid, "").body["token"]
+    tok1 = rt.joining.join(gid, "").body["token"]
     for tok in (tok0, tok1):
-        rt.games.refused(gid, tok, t + 15, t + 60)  # both refused from T + 15 s on
-    rt.games.clock = ms_now
+        rt.deadlines.refused(gid, tok, t + 15, t + 60)  # both refused from T + 15 s on
+    clock.at = None
     now = time.time()
     claimed, _next = rt.schedule.claim((now + 0.01) * 1000)  # as the ticker hands the job on
     assert [d.slot for d in claimed] == [deadline_slot(gid)]
     before = time.time()
     outcome = jobs._fire(rt, gid, 0)
     after = time.time()
-    assert outcome[0] == "excused" and rt.games.load(gid).state.status == "running"
+    assert outcome[0] == "excused" and rt.reading.load(gid).state.status == "running"
     # the time refused so far (T + 15 s to when the job looked, less than their 20 s)
     # pushes the deadline back: armed at T + 20 s + that, 5 s after the job looked
     ((due, _plan),) = rt.schedule.status([deadline_slot(gid)])
     # (a due time is a whole millisecond, rounded up: 2 ms either side)
     assert due is not None and (before + 5) * 1000 - 2 <= due <= (after + 5) * 1000 + 2
-    # the sweeper pushes T-4 back the same way (Games.due): the slot is not lost, and it
+    # the sweeper pushes T-4 back the same way (Deadlines.due): the slot is not lost, and it
     # is not armed again sooner (only for the job to push it back once more)
     assert Sweeper(rt).check_deadline(gid, time.time()) == 0
     assert rt.schedule.status([deadline_slot(gid)])[0][0] == due
@@ -113,7 +116,7 @@ def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_
     services = app.extensions["spitlog"]
     client = app.test_client()
     gid, tok0, _tok1 = new_game(client)  # two requests of the address's twelve
-    game = services.games.load(gid)
+    game = services.reading.load(gid)
     for _ in range(20):  # a spectator of the same address, until the address is refused
         if client.get(f"/v1/games/{gid}").status_code == 429:
             break
@@ -124,28 +127,28 @@ def test_T4_excuses_a_429_of_the_address_a_seat_shares_not_one_of_its_own(redis_
     after = time.time()
     retry = int(r.headers["Retry-After"])
     assert r.status_code == 429 and retry > 10
-    assert services.games.load(gid).version == game.version  # it changed nothing
+    assert services.reading.load(gid).version == game.version  # it changed nothing
     # one window, from the request's start (kept to the ms) to its refusal + Retry-After
     ((start, end),) = services.store.refused_windows(gid, token_hash(tok0), 0.0)
     assert before - 0.001 <= start <= after
     assert start + retry - 0.001 <= end <= after + retry
     # all of it excused: 10 s of it are, 10 s after it began
-    assert services.games.excused(game, 0, start + 10) == pytest.approx(10.0, abs=1e-6)
-    assert services.games.excused(game, 1, start + 10) == 0.0
+    assert services.deadlines.excused(game, 0, start + 10) == pytest.approx(10.0, abs=1e-6)
+    assert services.deadlines.excused(game, 1, start + 10) == 0.0
 
     # the seat's own action rate: its 429 is its own doing, nothing is excused
     own = create_app(app_settings(rate_actions=0.01, rate_actions_burst=1),
                      redis_client=redis_client)  # fmt: skip
     client = own.test_client()
     gid, tok0, _tok1 = new_game(client)
-    game = own.extensions["spitlog"].games.load(gid)
+    game = own.extensions["spitlog"].reading.load(gid)
     ready = {"type": "ready"}
     assert (
         client.post(f"/v1/games/{gid}/actions", json=ready, headers=bearer(tok0)).status_code == 201
     )
     r = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(tok0))
     assert r.status_code == 429
-    assert own.extensions["spitlog"].games.excused(game, 0, time.time() + 10) == 0.0
+    assert own.extensions["spitlog"].deadlines.excused(game, 0, time.time() + 10) == 0.0
 
 
 def test_T4_a_seat_that_floods_its_own_address_is_not_excused(redis_client):
@@ -159,7 +162,7 @@ def test_T4_a_seat_that_floods_its_own_address_is_not_excused(redis_client):
     services = app.extensions["spitlog"]
     client = app.test_client()
     gid, tok0, _tok1 = new_game(client)
-    game = services.games.load(gid)
+    game = services.reading.load(gid)
     for _ in range(40):  # the seat alone, reading its game
         r = client.get(f"/v1/games/{gid}", headers=bearer(tok0))
         if r.status_code == 429:
@@ -168,7 +171,7 @@ def test_T4_a_seat_that_floods_its_own_address_is_not_excused(redis_client):
         raise AssertionError("the address's bucket never refused the seat")
     assert "requests from this address" in r.get_json()["detail"]  # the address's, not its own
     assert "of this seat" not in r.get_json()["detail"]
-    assert services.games.excused(game, 0, time.time() + 60) == 0.0
+    assert services.deadlines.excused(game, 0, time.time() + 60) == 0.0
 
 
 def test_T4_a_seat_within_its_share_is_excused_and_over_it_is_not(redis_client):
@@ -185,7 +188,7 @@ def test_T4_a_seat_within_its_share_is_excused_and_over_it_is_not(redis_client):
     services = app.extensions["spitlog"]
     client = app.test_client()
     gid, tok0, tok1 = new_game(client)
-    game = services.games.load(gid)
+    game = services.reading.load(gid)
     for _ in range(20):  # the spectator
         if client.get(f"/v1/games/{gid}").status_code == 429:
             break
@@ -194,15 +197,15 @@ def test_T4_a_seat_within_its_share_is_excused_and_over_it_is_not(redis_client):
     one, zero = {"headers": bearer(tok1)}, {"headers": bearer(tok0)}
     assert [client.get(f"/v1/games/{gid}", **one).status_code for _ in range(4)] == [
         200, 200, 200, 429]  # fmt: skip
-    assert services.games.excused(game, 1, time.time() + 5) == 0.0  # the reserve: its own
+    assert services.deadlines.excused(game, 1, time.time() + 5) == 0.0  # the reserve: its own
     assert client.get(f"/v1/games/{gid}", **zero).status_code == 429
-    assert services.games.excused(game, 0, time.time() + 5) > 0  # within its share
+    assert services.deadlines.excused(game, 0, time.time() + 5) > 0  # within its share
     for _ in range(3):  # its share is the reserve, 3: it sends 4 in all
         assert client.get(f"/v1/games/{gid}", **zero).status_code == 429
     redis_client.delete(f"spit:{{g:{gid}}}:refused")  # the windows so far, forgotten
-    assert services.games.excused(game, 0, time.time() + 5) == 0.0
+    assert services.deadlines.excused(game, 0, time.time() + 5) == 0.0
     assert client.get(f"/v1/games/{gid}", **zero).status_code == 429
-    assert services.games.excused(game, 0, time.time() + 5) == 0.0  # over its share
+    assert services.deadlines.excused(game, 0, time.time() + 5) == 0.0  # over its share
 
 
 def test_T6_a_seat_excused_for_idle_forfeit_s_has_the_game_aborted(redis_url):
@@ -211,43 +214,44 @@ def test_T6_a_seat_excused_for_idle_forfeit_s_has_the_game_aborted(redis_url):
     the game stalled through the service, and the deadline job aborts it under T-6 (by
     the service, saying whose requests were refused), for a person's seat as for a
     hosted bot's. Refused for less, its T-4 is pushed back instead, as before."""
-    rt = Runtime(load(warn=None, redis_url=redis_url))
+    clock = MovableClock()
+    rt = Runtime(load(warn=None, redis_url=redis_url), clock=clock)
     rt.schedule.r.flushall()
     jobs._runtime = rt
     t = time.time() - 100
-    rt.games.clock = lambda: t
-    g = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 600}, "human", "").body
+    clock.at = t
+    g = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 600}, "human", "").body
     gid, tok0 = g["id"], g["token"]
-    tok1 = rt.games.join(gid, "").body["token"]
-    rt.games.refused(gid, tok1, t, t + 1)  # seat 1: 1 s of its 2 excused
-    rt.games.refused(gid, tok0, t, t + 2)  # seat 0: its whole clock
-    rt.games.clock = ms_now
-    game = rt.games.load(gid)
-    d, _at = rt.games.due(game, time.time())
+    tok1 = rt.joining.join(gid, "").body["token"]
+    rt.deadlines.refused(gid, tok1, t, t + 1)  # seat 1: 1 s of its 2 excused
+    rt.deadlines.refused(gid, tok0, t, t + 2)  # seat 0: its whole clock
+    clock.at = None
+    game = rt.reading.load(gid)
+    d, _at = rt.deadlines.due(game, time.time())
     assert (d.rule, d.seat) == ("T-6", 0)
     outcome = jobs._fire(rt, gid, 0)
     assert outcome[:2] == ("fired", "T-6")
-    final = rt.games.load(gid).state
+    final = rt.reading.load(gid).state
     assert (final.status, final.result, final.winner, final.aborted_by) == (
         "aborted", "T-6", None, "service")  # fmt: skip
     assert final.aborted_why == ("the service refused seat 0's requests (a 503, or a 429 of "
                                  "a limit the seat did not exceed) for 2 s since its last "
                                  "action")  # fmt: skip
-    events = [e for _v, e in rt.games.entries(rt.games.load(gid))]
+    events = [e for _v, e in rt.reading.entries(rt.reading.load(gid))]
     assert events[-2] == {"type": "deadline_expired", "at": events[-1]["at"], "rule": "T-6",
                           "seat": 0}  # fmt: skip
     log = [domain.event_from_dict(e) for e in events]
-    assert verify(log, bytes.fromhex(rt.games.load(gid).meta["seed"])).ok  # the audit holds
+    assert verify(log, rt.reading.load(gid).seed).ok  # the audit holds
     # refused for less than their clocks (1 s and 1.5 s of 2 s), the seats' T-4s are
     # pushed back by that much, and the first to run out forfeits, as before
-    rt.games.clock = lambda: t
-    g2 = rt.games.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 600}, "human", "").body
-    tok1 = rt.games.join(g2["id"], "").body["token"]
-    rt.games.refused(g2["id"], g2["token"], t, t + 1)
-    rt.games.refused(g2["id"], tok1, t, t + 1.5)
-    rt.games.clock = ms_now
+    clock.at = t
+    g2 = rt.seating.create("spit", {"idle_forfeit_s": 2, "ready_grace_s": 600}, "human", "").body
+    tok1 = rt.joining.join(g2["id"], "").body["token"]
+    rt.deadlines.refused(g2["id"], g2["token"], t, t + 1)
+    rt.deadlines.refused(g2["id"], tok1, t, t + 1.5)
+    clock.at = None
     assert jobs._fire(rt, g2["id"], 0)[:2] == ("fired", "T-4")
-    assert rt.games.load(g2["id"]).state.winner == 1
+    assert rt.reading.load(g2["id"]).state.winner == 1
 
 
 def test_which_refusals_T4_excuses_read_from_the_error():

@@ -35,7 +35,7 @@ class Workflow(schema.as_state_machine()):
         # shrink one (what a scenario may do depends on the answers it gets).
         REDIS.flushall()
         services = APP.extensions["spitlog"]
-        services.games.cache.clear()
+        services.reading.cache.clear()
         services.audits.clear()
         TOKENS.clear()
 

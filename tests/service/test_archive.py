@@ -11,11 +11,13 @@ import pytest
 
 import domain
 from domain.export import from_ndjson, parse_notation
-from service import archiving
+from service.archive import games as games_archive
 from service.archive.directory import DirectoryArchive
+from service.archive.games import GameArchive
 from service.archiving import ArchiveConflict, ArchiveCorrupt, Archiver
 from service.errors import ArchiveUnavailable
 from service.http.app import create_app
+from service.records import IdemKey, KeptAnswer
 from service.rematch import Rematches
 from service.store.redis import RedisStore
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
@@ -87,38 +89,38 @@ def test_a_packed_game_reads_back_and_names_its_month(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)
     store = RedisStore(r)
-    packed = archiving.pack(gid, store.meta(gid), store.read_after(gid, 0))
+    packed = games_archive.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     ended = packed.record["ended"] / 1000
-    ym = archiving.month(ended)
+    ym = games_archive.month(ended)
     assert list(packed.objects) == [f"games/{ym}/{gid}.ndjson.zst", f"games/{ym}/{gid}.json",
                                     f"ids/{gid}"]  # fmt: skip
     assert packed.record["audit"]["ok"] and packed.record["version"] == store.version(gid)
     assert packed.record["export"]["sha256"] == hashlib.sha256(packed.ndjson).hexdigest()
     # the same log packs to the same bytes: a second run writes nothing new
-    again = archiving.pack(gid, store.meta(gid), store.read_after(gid, 0))
+    again = games_archive.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     assert again.objects == packed.objects
     for key, data in packed.objects.items():
         archive.put(key, data)
-    got = archiving.read(archive, gid)
+    got = archive.read(gid)
     assert got.ndjson == packed.ndjson and got.record == packed.record
-    assert archiving.read(archive, "g_0123456789abcdef") is None
-    assert archiving.month(0) == "1970/01" and archiving.month(1_764_547_199) == "2025/11"
+    assert archive.read("g_0123456789abcdef") is None
+    assert games_archive.month(0) == "1970/01" and games_archive.month(1_764_547_199) == "2025/11"
 
 
 def test_an_object_already_there_is_never_overwritten(r, archive):
     client = make_app(r, archive).test_client()
     gid, _t0, _t1 = finished_game(client)
     store = RedisStore(r)
-    packed = archiving.pack(gid, store.meta(gid), store.read_after(gid, 0))
+    packed = games_archive.pack(gid, store.game_record(gid), store.read_after(gid, 0))
     ekey, rkey, _p = packed.objects
     archive.put(rkey, b'{"format": "something else"}')
     with pytest.raises(ArchiveConflict):
         Archiver(store, archive, retain_s=0).step(gid)
     assert archive.get(rkey) == b'{"format": "something else"}'  # left as it was
-    assert "archived" not in store.meta(gid)  # and the game stays in Redis, unmarked
+    assert store.game_record(gid).archived is None  # and the game stays in Redis, unmarked
     # an export compressed otherwise (another zstd version) but of the same content is
     # the same object: kept, not rewritten
-    other = archiving.zstandard.ZstdCompressor(level=3).compress(packed.ndjson)
+    other = games_archive.zstandard.ZstdCompressor(level=3).compress(packed.ndjson)
     archive.put(ekey, other)
     archive.put(rkey, packed.objects[rkey])
     assert Archiver(store, archive, retain_s=0).step(gid)[0] == "archived"
@@ -168,7 +170,7 @@ def test_a_finished_game_is_archived_once_its_rematch_is_settled_and_keeps_it(r,
     new = made["game"]
     clock[0] = ended + 65
     assert archiver.step(gid) == ("archived", ended + 65)
-    record = archiving.read(archive, gid).record
+    record = archive.read(gid).record
     assert record["rematch"] == {"asked_ms": [int((ended + 30) * 1000)] * 2, "game": new}
     before = client.get(f"/v1/games/{gid}").get_json()["rematch"]
     mine_before = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t0)).get_json()
@@ -194,7 +196,7 @@ def test_a_rematch_ask_after_the_archive_closed_the_game_is_a_409(r, archive):
     assert archiver.archive_now(gid) == "archived"  # early, by hand
     body = problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t0)), 409)
     assert body["type"].endswith("rematch-expired") and "closed" in body["detail"]
-    assert "rematch" not in archiving.read(archive, gid).record
+    assert "rematch" not in archive.read(gid).record
     offer = client.get(f"/v1/games/{gid}/rematch", headers=bearer(t1)).get_json()
     assert (offer["status"], offer["asked"]) == ("expired", [False, False])
 
@@ -206,7 +208,7 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     clock = [1_800_000_000.0]
     client = create_app(app_settings(rematch_s=60), redis_client=r, archive=archive,
                         clock=lambda: clock[0]).test_client()  # fmt: skip
-    games = client.application.extensions["spitlog"].games
+    svc = client.application.extensions["spitlog"]
     store = RedisStore(r)
     gid, t0, t1 = new_game(client)
     assert act(client, gid, t1, {"type": "resign"}).status_code == 201
@@ -222,7 +224,7 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     archiver = Archiver(AskFirst(r), archive, retain_s=60, clock=lambda: late[0], rematch_s=60)
     assert archiver.step(gid)[0] == "archived"
     asked_ms = int((ended + 59.9) * 1000)
-    assert archiving.read(archive, gid).record["rematch"] == {"asked_ms": [asked_ms, None],
+    assert archive.read(gid).record["rematch"] == {"asked_ms": [asked_ms, None],
                                                              "game": None}  # fmt: skip
     problem_of(client.post(f"/v1/games/{gid}/rematch", headers=bearer(t1)), 409)
 
@@ -233,7 +235,15 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     for seat in (0, 1):
         got = store.rematch(other, seat, ms, ms + 60_000, "g_00000000000000aa", (False, False))
     assert got == ("made", "g_00000000000000aa")
-    settle = Rematches(games).settle
+    settle = Rematches(
+        svc.reading,
+        svc.tokens,
+        svc.seating,
+        svc.joining.pairs,
+        svc.store,
+        clock=svc.seating.clock,
+        rematch_s=60,
+    ).settle
     late[0] = clock[0] + 65
     archiver = Archiver(store, archive, retain_s=0, clock=lambda: late[0], rematch_s=60,
                         settle=settle)  # fmt: skip
@@ -243,10 +253,10 @@ def test_an_ask_landing_as_the_asks_close_is_archived_and_a_named_game_is_made(r
     assert view["rematch_of"] == other
     assert client.get(f"/v1/games/{other}").get_json()["rematch"]["game"] == "g_00000000000000aa"
     # a record whose rematch is not the shape written: corrupt, a 502 naming it
-    rkey = archiving.read(archive, other).record["export"]["key"].replace(".ndjson.zst", ".json")
+    rkey = archive.read(other).record["export"]["key"].replace(".ndjson.zst", ".json")
     raw = json.loads(archive.get(rkey))
     with pytest.raises(ArchiveCorrupt):
-        archiving.parse_record(rkey, json.dumps({**raw, "rematch": ["x"]}).encode())
+        games_archive.parse_record(rkey, json.dumps({**raw, "rematch": ["x"]}).encode())
 
 
 def test_a_create_key_replayed_from_an_archived_game_is_a_409(r, archive):
@@ -263,11 +273,11 @@ def test_a_create_key_replayed_from_an_archived_game_is_a_409(r, archive):
     assert act(client, g["id"], t1, {"type": "resign"}).status_code == 201
     archiver = Archiver(RedisStore(r), archive, retain_s=0)
     assert [archiver.step(g["id"])[0] for _ in range(2)] == ["archived", "deleted"]
-    games = client.application.extensions["spitlog"].games
-    archived = games.load(g["id"])
+    svc = client.application.extensions["spitlog"]
+    archived = svc.reading.load(g["id"])
     assert archived.log is not None  # read from the archive
     with pytest.raises(domain.GameOver, match="left Redis for the archive"):
-        games._created_again((g["id"], "fp", 0), "fp", "create-0123456789")
+        svc.seating._created_again((g["id"], "fp", 0), "fp", "create-0123456789")
     again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-0123456789"})
     assert again.status_code == 201 and again.get_json()["id"] != g["id"]
 
@@ -285,11 +295,11 @@ def test_a_copy_spoilt_during_the_retention_stops_the_delete(r, archive):
     with pytest.raises(ArchiveCorrupt) as e:
         archiver.step(gid)
     assert e.value.key == ekey
-    assert store.version(gid) > 0 and store.meta(gid) is not None  # nothing deleted
+    assert store.version(gid) > 0 and store.game_record(gid) is not None  # nothing deleted
 
 
 def test_an_unreachable_archive_leaves_the_game_in_redis(r):
-    class Down:
+    class Down(GameArchive):  # an object store that does not answer
         url = "s3://nowhere/"
 
         def put(self, key, data):
@@ -306,7 +316,7 @@ def test_an_unreachable_archive_leaves_the_game_in_redis(r):
     before = keys_naming(r, gid)
     with pytest.raises(ArchiveUnavailable):
         Archiver(RedisStore(r), Down(), retain_s=0).step(gid)
-    assert keys_naming(r, gid) == before and "archived" not in RedisStore(r).meta(gid)
+    assert keys_naming(r, gid) == before and RedisStore(r).game_record(gid).archived is None
     # the API reads it from Redis all the while; an unknown game is a 503 to retry, not a
     # 404: the archive might hold it
     assert client.get(f"/v1/games/{gid}", headers=bearer(t0)).status_code == 200
@@ -375,11 +385,12 @@ def test_every_endpoint_answers_the_same_bytes_once_the_game_is_archived(r, arch
         problem_of(act(client, gid, t0, {"type": "resign"}, **{"Idempotency-Key": "k2"}), 409)
     problem_of(client.post(f"/v1/games/{gid}/seats", json={}), 409)
     # nor a 503 to a seat (RULES T-4's refused windows: a running game's only)
-    client.application.extensions["spitlog"].games.refused(gid, t0, 1.0, 2.0)
+    client.application.extensions["spitlog"].deadlines.refused(gid, t0, 1.0, 2.0)
     assert keys_naming(r, gid) == []
     # and a refusal's record racing the delete (the game loaded from Redis just before)
     # writes nothing either
-    assert RedisStore(r).record(gid, "0:k3", {"s": 409, "v": 1, "r": None, "d": ""}) is None
+    refusal = KeptAnswer("0" * 16, refusal="over", version=1, detail="")
+    assert RedisStore(r).record(gid, IdemKey(0, "k3"), refusal) is None
     assert keys_naming(r, gid) == []
 
 
@@ -387,13 +398,13 @@ def test_a_game_deleted_between_its_load_and_its_read_is_read_from_the_archive(r
     app = make_app(r, archive)
     client = app.test_client()
     gid, t0, _t1 = finished_game(client)
-    games = app.extensions["spitlog"].games
-    held = games.load(gid)  # as Redis has it: a request that loaded it just before...
-    expected = games.entries(held, 2, 5)
+    svc = app.extensions["spitlog"]
+    held = svc.reading.load(gid)  # as Redis has it: a request that loaded it just before...
+    expected = svc.reading.entries(held, 2, 5)
     Archiver(RedisStore(r), archive, retain_s=0).step(gid)
     Archiver(RedisStore(r), archive, retain_s=0).step(gid)  # ... the retention deleted it
-    assert held.log is None and games.entries(held, 2, 5) == expected
-    assert games.entries(held) == list(games.load(gid).log)
+    assert held.log is None and svc.reading.entries(held, 2, 5) == expected
+    assert svc.reading.entries(held) == list(svc.reading.load(gid).log)
 
 
 @pytest.mark.parametrize("spoil", ["truncate", "flip", "record", "missing"])

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.archiving import read
+from service.assembly import GameCases
 from service.cli import main
 from service.config import load
-from service.games import Games
 from tests.support.workers_procs import Procs, wait_for_workers
 from workers.runtime import Runtime
 from workers.schedule import archive_slot, bot_slot
@@ -49,11 +48,10 @@ def typed(command: str, env: dict) -> subprocess.CompletedProcess:
 
 
 def test_list_filters_by_status_age_and_player(rt, capsys):
-    waiting = rt.games.create("spit", None, "human", "").body
-    playing = rt.games.create("speed", None, "bot:hard", "").body
-    old = (
-        Games(rt.store, clock=lambda: time.time() - 7200).create("spit", None, "bot:easy", "").body
-    )
+    waiting = rt.seating.create("spit", None, "human", "").body
+    playing = rt.seating.create("speed", None, "bot:hard", "").body
+    earlier = GameCases.build(rt.store, clock=lambda: time.time() - 7200)
+    old = earlier.seating.create("spit", None, "bot:easy", "").body
     code, out, err = run(capsys, "list")
     assert code == 0 and err == "3 games\n"
     assert [line.split()[0] for line in out.splitlines()] == [playing["id"], waiting["id"],
@@ -64,44 +62,44 @@ def test_list_filters_by_status_age_and_player(rt, capsys):
     assert [line.split()[0] for line in out.splitlines()] == [old["id"]]
     _c, out, _e = run(capsys, "list", "--player", "bot:hard")
     assert [line.split()[0] for line in out.splitlines()] == [playing["id"]]
-    token_hash = rt.store.meta(waiting["id"])["tok0"]
+    token_hash = rt.store.game_record(waiting["id"]).seats[0].token_hash
     _c, out, _e = run(capsys, "list", "--player", token_hash[:12])
     assert [line.split()[0] for line in out.splitlines()] == [waiting["id"]]
     assert main(["admin", "list", "--older-than", "soon"]) == 2  # a bad age: a usage error
 
 
 def test_inspect_shows_the_version_the_deadlines_and_the_slots(rt, capsys):
-    g = rt.games.create("spit", {"ready_grace_s": 30}, "bot:hard", "").body
+    g = rt.seating.create("spit", {"ready_grace_s": 30}, "bot:hard", "").body
     gid = g["id"]
     code, out, _e = run(capsys, "inspect", gid)
     assert code == 0, out
-    version = rt.games.load(gid).version
+    version = rt.reading.load(gid).version
     assert f"game {gid}: spit, running, version {version}" in out
     assert "seat 0: human, token sha256 " in out and "seat 1: bot:hard" in out
     assert "deadline T-2: " in out and "deadline T-4 seat 0: " in out
     assert "deadline T-6 seat 1: " in out  # the hosted bot's seat (RULES T-6)
     assert f"slot {bot_slot(gid, 1)}: waiting, due " in out
     assert f"planned at version {version}, attempt 0" in out
-    assert rt.store.meta(gid)["seed"] not in out  # secret while the game runs (RULES H-6)
+    assert rt.store.game_record(gid).seed.hex() not in out  # secret while the game runs (RULES H-6)
 
 
 def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatch):
     """RULES T-6: the operator's abort says why (``--reason``), and the log keeps who and
     why; a reason that is no line of words is a usage error that changes nothing."""
-    g = rt.games.create("speed", None, "bot:medium", "").body
+    g = rt.seating.create("speed", None, "bot:medium", "").body
     gid = g["id"]
-    version = rt.games.load(gid).version
+    version = rt.reading.load(gid).version
     monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
     assert run(capsys, "abort", gid, "--reason", "stuck")[0] == 1  # it asks first; "n": not
     assert run(capsys, "abort", gid, "--yes")[0] == 2  # no reason: a usage error
     for bad in ("", "x" * 201, "one\ttwo"):
         code, _o, err = run(capsys, "abort", gid, "--reason", bad, "--yes")
         assert code == 2 and "--reason" in err, err
-    game = rt.games.load(gid)
+    game = rt.reading.load(gid)
     assert not game.state.over and game.version == version
     code, out, _e = run(capsys, "abort", gid, "--reason", "a reported abuse", "--yes")
     assert code == 0 and out == f"aborted {gid} at version {version + 1} (T-6: a reported abuse)\n"
-    game = rt.games.load(gid)
+    game = rt.reading.load(gid)
     assert (game.state.status, game.state.result, game.state.winner) == ("aborted", "T-6", None)
     last = rt.store.read_after(gid, game.version - 1)
     assert last == [(game.version, {**last[0][1], "type": "game_aborted", "reason": "T-6",
@@ -113,7 +111,7 @@ def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatc
 
     code, out, _e = run(capsys, "archive", gid)
     assert (code, out) == (0, f"{gid}: archived\n")
-    record = read(rt.archive, gid).record
+    record = rt.archive.read(gid).record
     assert record["status"] == "aborted" and record["audit"]["ok"]
     assert run(capsys, "archive", gid)[1] == f"{gid}: verified\n"  # again: checked again
     _c, out, _e = run(capsys, "inspect", gid)
@@ -121,9 +119,11 @@ def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatc
 
     code, out, _e = run(capsys, "delete", gid)
     assert code == 0 and "deleted from Redis" in out
-    assert rt.store.meta(gid) is None and rt.schedule.status([archive_slot(gid)]) == [(None, None)]
-    rt.games.cache.clear()
-    assert rt.games.load(gid).state.status == "aborted"  # read from the archive now
+    assert rt.store.game_record(gid) is None and rt.schedule.status([archive_slot(gid)]) == [
+        (None, None)
+    ]
+    rt.reading.cache.clear()
+    assert rt.reading.load(gid).state.status == "aborted"  # read from the archive now
     assert run(capsys, "delete", gid)[:2] == (
         0,
         f"{gid} is out of Redis already (in the archive)\n",
@@ -131,14 +131,14 @@ def test_T6_abort_then_archive_then_delete_a_running_game(rt, capsys, monkeypatc
 
 
 def test_delete_never_removes_a_game_that_is_not_archived(rt, capsys):
-    running = rt.games.create("spit", None, "bot:easy", "").body["id"]
-    ended = rt.games.create("spit", None, "bot:easy", "").body["id"]
+    running = rt.seating.create("spit", None, "bot:easy", "").body["id"]
+    ended = rt.seating.create("spit", None, "bot:easy", "").body["id"]
     assert run(capsys, "abort", ended, "--reason", "a test", "--yes")[0] == 0
     for gid, why in ((running, "is not over"), (ended, "is not archived yet")):
         before = rt.store.read_after(gid, 0)
         code, out, err = run(capsys, "delete", gid)
         assert code == 1 and out == "" and why in err, err
-        assert rt.store.read_after(gid, 0) == before and rt.store.meta(gid) is not None
+        assert rt.store.read_after(gid, 0) == before and rt.store.game_record(gid) is not None
     code, _o, err = run(capsys, "archive", running)
     assert code == 1 and "is not over" in err
 
@@ -149,7 +149,7 @@ def test_an_unknown_game_is_exit_1_with_a_message_as_typed(rt, redis_url):
         r = typed(f"spitlog admin {command} {UNKNOWN}", env)
         assert r.returncode == 1, (command, r.stdout, r.stderr)
         assert f"no game {UNKNOWN}" in r.stderr and "Traceback" not in r.stderr, r.stderr
-    g = rt.games.create("spit", None, "human", "").body
+    g = rt.seating.create("spit", None, "human", "").body
     r = typed("spitlog admin list --status open", env)
     assert r.returncode == 0 and r.stdout.split()[0] == g["id"], r.stderr
     r = typed(

@@ -24,8 +24,9 @@ from domain.codec import event_to_dict
 from domain.export import from_ndjson
 from domain.simulate import play_game
 from service.archive import DirectoryArchive
-from service.archiving import compress, pack
+from service.archive.games import compress, pack
 from service.bulk import split_dump
+from service.records import GameRecord, Seat
 
 ROOT = Path(__file__).resolve().parents[2]
 NOV = datetime(2026, 11, 10, tzinfo=UTC).timestamp()
@@ -47,10 +48,10 @@ def archive_game(archive: DirectoryArchive, game: str, i: int, start: float) -> 
     r = play_game(game, (p, p), random.Random(i), keep_log=True, start=start)
     again = random.Random(i)
     seed = bytes(again.getrandbits(8) for _ in range(32))  # play_game's first draws
-    meta = {"game": game, "seed": seed.hex(), "created": str(int(start * 1000)),
-            "kind0": "human", "kind1": "human"}  # fmt: skip
+    record = GameRecord(game, created_ms=int(start * 1000), seed=seed,
+                        seats=(Seat("human"), Seat("human")))  # fmt: skip
     entries = [(v, event_to_dict(e)) for v, e in enumerate(r.log, 1)]
-    packed = pack(r.log[0].game_id, meta, entries)
+    packed = pack(r.log[0].game_id, record, entries)
     for key, data in packed.objects.items():
         archive.put(key, data)
     return packed.record
@@ -112,7 +113,7 @@ def rewrite_export(root: Path, record: dict, change) -> None:
     and their SHA-256): only an audit can tell."""
     import hashlib
 
-    from service.archiving import decompress
+    from service.archive.games import decompress
 
     ekey = record["export"]["key"]
     lines = decompress(ekey, (root / ekey).read_bytes()).decode().splitlines()

@@ -6,7 +6,6 @@ import threading
 import fakeredis
 import pytest
 
-from service import archiving
 from service.archive.directory import DirectoryArchive
 from service.archiving import Archiver
 from service.http.app import create_app
@@ -182,21 +181,21 @@ def test_a_create_key_is_long_and_secret(client, redis_client):
 
 
 def test_a_create_still_in_flight_is_a_409_to_its_retry(client, redis_client, monkeypatch):
-    games = client.application.extensions["spitlog"].games
+    svc = client.application.extensions["spitlog"]
     entered, go = threading.Event(), threading.Event()
-    real = games._create
+    real = svc.seating._create
 
     def slow(*args):
         entered.set()
         go.wait(5)
         return real(*args)
 
-    monkeypatch.setattr(games, "_create", slow)
+    monkeypatch.setattr(svc.seating, "_create", slow)
     first = {}
     t = threading.Thread(target=lambda: first.setdefault("r", create(client)))
     t.start()
     entered.wait(5)
-    monkeypatch.setattr(games, "_create", real)
+    monkeypatch.setattr(svc.seating, "_create", real)
     during = create(client)
     go.set()
     t.join(5)
@@ -206,12 +205,12 @@ def test_a_create_still_in_flight_is_a_409_to_its_retry(client, redis_client, mo
 
 
 def test_a_create_that_failed_frees_its_key(client, monkeypatch):
-    games = client.application.extensions["spitlog"].games
+    svc = client.application.extensions["spitlog"]
 
     def broken(*args):
         raise RuntimeError("the store went away")
 
-    monkeypatch.setattr(games, "_create", broken)
+    monkeypatch.setattr(svc.seating, "_create", broken)
     assert create(client).status_code == 500
     monkeypatch.undo()
     assert (
@@ -248,7 +247,7 @@ def test_keyed_create_and_join_leave_nothing_after_the_retention(r, tmp_path):
     for _step in range(2):
         Archiver(RedisStore(r), archive, retain_s=0).step(g["id"])
     assert keys_naming(r, g["id"]) == []
-    assert archiving.read(archive, g["id"]) is not None
+    assert archive.read(g["id"]) is not None
     # after the retention the key is free: a retry is a new game (the records went with it)
     assert create(client, options={"max_rounds": 1}).get_json()["id"] != g["id"]
 

@@ -4,17 +4,15 @@ by Flask, and both run ``Pipeline.run``. Parity: the same requests sent through 
 (``client``) and straight to Flask's dispatch (``flask_client``) get the same answers."""
 
 import random
-import secrets
-import types
 
 import fakeredis
 import flask
 import pytest
 from werkzeug.test import Client
 
-from service import games as games_module
 from service.http.app import Front, MetricsListener, create_app
 from tests.support.api import app_settings, bearer, new_game, pick, scrape
+from tests.support.fakes import SeededEntropy
 
 NOW = 1_800_000_000.0
 
@@ -23,14 +21,9 @@ NOW = 1_800_000_000.0
 def app(monkeypatch):
     """An app whose games are dealt alike: one server seed, one clock. Two games made
     the same way are the same game under two ids."""
-    fixed = types.SimpleNamespace(
-        token_bytes=lambda n: b"\x07" * n,
-        token_hex=secrets.token_hex,
-        token_urlsafe=secrets.token_urlsafe,
-    )
-    monkeypatch.setattr(games_module, "secrets", fixed)
     redis_client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW)
+    return create_app(app_settings(), redis_client=redis_client, clock=lambda: NOW,
+                      entropy=SeededEntropy(seed=b"\x07" * 32))  # fmt: skip
 
 
 def _front(app) -> Front:
@@ -299,23 +292,25 @@ def test_answers_set_no_cookie(client):
     assert r.status_code == 200 and "Set-Cookie" not in r.headers
 
 
-def test_a_view_is_made_once_per_state_meta_and_seat():
+def test_a_view_is_made_once_per_state_record_and_seat():
     from domain import State
     from service.cache import Game
     from service.http.routes import Views
+    from service.records import GameRecord, Rematch
 
     made = []
 
     class Games:
         def view(self, game, seat):
             made.append((game.id, seat))
-            return {"seat": seat, "meta": game.meta}
+            return {"seat": seat, "asked": game.record.rematch.asked_ms}
 
     views, games, state = Views(), Games(), State()
-    game = Game("g_1", state, {"a": "1"})
+    asked = GameRecord("spit", rematch=Rematch((1, None)))
+    game = Game("g_1", state, GameRecord("spit"))
     first = views.json(games, game, 0)
-    assert views.json(games, Game("g_1", state, {"a": "1"}), 0) is first  # equal meta
+    assert views.json(games, Game("g_1", state, GameRecord("spit")), 0) is first  # equal
     views.json(games, game, 1)  # the other seat's
-    assert views.json(games, Game("g_1", state, {"a": "2"}), 0) != first  # the meta moved
-    views.json(games, Game("g_1", State(), {"a": "2"}), 0)  # another state
+    assert views.json(games, Game("g_1", state, asked), 0) != first  # the record moved
+    views.json(games, Game("g_1", State(), asked), 0)  # another state
     assert made == [("g_1", 0), ("g_1", 1), ("g_1", 0), ("g_1", 0)]

@@ -19,6 +19,7 @@ from service.archiving import Archiver
 from service.http.app import create_app
 from service.ports import Appended
 from service.rating import Rater
+from service.records import GameRecord
 from service.store.redis import RedisStore
 from tests.support.api import app_settings, bearer, move_each, new_game, problem_of
 from tests.support.keys import keys_naming
@@ -162,11 +163,11 @@ def rated_game(client, key, opponent=None, winner_resigns=1, svc=None, move=True
         j = client.post(f"/v1/games/{g['id']}/seats",
                         json={"player": {"id": "bob", "name": "Bob"}}, headers=key)  # fmt: skip
         tokens[1] = j.get_json()["token"]
-    games = (svc or client.application.extensions["spitlog"]).games
+    uses = svc or client.application.extensions["spitlog"]
     if move:
-        assert not move_each(client, games, g["id"], tokens).over
+        assert not move_each(client, uses, g["id"], tokens).over
     if tokens[winner_resigns] is None:  # a level's seat, by the workers' path
-        assert games.submit(g["id"], winner_resigns, domain.Resign()).over
+        assert uses.acting.submit(g["id"], winner_resigns, domain.Resign()).over
     else:
         resigned = client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
                                headers=bearer(tokens[winner_resigns]))  # fmt: skip
@@ -176,7 +177,7 @@ def rated_game(client, key, opponent=None, winner_resigns=1, svc=None, move=True
 
 def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key):
     gid, _tokens = rated_game(client, key)  # bob resigns: alice wins
-    rater = Rater(svc.games, svc.profiles.players)
+    rater = Rater(svc.reading, svc.store, svc.profiles.players)
     assert [rater.step(gid) for _ in range(3)] == ["rated", "done", "done"]
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
@@ -191,16 +192,16 @@ def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key)
 
 
 def test_a_marker_without_the_outcome_is_copied_not_applied_again(client, svc, key):
-    """A run that applied and died before it wrote the outcome to the game's meta: the
+    """A run that applied and died before it wrote the outcome to the game's record: the
     next run finds the marker and only copies it."""
     gid, _t = rated_game(client, key)
-    store = svc.games.store
-    real = store.annotate
-    store.annotate = lambda *a, **k: (_ for _ in ()).throw(ConnectionError("killed"))
+    store = svc.store
+    real = store.set_rating
+    store.set_rating = lambda *a, **k: (_ for _ in ()).throw(ConnectionError("killed"))
     with pytest.raises(ConnectionError):
-        Rater(svc.games, svc.profiles.players).step(gid)
-    store.annotate = real
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "done"
+        Rater(svc.reading, svc.store, svc.profiles.players).step(gid)
+    store.set_rating = real
+    assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "done"
     assert client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]["games"] == 1
 
 
@@ -214,19 +215,19 @@ def test_a_guard_that_moved_is_rated_again_on_the_new_rating(client, svc, key):
     def interleaved(game_id, kind, pkeys):  # g2 is rated while g1's run computes
         out = read(game_id, kind, pkeys)
         if game_id == g1 and not calls:
-            calls.append(Rater(svc.games, players).step(g2))
+            calls.append(Rater(svc.reading, svc.store, players).step(g2))
         return out
 
     players.read_for_rating = interleaved
-    assert Rater(svc.games, players).step(g1) == "rated" and calls == ["rated"]
+    assert Rater(svc.reading, svc.store, players).step(g1) == "rated" and calls == ["rated"]
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     assert alice["games"] == 2 and alice["wins"] == 2
 
 
 def test_against_a_hosted_level_only_the_player_moves(client, svc, key):
     gid, _ = rated_game(client, key, opponent="bot:hard", winner_resigns=0)  # alice resigns
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "rated"
-    outcome = json.loads(svc.store.meta(gid)["rating"])
+    assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "rated"
+    outcome = svc.store.game_record(gid).rating
     hard = {"rating": spit.BOT_RATINGS["hard"], "rd": 50.0, "vol": 0.06}
     assert outcome["seats"][1] == {"who": "bot:hard", "before": hard}
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
@@ -250,8 +251,8 @@ def test_the_player_and_its_rating_survive_the_archive(r, key, tmp_path):
     client, svc = app.test_client(), app.extensions["spitlog"]
     key = {"X-Api-Key": svc.apps.create("acme")[1]}
     gid, _ = rated_game(client, key)
-    archiver = Archiver(RedisStore(r), archive, 0, rater=Rater(svc.games, svc.profiles.players),
-                        players=svc.profiles.players)  # fmt: skip
+    rater = Rater(svc.reading, svc.store, svc.profiles.players)
+    archiver = Archiver(RedisStore(r), archive, 0, rater=rater, players=svc.profiles.players)
     assert archiver.step(gid)[0] == "archived"  # rated first: never archived unrated
     before = client.get(f"/v1/games/{gid}").get_json()
     assert archiver.step(gid)[0] == "deleted"
@@ -379,7 +380,7 @@ def test_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_and_not_rat
     assert [(e["type"], e.get("reason")) for e in events[-2:]] == [
         ("player_resigned", None), ("game_aborted", "unplayed")]  # fmt: skip
     assert events[0]["rated"] is True  # the log says the game was rated
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "unrated"
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     assert (alice["games"], alice["rating"]) == (0, 1500)
     # one seat's move is not enough: one plays, the other only says it is ready
@@ -388,12 +389,12 @@ def test_E5_a_rated_game_resigned_before_both_seats_moved_is_aborted_and_not_rat
     for token in tokens:
         assert client.post(f"/v1/games/{g['id']}/actions", json={"type": "ready"},
                            headers=bearer(token)).status_code == 201  # fmt: skip
-    state = svc.games.load(g["id"]).state
+    state = svc.reading.load(g["id"]).state
     mover, move = next((s, a) for s in (0, 1) for a in domain.legal_actions(state, s)
                        if type(a) is not domain.Resign)  # fmt: skip
     assert client.post(f"/v1/games/{g['id']}/actions", json=domain.action_to_dict(move),
                        headers=bearer(tokens[mover])).status_code == 201  # fmt: skip
-    assert svc.games.load(g["id"]).state.moved == (mover == 0, mover == 1)
+    assert svc.reading.load(g["id"]).state.moved == (mover == 0, mover == 1)
     client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
                 headers=bearer(tokens[mover]))  # fmt: skip
     assert client.get(f"/v1/games/{g['id']}").get_json()["result"] == "unplayed"
@@ -421,15 +422,17 @@ def test_a_rated_game_won_by_play_against_a_seat_that_never_moved_is_not_rated(c
     assert (state.status, state.winner, state.result, state.moved) == (
         "finished", 0, "Q-7", (True, False))  # fmt: skip
     gid = given[0].game_id
-    meta = {"game": "speed", "seed": SEED.hex(), "commitment": given[0].commitment,
-            "created": str(int(T0 * 1000)), "kind0": "human", "kind1": "human", "rated": "1",
-            "status": "finished", **players.seat_meta(0, players.Who(name="A", pkey=alice), None),
-            **players.seat_meta(1, players.Who(name="B", pkey=bob), None)}  # fmt: skip
+    record = GameRecord(
+        game="speed", seed=SEED, commitment=given[0].commitment, created_ms=int(T0 * 1000),
+        rated=True, status="finished",
+        seats=(players.seated(players.Who(name="A", pkey=alice), None),
+               players.seated(players.Who(name="B", pkey=bob), None)),
+    )  # fmt: skip
     wire = [domain.event_to_dict(e) for e in given + events]
-    assert isinstance(svc.store.append(gid, 0, wire, meta=meta), Appended)
-    assert svc.games.load(gid).state == state
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unplayed"
-    outcome = json.loads(svc.store.meta(gid)["rating"])
+    assert isinstance(svc.store.append(gid, 0, wire, record=record), Appended)
+    assert svc.reading.load(gid).state == state
+    assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "unplayed"
+    outcome = svc.store.game_record(gid).rating
     assert outcome["unrated"] == "unplayed" and [s.get("moved") for s in outcome["seats"]] == [
         True, False]  # fmt: skip
     assert svc.profiles.players.ratings([alice, bob], "speed") == [None, None]  # not rated
@@ -441,7 +444,7 @@ def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
     """A rating with RD of 110 or more is provisional (Lichess's threshold): shown so on the
     player's page and with its seat, and kept off the leaderboard until it is
     established."""
-    rater = Rater(svc.games, svc.profiles.players)
+    rater = Rater(svc.reading, svc.store, svc.profiles.players)
     levels = ("bot:medium", "bot:easy")
     for n in range(20):  # alice against two calibrated levels (RD 50), loses and wins
         gid, _ = rated_game(client, key, opponent=levels[n % 2], winner_resigns=n % 2)
@@ -456,7 +459,7 @@ def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
     g = create(client, key, player={"id": "bob", "name": "Bob"}, rated=True).get_json()
     j = seat(client, key, g["id"], "alice").get_json()
     assert [p["player"]["provisional"] for p in j["state"]["players"]] == [True, False]
-    move_each(client, svc.games, g["id"], (g["token"], j["token"]))
+    move_each(client, svc, g["id"], (g["token"], j["token"]))
     assert client.post(f"/v1/games/{g['id']}/actions", json={"type": "resign"},
                        headers=bearer(g["token"])).status_code == 201  # fmt: skip
     assert rater.step(g["id"]) == "rated"
@@ -471,7 +474,7 @@ def test_a_provisional_rating_found_on_the_leaderboard_is_taken_off(client, svc,
     """A provisional rating listed before they were kept off (a leaderboard of older
     data) is taken off as the board is read, and the ranks count only those left."""
     gid, _ = rated_game(client, key)
-    Rater(svc.games, svc.profiles.players).step(gid)
+    Rater(svc.reading, svc.store, svc.profiles.players).step(gid)
     store = svc.profiles.players
     for pid in ("alice", "bob"):  # each listed with its provisional rating as it stands
         page = client.get(f"/v1/players/{pid}", headers=key).get_json()
@@ -527,7 +530,8 @@ def test_a_join_that_lost_the_seat_gives_its_count_back(redis_client):
     it and then found the seat taken by another does not use up the pair's day."""
     client, svc, key, clock = clocked(redis_client, rated_pair_cap=1)
     g = create(client, key, rated=True, player={"id": "alice", "name": "Alice"}).get_json()
-    real = svc.games.take_pair
+    pairs = svc.joining.pairs
+    real = pairs.take
 
     def carol_meanwhile(ids, *a, **k):  # carol takes the seat once bob's join counted
         got = real(ids, *a, **k)
@@ -535,9 +539,9 @@ def test_a_join_that_lost_the_seat_gives_its_count_back(redis_client):
             assert seat(client, key, g["id"], "carol").status_code == 201
         return got
 
-    svc.games.take_pair = carol_meanwhile
+    pairs.take = carol_meanwhile
     assert problem_of(seat(client, key, g["id"], "bob"), 409)  # the seat went to carol
-    svc.games.take_pair = real
+    pairs.take = real
     again = create(client, key, rated=True, player={"id": "alice", "name": "Alice"}).get_json()
     assert seat(client, key, again["id"], "bob").status_code == 201  # bob's count came back
     third = create(client, key, rated=True, player={"id": "alice", "name": "Alice"}).get_json()
@@ -591,10 +595,10 @@ def test_a_game_of_older_code_seating_a_player_out_of_the_grammar_is_archived(r,
     g = create(client, key, player={"id": "alice", "name": "Alice"}, opponent="bot:easy",
                options={"max_rounds": 1}).get_json()  # fmt: skip
     gid = g["id"]
-    entry = json.loads(svc.store.meta(gid)["pl0"])  # as older code seated ".." (and listed it)
-    svc.store.annotate(gid, {"pl0": json.dumps({**entry, "id": ".."}, sort_keys=True)})
+    entry = json.loads(r.hget(f"spit:{{g:{gid}}}:meta", "pl0"))  # as older code seated ".."
+    r.hset(f"spit:{{g:{gid}}}:meta", "pl0", json.dumps({**entry, "id": ".."}, sort_keys=True))
     r.rename(f"spit:{{rt}}:pg:{entry['app']}:alice", f"spit:{{rt}}:pg:{entry['app']}:..")
-    svc.games.cache.clear()
+    svc.reading.cache.clear()
     client.post(f"/v1/games/{gid}/actions", json={"type": "resign"}, headers=bearer(g["token"]))
     archiver = Archiver(RedisStore(r), archive, 0, players=svc.profiles.players)
     assert [archiver.step(gid)[0] for _ in range(2)] == ["archived", "deleted"]

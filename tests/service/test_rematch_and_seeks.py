@@ -7,6 +7,7 @@ import time
 import pytest
 
 from service.http.app import create_app
+from service.records import GameRecord, Rematch
 from tests.support.api import app_settings, bearer, move_each, new_game, problem_of
 
 
@@ -196,20 +197,21 @@ def test_a_finished_games_view_is_never_answered_304_once_a_rematch_changed_it(c
     assert past.status_code == 200 and past.get_json()["rematch"]["asked"] == [False, True]
 
 
-@pytest.mark.parametrize("meta, log, changed", [
-    ({"game": "spit"}, None, False),
-    ({"game": "spit", "rm0": "1"}, None, True),  # a rematch asked for
-    ({"game": "spit", "rm1": "1"}, None, True),
-    ({"game": "spit", "rmg": "g_0123456789abcdef"}, None, True),  # a rematch made
-    ({"game": "spit", "rating": "{}"}, None, True),  # its rating applied
-    ({"game": "spit"}, (), True),  # read from the archive, whose copy holds no rematch
+@pytest.mark.parametrize("fields, log, changed", [
+    ({}, None, False),
+    ({"rematch": Rematch((1, None))}, None, True),  # a rematch asked for
+    ({"rematch": Rematch((None, 1))}, None, True),
+    ({"rematch": Rematch(game="g_0123456789abcdef")}, None, True),  # a rematch made
+    ({"rating": {}}, None, True),  # its rating applied
+    ({}, (), True),  # read from the archive, whose copy holds no rematch
 ])  # fmt: skip
-def test_what_changes_a_finished_games_view_without_a_new_version(meta, log, changed):
+def test_what_changes_a_finished_games_view_without_a_new_version(fields, log, changed):
     from domain import State
     from service.cache import Game
-    from service.games import Games
+    from service.reading import Reading
 
-    assert Games.changed_after_end(Game("g_1", State(), meta, log)) is changed
+    game = Game("g_1", State(), GameRecord("spit", **fields), log)
+    assert Reading.changed_after_end(game) is changed
 
 
 def test_a_rematch_ask_counts_against_the_game_creation_bucket(redis_client):
@@ -261,7 +263,7 @@ def test_the_rematch_of_a_rated_game_is_refused_over_the_pair_cap(redis_client, 
         ).get_json()
         j = client.post(f"/v1/games/{g['id']}/seats", headers=key,
                         json={"player": {"id": "bob", "name": "B"}}).get_json()  # fmt: skip
-        move_each(client, svc.games, g["id"], (g["token"], j["token"]))
+        move_each(client, svc, g["id"], (g["token"], j["token"]))
         resign(client, g["id"], j["token"])
         return g["id"], g["token"], j["token"]
 
@@ -279,7 +281,7 @@ def test_the_rematch_of_a_rated_game_is_refused_over_the_pair_cap(redis_client, 
     assert problem_of(client.post(f"/v1/games/{g['id']}/seats", headers=key,
                                   json={"player": {"id": "bob", "name": "B"}}), 429)  # fmt: skip
     new = made.get_json()
-    move_each(client, svc.games, new["game"], (new["token"], mine.get_json()["token"]))
+    move_each(client, svc, new["game"], (new["token"], mine.get_json()["token"]))
     resign(client, new["game"], new["token"])
     over = client.post(f"/v1/games/{new['game']}/rematch", headers=bearer(new["token"]))
     body = problem_of(over, 429)
@@ -373,15 +375,16 @@ class _Waiter:
 
 
 def _seeks(redis_client, clock, scheduler=None):
-    from service.games import Games
+    from service.assembly import GameCases
     from service.seeks import Seeks
     from service.store.players import PlayerStore
     from service.store.redis import RedisStore
     from service.store.seeks import SeekStore
 
     players = PlayerStore(redis_client)
-    games = Games(RedisStore(redis_client), players=players, clock=clock)
-    return Seeks(games, SeekStore(redis_client), players, scheduler, max_s=300)
+    cases = GameCases.build(RedisStore(redis_client), players=players, clock=clock)
+    return Seeks(cases.seating, SeekStore(redis_client), players, scheduler, max_s=300,
+                 clock=clock)  # fmt: skip
 
 
 def test_a_waiting_read_does_a_late_jobs_fallback_a_grace_after_its_due_time(redis_client, clock):
@@ -408,7 +411,7 @@ def test_a_waiting_read_finishes_a_pairing_its_maker_left_making(redis_client, c
     with pytest.raises(OSError):
         seeks.post("spit", {})  # paired, its game not made: the process dies
     seeks._settle = real
-    assert seeks.store.get(a["id"])["status"] == "making"
+    assert seeks.store.get(a["id"]).status == "making"
     waiter = _Waiter(clock)
     got = seeks.read(a["id"], a["token"], 30, waiter)
     assert waiter.timeouts == [MAKING_GRACE_S]

@@ -284,3 +284,22 @@ def test_the_converter_lets_no_html_through():
     assert 'href="javascript' not in out and 'href="https://example.org' not in out
     assert '<a href="/docs">b</a>' in out and "&amp;amp;" in out
     assert '<h3 id="X-1">' in out
+
+
+def test_the_converter_links_an_id_in_prose_only_and_no_other_site():
+    """A rule ID in the text (in bold too) links to its anchor; in a heading, a code span or
+    a link's own text it stays text; a link to another site without https, or
+    protocol-relative, stays text."""
+    source = (
+        "## About P-1\n\nSee **P-1**, P-10, `P-1`, [P-1 here](/docs/rules#P-1) and P-1.\n\n"
+        "[x](//evil.example/a) [y](http://evil.example/) [z](https://example.org/a b)\n"
+    )
+    out = markdown.to_html(source, {"P-1"})
+    assert '<h2 id="about-p-1">About P-1</h2>' in out
+    assert (
+        '<p>See <strong><a href="#P-1">P-1</a></strong>, P-10, <code>P-1</code>, '
+        '<a href="/docs/rules#P-1">P-1 here</a> and <a href="#P-1">P-1</a>.</p>'
+    ) in out
+    assert "evil" not in "".join(re.findall(r'href="([^"]*)"', out))
+    assert "[x](//evil.example/a)" in out and "[y](http://evil.example/)" in out
+    assert markdown.headings(source) == [(2, "about-p-1", "About P-1")]

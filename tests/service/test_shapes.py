@@ -5,8 +5,6 @@ validated against the components (jsonschema-rs: Draft 2020-12, formats checked)
 event type among them."""
 
 import random
-import secrets
-import types
 from pathlib import Path
 
 import jsonschema_rs
@@ -16,7 +14,9 @@ import yaml
 import domain
 from domain.actions import CARD
 from service.http import shapes
-from tests.support.api import act, bearer, new_game
+from service.http.app import create_app
+from tests.support.api import act, app_settings, bearer, new_game
+from tests.support.fakes import MovableClock, SeededEntropy
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text())
@@ -79,13 +79,14 @@ def look(client, seen: Seen, gid: str, tokens) -> None:
     seen("Audit", client.get(f"/v1/games/{gid}/audit").get_json())
 
 
-def test_real_answers_of_both_games_hold_to_the_typed_schemas(app, client, monkeypatch):
+def test_real_answers_of_both_games_hold_to_the_typed_schemas(redis_client):
     # the same deals and moves every run (seeds from rng), so the same events: a Speed
     # game that rebuilds its side piles (Q-6), a Spit game with a choice of pile (V-2)
     rng = random.Random(15)
-    fixed = types.SimpleNamespace(token_hex=secrets.token_hex, token_urlsafe=secrets.token_urlsafe,
-                                  token_bytes=rng.randbytes)  # fmt: skip
-    monkeypatch.setattr("service.games.secrets", fixed)
+    clock = MovableClock()
+    app = create_app(app_settings(), redis_client=redis_client, clock=clock,
+                     entropy=SeededEntropy(rng))  # fmt: skip
+    client = app.test_client()
     seen = Seen()
     tables = [("spit", {"max_rounds": 3}), ("spit", {"pile_choice": "choose", "stockpiles": 4}),
               ("speed", {"target_score": 2, "side_piles": 5})]  # fmt: skip
@@ -99,20 +100,20 @@ def test_real_answers_of_both_games_hold_to_the_typed_schemas(app, client, monke
         for h in (bearer(tok0), bearer(tok1), {}):
             seen("Events", client.get(f"/v1/games/{gid}/events", headers=h).get_json())
             seen("State", client.get(f"/v1/games/{gid}/states/3", headers=h).get_json())
-        games = app.extensions["spitlog"].games
-        with monkeypatch.context() as later:
-            later.setattr(games, "clock", lambda now=games.clock: now() + 100_000)
-            assert games.submit(gid, None, domain.Timeout("T-4", 0)) is not None
+        svc = app.extensions["spitlog"]
+        clock.shift(100_000)
+        assert svc.acting.submit(gid, None, domain.Timeout("T-4", 0)) is not None
+        clock.shift(-100_000)
         look(client, seen, gid, (tok0, tok1))
     # aborted under T-6 (RULES T-6), by the operator and by the service (a hosted bot's
     # decisions not run for idle_forfeit_s): who and why in the view and the log
     gid, tok0, tok1 = new_game(client, "spit")
-    assert games.submit(gid, None, domain.Abort(why="a test of the schemas")) is not None
+    assert svc.acting.submit(gid, None, domain.Abort(why="a test of the schemas")) is not None
     look(client, seen, gid, (tok0, tok1))
     bot = client.post("/v1/games", json={"game": "speed", "opponent": "bot:easy"}).get_json()
-    with monkeypatch.context() as later:
-        later.setattr(games, "clock", lambda now=games.clock: now() + 100_000)
-        assert games.submit(bot["id"], None, domain.Timeout("T-6", 1)) is not None
+    clock.shift(100_000)
+    assert svc.acting.submit(bot["id"], None, domain.Timeout("T-6", 1)) is not None
+    clock.shift(-100_000)
     look(client, seen, bot["id"], (bot["token"], bot["token"]))
     # resigned before anyone joined: aborted
     gid, tok0, _ = new_game(client, "speed", join=False)

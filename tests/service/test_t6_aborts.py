@@ -2,9 +2,13 @@
 hosted bot whose decisions it could not run, ends with no winner, is never rated, and its
 views and log say who aborted it and why."""
 
+import pytest
+
 import domain
+from service.http.app import create_app
 from service.rating import Rater
-from tests.support.api import bearer
+from tests.support.api import app_settings, bearer
+from tests.support.fakes import MovableClock
 
 
 def _rated_against(client, key, level: str = "bot:hard") -> tuple[str, str]:
@@ -16,12 +20,19 @@ def _rated_against(client, key, level: str = "bot:hard") -> tuple[str, str]:
     return r.get_json()["id"], r.get_json()["token"]
 
 
-def _later(games, seconds: float):
-    """The use cases' clock, ``seconds`` ahead (what the deadline job sees then)."""
-    games.clock = lambda now=games.clock: now() + seconds
+@pytest.fixture
+def clock():
+    return MovableClock()
 
 
-def test_T6_a_rated_game_whose_hosted_bot_was_not_run_is_aborted_never_rated(app, client):
+@pytest.fixture
+def app(redis_client, clock):
+    """The API on a clock the tests move ahead (what the deadline job sees then)."""
+    return create_app(app_settings(), redis_client=redis_client, clock=clock)
+
+
+def test_T6_a_rated_game_whose_hosted_bot_was_not_run_is_aborted_never_rated(app, client,
+                                                                             clock):  # fmt: skip
     """T-4, T-6: the hosted bot's seat had its ready to play for ``idle_forfeit_s`` (the
     service never ran its decision): it is not forfeited (which would have given alice a
     rated win over the level for nothing); the game is aborted under T-6, and not rated."""
@@ -30,25 +41,25 @@ def test_T6_a_rated_game_whose_hosted_bot_was_not_run_is_aborted_never_rated(app
     gid, token = _rated_against(client, key)
     assert client.post(f"/v1/games/{gid}/actions", json={"type": "ready"},
                        headers=bearer(token)).status_code == 201  # fmt: skip
-    _later(svc.games, 121)
-    assert svc.games.submit(gid, None, domain.Timeout("T-4", 1)) is None  # no such clock
-    assert svc.games.submit(gid, None, domain.Timeout("T-6", 1)) is not None
+    clock.shift(121)
+    assert svc.acting.submit(gid, None, domain.Timeout("T-4", 1)) is None  # no such clock
+    assert svc.acting.submit(gid, None, domain.Timeout("T-6", 1)) is not None
     view = client.get(f"/v1/games/{gid}", headers=bearer(token)).get_json()
     assert (view["status"], view["result"], view["winner"]) == ("aborted", "T-6", None)
     why = "the service could not run seat 1's decisions for 120 s"
     assert view["aborted"] == {"by": "service", "why": why} and view["rated"] is True
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "unrated"
     alice = client.get("/v1/players/alice", headers=key).get_json()
     assert alice["ratings"].get("spit", {}).get("games", 0) == 0
 
 
-def test_T6_the_operators_abort_shows_who_and_why_to_every_viewer(app, client):
+def test_T6_the_operators_abort_shows_who_and_why_to_every_viewer(app, client, clock):
     """T-6 by the operator (``Abort``): every viewer's view and the log say so; a rated
     game so aborted is not rated either."""
     svc = app.extensions["spitlog"]
     key = {"X-Api-Key": svc.apps.create("acme")[1]}
     gid, token = _rated_against(client, key, "bot:easy")
-    assert svc.games.submit(gid, None, domain.Abort(why="reported: a stuck table")) is not None
+    assert svc.acting.submit(gid, None, domain.Abort(why="reported: a stuck table")) is not None
     for headers in (bearer(token), {}):
         view = client.get(f"/v1/games/{gid}", headers=headers).get_json()
         assert (view["status"], view["result"], view["winner"]) == ("aborted", "T-6", None)
@@ -59,11 +70,11 @@ def test_T6_the_operators_abort_shows_who_and_why_to_every_viewer(app, client):
             "why": "reported: a stuck table",
         }  # fmt: skip
     assert client.get(f"/v1/games/{gid}/audit").get_json()["verified"] is True
-    assert Rater(svc.games, svc.profiles.players).step(gid) == "unrated"
+    assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "unrated"
     # an abort of another kind has no one named: T-5's
     waiting = client.post("/v1/games", json={"game": "speed"}).get_json()["id"]
-    _later(svc.games, 601)
-    assert svc.games.submit(waiting, None, domain.Timeout("T-5")) is not None
+    clock.shift(601)
+    assert svc.acting.submit(waiting, None, domain.Timeout("T-5")) is not None
     view = client.get(f"/v1/games/{waiting}").get_json()
     assert (view["result"], view["aborted"]) == ("T-5", None)
     last = client.get(f"/v1/games/{waiting}/events").get_json()["events"][-1]
@@ -80,7 +91,7 @@ def test_T6_a_rated_games_view_says_it_was_not_rated_and_why(app, client):
     gid, token = _rated_against(client, key, "bot:easy")
     view = client.get(f"/v1/games/{gid}", headers=bearer(token)).get_json()
     assert (view["rated"], view["unrated"]) == (True, None)  # running: to be rated
-    assert svc.games.submit(gid, None, domain.Abort(why="a stuck table")) is not None
+    assert svc.acting.submit(gid, None, domain.Abort(why="a stuck table")) is not None
     for headers in (bearer(token), {}):
         view = client.get(f"/v1/games/{gid}", headers=headers).get_json()
         assert (view["status"], view["rated"], view["unrated"]) == ("aborted", True, "T-6")
@@ -92,7 +103,7 @@ def test_T6_a_rated_games_view_says_it_was_not_rated_and_why(app, client):
     state = client.get(f"/v1/games/{gid}/states/{view['version']}").get_json()
     assert state["unrated"] == "unplayed"
     plain = client.post("/v1/games", json={"game": "spit", "opponent": "bot:easy"}).get_json()
-    assert svc.games.submit(plain["id"], None, domain.Abort(why="a stuck table")) is not None
+    assert svc.acting.submit(plain["id"], None, domain.Abort(why="a stuck table")) is not None
     view = client.get(f"/v1/games/{plain['id']}").get_json()
     assert (view["status"], view["rated"], view["unrated"]) == ("aborted", False, None)
 

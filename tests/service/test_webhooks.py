@@ -3,14 +3,21 @@ order with retries, on fakeredis with a sender that records (the real receiver, 
 and scheduler: tests/integration/test_webhooks_real.py)."""
 
 import json
+from pathlib import Path
 
 import fakeredis
+import jsonschema_rs
 import pytest
+import yaml
 
 import domain
 from service import webhooks
+from service.deliveries import Deliverer
+from service.http import schemas
 from service.http.app import create_app
 from tests.support.api import act, app_settings, bearer, new_game, play_to_the_end, problem_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -24,6 +31,9 @@ class Recorder:
     def __init__(self, *statuses):
         self.statuses = list(statuses)
         self.got: list[tuple[dict, dict]] = []
+
+    def lookup(self, host, port):
+        return [host]  # (every target here is an address)
 
     def post(self, url, host, addresses, body, headers, timeout_s):
         self.got.append((json.loads(body), headers, body))
@@ -46,11 +56,12 @@ class Clock:
 def setup(r, allow_private=True, **settings):
     app = create_app(app_settings(webhook_allow_private=allow_private, **settings),
                      redis_client=r)  # fmt: skip
-    return app, app.test_client(), app.extensions["spitlog"].games
+    return app, app.test_client(), app.extensions["spitlog"]
 
 
-def deliverer(games, sender, clock=None, **kw):
-    return webhooks.Deliverer(games, sender, allow_private=True, clock=clock or Clock(), **kw)
+def deliverer(svc, sender, clock=None, **kw):
+    return Deliverer(svc.reading, svc.store, sender, allow_private=True,
+                              clock=clock or Clock(), **kw)  # fmt: skip
 
 
 # ---------------------------------------------------------------- targets
@@ -110,7 +121,7 @@ def test_the_signature_is_stripes_scheme():
 
 
 def test_lifecycle_notifications_go_in_order_signed_each_once(r):
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     body = {"game": "spit", "options": {"max_rounds": 1},
             "webhook": {"url": "http://127.0.0.1:9/h"}}  # fmt: skip
     made = client.post("/v1/games", json=body).get_json()
@@ -118,7 +129,7 @@ def test_lifecycle_notifications_go_in_order_signed_each_once(r):
     t1 = client.post(f"/v1/games/{gid}/seats", json={}).get_json()["token"]
     play_to_the_end(client, gid, t0, t1)
     target = Recorder()
-    d = deliverer(games, target)
+    d = deliverer(svc, target)
     assert d.step(gid) == ("done", None)
     kinds = [b["type"] for b, _h, _raw in target.got]
     assert kinds == ["seat.joined", "game.started", "game.finished"]
@@ -138,7 +149,7 @@ def test_lifecycle_notifications_go_in_order_signed_each_once(r):
 
 
 def test_a_failing_target_is_retried_with_backoff_and_holds_the_later_ones(r):
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     made = client.post("/v1/games", json={"game": "spit", "webhook": {
         "url": "http://127.0.0.1:9/h"}}).get_json()  # fmt: skip
     gid, t0 = made["id"], made["token"]
@@ -146,7 +157,7 @@ def test_a_failing_target_is_retried_with_backoff_and_holds_the_later_ones(r):
     act(client, gid, t0, {"type": "resign"})  # joined, started, finished: three to go
     clock = Clock()
     target = Recorder(500, OSError("connection refused"), 503)
-    d = deliverer(games, target, clock)
+    d = deliverer(svc, target, clock)
     outcome, again = d.step(gid)
     assert outcome == "retry" and again == clock.t + 1  # 1 s, then 2, then 4
     assert [b["type"] for b, _h, _r in target.got] == ["seat.joined"]  # the others wait
@@ -169,14 +180,14 @@ def test_a_failing_target_is_retried_with_backoff_and_holds_the_later_ones(r):
 
 
 def test_a_notification_failing_past_the_retry_window_is_given_up(r):
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     made = client.post("/v1/games", json={"game": "spit", "webhook": {
         "url": "http://127.0.0.1:9/h"}}).get_json()  # fmt: skip
     gid = made["id"]
     client.post(f"/v1/games/{gid}/seats", json={})
     clock = Clock()
     target = Recorder(*[500] * 50)
-    d = deliverer(games, target, clock, retry_s=10)
+    d = deliverer(svc, target, clock, retry_s=10)
     for _ in range(50):
         outcome, again = d.step(gid)
         if outcome == "done":
@@ -189,7 +200,7 @@ def test_a_notification_failing_past_the_retry_window_is_given_up(r):
 
 
 def test_every_event_mode_shows_what_a_spectator_sees(r):
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     made = client.post("/v1/games", json={"game": "spit", "webhook": {
         "url": "http://127.0.0.1:9/h", "events": "all"}}).get_json()  # fmt: skip
     gid, t0 = made["id"], made["token"]
@@ -197,28 +208,28 @@ def test_every_event_mode_shows_what_a_spectator_sees(r):
     for tok in (t0, t1):
         act(client, gid, tok, {"type": "ready"})
     target = Recorder()
-    deliverer(games, target).step(gid)
+    deliverer(svc, target).step(gid)
     events = [b["data"] for b, _h, _r in target.got if b["type"] == "game.event"]
     spectator = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     assert events == spectator  # redacted as the public log is, while the game runs
     dealt = next(e for e in events if e["type"] == "spit_dealt")
     full = domain.event_to_dict(
-        domain.event_from_dict({k: v for k, v in app_log(games, gid)[dealt["version"] - 1].items()})
+        domain.event_from_dict({k: v for k, v in app_log(svc, gid)[dealt["version"] - 1].items()})
     )
     assert dealt != {"version": dealt["version"], **full}  # the deal's cards were hidden
 
 
-def app_log(games, gid):
-    return [d for _v, d in games.entries(games.load(gid))]
+def app_log(svc, gid):
+    return [d for _v, d in svc.reading.entries(svc.reading.load(gid))]
 
 
 def test_the_deployment_target_gets_every_game(r):
-    _app, client, games = setup(r, webhook_url="http://127.0.0.1:9/all",
+    _app, client, svc = setup(r, webhook_url="http://127.0.0.1:9/all",
                                 webhook_secret="whsec_deploy")  # fmt: skip
     gid, _t0, _t1 = new_game(client)
     target = Recorder()
     deployment = webhooks.Target("d", "http://127.0.0.1:9/all", "whsec_deploy", False)
-    deliverer(games, target, deployment=deployment).step(gid)
+    deliverer(svc, target, deployment=deployment).step(gid)
     assert [b["type"] for b, _h, _r in target.got] == ["seat.joined", "game.started"]
     assert webhooks.verify("whsec_deploy", target.got[0][1]["Spitlog-Signature"],
                            target.got[0][2], now=Clock()())  # fmt: skip
@@ -229,16 +240,16 @@ def test_the_retention_waits_for_undelivered_notifications(r, tmp_path):
     from service.archiving import Archiver
     from tests.support.keys import keys_naming
 
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     made = client.post("/v1/games", json={"game": "spit", "webhook": {
         "url": "http://127.0.0.1:9/h"}}).get_json()  # fmt: skip
     gid = made["id"]
     client.post(f"/v1/games/{gid}/seats", json={})
     act(client, gid, made["token"], {"type": "resign"})
     clock = Clock()
-    d = deliverer(games, Recorder(500), clock)
+    d = deliverer(svc, Recorder(500), clock)
     d.step(gid)  # the first notification failed: all three wait
-    archiver = Archiver(games.store, DirectoryArchive(tmp_path), 0, clock=clock, hold=d.pending)
+    archiver = Archiver(svc.store, DirectoryArchive(tmp_path), 0, clock=clock, hold=d.pending)
     assert archiver.step(gid)[0] == "archived"
     assert archiver.step(gid) == ("held", clock.t + Archiver.HOLD_S)
     clock.t += 5
@@ -263,7 +274,7 @@ def _resigned(client, events="lifecycle"):
 def test_two_delivery_jobs_of_one_game_never_run_at_once(r):
     import threading
 
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     gid, _t0 = _resigned(client, "all")
     inside, go = threading.Event(), threading.Event()
 
@@ -275,21 +286,21 @@ def test_two_delivery_jobs_of_one_game_never_run_at_once(r):
             return super().post(*args)
 
     target = Slow()
-    first = threading.Thread(target=lambda: deliverer(games, target).step(gid))
+    first = threading.Thread(target=lambda: deliverer(svc, target).step(gid))
     first.start()
     inside.wait(5)
-    assert deliverer(games, target).step(gid)[0] == "busy"  # the other job holds the game
+    assert deliverer(svc, target).step(gid)[0] == "busy"  # the other job holds the game
     go.set()
     first.join(5)
     ids = [b["id"] for b, _h, _r in target.got]
     assert len(ids) == len(set(ids))  # nothing twice
-    assert games.store.hooks(gid, "g")["v"] > games.load(gid).version  # all delivered
+    assert svc.store.hooks(gid, "g").version > svc.reading.load(gid).version  # all delivered
 
 
 def test_a_try_is_counted_before_it_is_made(r):
     """A job killed during a try (a receiver that hangs past RQ's job timeout) has still
     counted it: the next job waits its backoff, and gives up in time."""
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     gid, _t0 = _resigned(client)
     clock = Clock()
 
@@ -299,28 +310,28 @@ def test_a_try_is_counted_before_it_is_made(r):
             raise KeyboardInterrupt  # what RQ's timeout does to a job: not an OSError
 
     with pytest.raises(KeyboardInterrupt):
-        deliverer(games, Killed(), clock).step(gid)
-    cursor = games.store.hooks(gid, "g")
-    assert cursor["a"] == 1 and cursor["next"] > clock.t
-    assert deliverer(games, Recorder(), clock).step(gid)[0] == "retry"  # not before its time
-    games.store.unlock(gid, "hooks", "")  # (the killed job's lock: it expires)
+        deliverer(svc, Killed(), clock).step(gid)
+    cursor = svc.store.hooks(gid, "g")
+    assert cursor.tries == 1 and cursor.next_at > clock.t
+    assert deliverer(svc, Recorder(), clock).step(gid)[0] == "retry"  # not before its time
+    svc.store.unlock(gid, "hooks", "")  # (the killed job's lock: it expires)
 
 
 def test_any_error_of_a_target_is_a_failed_try(r):
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     gid, t0 = _resigned(client)
     target = Recorder(UnicodeEncodeError("latin-1", "é", 0, 1, "Host header"))
-    assert deliverer(games, target).step(gid)[0] == "retry"
+    assert deliverer(svc, target).step(gid)[0] == "retry"
     log = client.get(f"/v1/games/{gid}/webhooks", headers=bearer(t0)).get_json()
     assert "UnicodeEncodeError" in log["deliveries"][0]["error"]
 
 
 def test_a_dead_target_is_given_up_once_not_for_every_notification(r):
-    _app, client, games = setup(r)
+    _app, client, svc = setup(r)
     gid, _t0 = _resigned(client, "all")
     clock = Clock()
     target = Recorder(*[503] * 10_000)
-    d = deliverer(games, target, clock, retry_s=60)
+    d = deliverer(svc, target, clock, retry_s=60)
     for _ in range(500):
         outcome, again = d.step(gid)
         if outcome == "done":
@@ -339,34 +350,51 @@ def test_a_delivery_job_after_the_retention_sends_nothing_again(r, tmp_path):
 
     app = create_app(app_settings(webhook_allow_private=True), redis_client=r,
                      archive=DirectoryArchive(tmp_path))  # fmt: skip
-    client, games = app.test_client(), app.extensions["spitlog"].games
+    client, svc = app.test_client(), app.extensions["spitlog"]
     gid, _t0 = _resigned(client)
     target = Recorder()
-    deliverer(games, target).step(gid)
+    deliverer(svc, target).step(gid)
     sent = len(target.got)
     for _ in range(2):
-        Archiver(games.store, DirectoryArchive(tmp_path), 0).step(gid)
+        Archiver(svc.store, DirectoryArchive(tmp_path), 0).step(gid)
     assert keys_naming(r, gid) == []
-    assert deliverer(games, target).step(gid) == ("done", None)
+    assert deliverer(svc, target).step(gid) == ("done", None)
     assert len(target.got) == sent and keys_naming(r, gid) == []
 
 
 @pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "::7f00:1",
                                      "2002:a00:1::1", "::ffff:10.0.0.1"])  # fmt: skip
-def test_ipv6_addresses_that_carry_a_private_ipv4_one_are_refused(monkeypatch, address):
-    import socket
-
-    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [
-        (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, 443, 0, 0))])  # fmt: skip
+def test_ipv6_addresses_that_carry_a_private_ipv4_one_are_refused(address):
     with pytest.raises(webhooks.WebhookRefused, match="private or reserved"):
-        webhooks.resolve("https://hooks.example.com/x", allow_private=False)
+        webhooks.resolve("https://hooks.example.com/x", False, lambda host, port: [address])
 
 
-def test_a_host_is_used_in_its_ascii_form(monkeypatch):
-    import socket
-
+def test_a_host_is_used_in_its_ascii_form():
     seen = []
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: seen.append(host) or [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 443))])  # fmt: skip
-    host, port, addresses = webhooks.resolve("https://bücher.example/x", allow_private=False)
+    host, port, addresses = webhooks.resolve(
+        "https://bücher.example/x", False, lambda host, port: seen.append(host) or ["93.184.215.14"]
+    )
     assert host == seen[0] == "xn--bcher-kva.example" and addresses == ["93.184.215.14"]
+
+
+def test_openapi_yaml_types_every_notification_an_aborted_game_sends(r):
+    """openapi.yaml's `webhooks` has an entry per notification type, and the notifications
+    of a game aborted before it began (E-5: `game.finished` with no winner) validate against
+    them, body and headers (a played game's, through a real receiver:
+    tests/integration/test_webhooks_real.py)."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert set(spec["webhooks"]) == set(webhooks.KINDS) == set(schemas.NOTIFICATIONS)
+    _app, client, games = setup(r)
+    made = client.post("/v1/games", json={"game": "speed", "webhook": {
+        "url": "http://127.0.0.1:9/h", "events": "all"}}).get_json()  # fmt: skip
+    act(client, made["id"], made["token"], {"type": "resign"})
+    target = Recorder()
+    deliverer(games, target).step(made["id"])
+    assert [b["type"] for b, _h, _raw in target.got][-1] == "game.finished"
+    assert target.got[-1][0]["data"] == {"status": "aborted", "winner": None, "result": "E-5"}
+    for body, headers, _raw in target.got:
+        op = spec["webhooks"][body["type"]]["post"]
+        schema = op["requestBody"]["content"]["application/json"]["schema"]
+        jsonschema_rs.validate({**schema, "components": spec["components"]}, body)
+        for p in op["parameters"]:
+            jsonschema_rs.validate(p["schema"], headers[p["name"]])

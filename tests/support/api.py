@@ -104,17 +104,18 @@ def play_to_the_end(client, gid, t0, t1, rng_seed=1, max_actions=5000) -> dict:
     raise AssertionError("the game did not end")
 
 
-def move_each(client, games, gid: str, tokens, rng_seed: int = 1, timeout: float = 60.0):
+def move_each(client, uses, gid: str, tokens, rng_seed: int = 1, timeout: float = 60.0):
     """Play random legal actions (resign aside) until each seat has made a move
     (``State.moved``: an action of the game's play of its own, so that a rated game may
     end in a result). Per seat, ``tokens`` gives its token (it acts through the API),
-    None for a hosted bot's seat acted for by the workers' path (``games.submit``, what
+    None for a hosted bot's seat acted for by the workers' path (``Acting.submit``, what
     a worker does), or ``"workers"`` for one whose moves real workers make (waited for).
-    ``games``: the app's ``service.games.Games``. Answers the state."""
+    ``uses``: what holds the use cases (``reading``, ``acting``: the app's services, a
+    worker's runtime). Answers the state."""
     rng = random.Random(rng_seed)
     end = time.monotonic() + timeout
     while True:
-        state = games.load(gid).state
+        state = uses.reading.load(gid).state
         if state.over or (state.moved[0] and state.moved[1]):
             return state
         assert time.monotonic() < end, f"the seats of {gid} did not both move: {state.moved}"
@@ -125,11 +126,11 @@ def move_each(client, games, gid: str, tokens, rng_seed: int = 1, timeout: float
                 continue
             a = rng.choice(acts)
             if token is None:
-                games.submit(gid, seat, a)
+                uses.acting.submit(gid, seat, a)
             else:
                 act(client, gid, token, domain.action_to_dict(a))
             acted = True
-            state = games.load(gid).state
+            state = uses.reading.load(gid).state
         if not acted:
             time.sleep(0.02)  # a bot of the workers has the next move
 

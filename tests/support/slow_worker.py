@@ -125,7 +125,7 @@ RedisStore.mark_archived = slowly(RedisStore.mark_archived, point="arc.mark")
 RedisStore.delete_game = slowly(RedisStore.delete_game, point="arc.delete")
 # a rating's two steps take longer: a kill aimed at a finished game's job lands between
 # the apply and the outcome written to the game as often as not
-RedisStore.annotate = slowly(RedisStore.annotate, (0.05, 0.25), "rate.annotate")
+RedisStore.set_rating = slowly(RedisStore.set_rating, (0.05, 0.25), "rate.annotate")
 PlayerStore.apply_rating = slowly(PlayerStore.apply_rating, (0.02, 0.1), "rate.apply")
 
 

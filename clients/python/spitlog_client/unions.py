@@ -14,13 +14,17 @@ from .models import (
     GameAbortedEvent,
     GameCreatedEvent,
     GameEndedEvent,
+    GameEventNotification,
+    GameFinishedNotification,
     GameScoredEvent,
+    GameStartedNotification,
     PileChosenEvent,
     PileSlappedEvent,
     PilesTakenEvent,
     PlayerReadyEvent,
     PlayerResignedEvent,
     RoundEndedEvent,
+    SeatJoinedNotification,
     SeatTakenEvent,
     SideCardsTurnedEvent,
     SidePilesRebuiltEvent,
@@ -88,6 +92,13 @@ Event: TypeAlias = (
     | GameAbortedEvent
 )
 
+Notification: TypeAlias = (
+    SeatJoinedNotification
+    | GameStartedNotification
+    | GameFinishedNotification
+    | GameEventNotification
+)
+
 STATE_GAMES: dict[str, type[State]] = {"spit": SpitState, "speed": SpeedState}
 
 SPIT_ACTION_TYPES: dict[str, type[SpitAction]] = {
@@ -135,9 +146,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "game_aborted": GameAbortedEvent,
 }
 
+NOTIFICATION_TYPES: dict[str, type[Notification]] = {
+    "seat.joined": SeatJoinedNotification,
+    "game.started": GameStartedNotification,
+    "game.finished": GameFinishedNotification,
+    "game.event": GameEventNotification,
+}
+
 __all__ = [
     "EVENT_TYPES",
     "Event",
+    "NOTIFICATION_TYPES",
+    "Notification",
     "SPEED_ACTION_TYPES",
     "SPIT_ACTION_TYPES",
     "STATE_GAMES",

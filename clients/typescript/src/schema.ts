@@ -479,7 +479,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "seat.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A seat was taken (a hosted bot's at creation too).
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_seat_joined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "game.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The game is running.
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_game_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "game.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The game is finished or aborted.
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_game_finished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "game.event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * With `events: "all"`: an event of the log.
+         * @description Sent to the URL of `webhook` at creation (signed with the secret its answer shows once) and to `SPITLOG_WEBHOOK_URL`; docs/webhooks.md.
+         */
+        post: operations["notify_game_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Problem: {
@@ -1257,6 +1338,111 @@ export interface components {
         };
         /** @description An event of the log, by its `type` (a new type may appear: skip what you do not know). */
         Event: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SeatTakenEvent"] | components["schemas"]["SpitDealtEvent"] | components["schemas"]["PlayerReadyEvent"] | components["schemas"]["SpitCardsTurnedEvent"] | components["schemas"]["CardPlayedEvent"] | components["schemas"]["CardTurnedUpEvent"] | components["schemas"]["CardMovedEvent"] | components["schemas"]["SpitCalledEvent"] | components["schemas"]["RoundEndedEvent"] | components["schemas"]["PileSlappedEvent"] | components["schemas"]["PileChosenEvent"] | components["schemas"]["PilesTakenEvent"] | components["schemas"]["SpeedDealtEvent"] | components["schemas"]["CentreStartedEvent"] | components["schemas"]["CardDrawnEvent"] | components["schemas"]["SideCardsTurnedEvent"] | components["schemas"]["SidePilesRebuiltEvent"] | components["schemas"]["GameScoredEvent"] | components["schemas"]["DeadlineExpiredEvent"] | components["schemas"]["PlayerResignedEvent"] | components["schemas"]["GameEndedEvent"] | components["schemas"]["GameAbortedEvent"];
+        SeatJoinedData: {
+            seat: number;
+            /**
+             * @description who took it
+             * @enum {string}
+             */
+            kind: "human" | "bot" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
+        } & {
+            [key: string]: unknown;
+        };
+        SeatJoinedNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat.joined";
+            data: components["schemas"]["SeatJoinedData"];
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartedData: {
+            /** @description the kind of each seat's player, by seat */
+            players: ("human" | "bot" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard")[];
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartedNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.started";
+            data: components["schemas"]["GameStartedData"];
+        } & {
+            [key: string]: unknown;
+        };
+        GameFinishedData: {
+            /** @enum {string} */
+            status: "finished" | "aborted";
+            /** @description null: nobody won */
+            winner: number | null;
+            /** @description the ID of the rule it ended by (its entry: `/docs/rules#<ID>`) */
+            result: string;
+        } & {
+            [key: string]: unknown;
+        };
+        GameFinishedNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.finished";
+            data: components["schemas"]["GameFinishedData"];
+        } & {
+            [key: string]: unknown;
+        };
+        GameEventNotification: {
+            /** @description `evt_<game id>_<version>_<n>`, the same at every try of one notification (delivery is at least once: drop an id you have seen) */
+            id: string;
+            /** @description when its event happened, in whole seconds since the epoch */
+            created: number;
+            game_id: string;
+            /** @description the game's kind (`spit`, `speed`) */
+            game: string;
+            /** @description the place in the game's log of the event it tells of (1 = first) */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game.event";
+            /** @description the event, as a spectator sees it until the game is over (its `version` too) */
+            data: components["schemas"]["Event"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A webhook notification, by its `type` (a new type may appear: take it with a 2xx and skip it). */
+        Notification: components["schemas"]["SeatJoinedNotification"] | components["schemas"]["GameStartedNotification"] | components["schemas"]["GameFinishedNotification"] | components["schemas"]["GameEventNotification"];
         LobbyPlayer: {
             seat: number;
             kind: string | null;
@@ -2565,6 +2751,142 @@ export interface operations {
             409: components["responses"]["CONFLICT"];
             414: components["responses"]["REQUEST_URI_TOO_LONG"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    notify_seat_joined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatJoinedNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notify_game_started: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameStartedNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notify_game_finished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameFinishedNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notify_game_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under the game's secret (docs/webhooks.md): check it over the raw bytes, in constant time, and refuse a `t` more than five minutes from your clock */
+                "Spitlog-Signature": string;
+                /** @description the notification's `id` */
+                "Spitlog-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameEventNotification"];
+            };
+        };
+        responses: {
+            /** @description taken (within SPITLOG_WEBHOOK_TIMEOUT_S, 5 s); the body is not read */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not taken (as no answer in time, a refused connection, or a redirect, which is not followed): tried again after 1 s, 2 s, 4 s, ..., at most hourly, for SPITLOG_WEBHOOK_RETRY_S (a day), while the game's later notifications wait */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

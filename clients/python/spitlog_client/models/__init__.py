@@ -28,7 +28,14 @@ from .game_aborted_event import GameAbortedEvent
 from .game_created_event import GameCreatedEvent
 from .game_created_event_options import GameCreatedEventOptions
 from .game_ended_event import GameEndedEvent
+from .game_event_notification import GameEventNotification
+from .game_finished_data import GameFinishedData
+from .game_finished_data_status import GameFinishedDataStatus
+from .game_finished_notification import GameFinishedNotification
 from .game_scored_event import GameScoredEvent
+from .game_started_data import GameStartedData
+from .game_started_data_players_item import GameStartedDataPlayersItem
+from .game_started_notification import GameStartedNotification
 from .health import Health
 from .join import Join
 from .join_kind import JoinKind
@@ -64,6 +71,9 @@ from .rematch_status import RematchStatus
 from .round_ended_event import RoundEndedEvent
 from .rules_check import RulesCheck
 from .rules_check_deals_item import RulesCheckDealsItem
+from .seat_joined_data import SeatJoinedData
+from .seat_joined_data_kind import SeatJoinedDataKind
+from .seat_joined_notification import SeatJoinedNotification
 from .seat_taken_event import SeatTakenEvent
 from .seated import Seated
 from .seek import Seek
@@ -142,7 +152,14 @@ __all__ = (
     "GameCreatedEvent",
     "GameCreatedEventOptions",
     "GameEndedEvent",
+    "GameEventNotification",
+    "GameFinishedData",
+    "GameFinishedDataStatus",
+    "GameFinishedNotification",
     "GameScoredEvent",
+    "GameStartedData",
+    "GameStartedDataPlayersItem",
+    "GameStartedNotification",
     "Health",
     "Join",
     "JoinKind",
@@ -179,6 +196,9 @@ __all__ = (
     "RulesCheck",
     "RulesCheckDealsItem",
     "Seated",
+    "SeatJoinedData",
+    "SeatJoinedDataKind",
+    "SeatJoinedNotification",
     "SeatTakenEvent",
     "Seek",
     "SeekGame",

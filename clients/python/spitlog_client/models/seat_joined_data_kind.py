@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class SeatJoinedDataKind(StrEnum):
+    BOT = "bot"
+    BOTEASY = "bot:easy"
+    BOTHARD = "bot:hard"
+    BOTMEDIUM = "bot:medium"
+    BOTRANDOM = "bot:random"
+    HUMAN = "human"
+
+    def __str__(self) -> str:
+        return str(self.value)
