@@ -35,8 +35,9 @@ QUEUE = 8192  # a channel's send queue (SPITLOG_LIVE_QUEUE_BYTES)
 LIMIT = 4096  # the largest message (SPITLOG_MAX_CONTENT_LENGTH)
 
 
-def _env(redis_url: str, port: int, metrics_port: int) -> dict:
-    return {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
+def _env(redis_url: str, port: int, metrics_port: int, metrics_dir) -> dict:
+    return {"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "SPITLOG_REDIS_URL": redis_url,
+            "SPITLOG_BIND": f"127.0.0.1:{port}",
             "SPITLOG_METRICS_BIND": f"127.0.0.1:{metrics_port}", "SPITLOG_WORKERS": "2",
             "SPITLOG_RATE_REQUESTS": "5000", "SPITLOG_RATE_SEAT": "0",
             "SPITLOG_RATE_GAMES": "0", "SPITLOG_STREAMS_PER_ADDRESS": str(STREAMS),
@@ -45,12 +46,12 @@ def _env(redis_url: str, port: int, metrics_port: int) -> dict:
 
 
 @pytest.fixture(scope="module")
-def stack(redis_url):
+def stack(redis_url, tmp_path_factory):
     """(port, redis client, metrics URL): the API (two workers) on the real Redis."""
     port, metrics_port = free_port(), free_port()
     r = redis.Redis.from_url(redis_url)
     r.flushall()
-    proc = start(["serve"], _env(redis_url, port, metrics_port))
+    proc = start(["serve"], _env(redis_url, port, metrics_port, tmp_path_factory.mktemp("m")))
     try:
         wait_ready(f"http://127.0.0.1:{port}", proc)
     except RuntimeError:
@@ -217,9 +218,9 @@ def test_a_client_that_vanishes_mid_frame_holds_nothing(stack, how):
         players.stop()
 
 
-def test_a_restart_closes_1012_and_a_resuming_client_loses_and_repeats_nothing(redis_url):
+def test_a_restart_closes_1012_and_a_resuming_client_loses_and_repeats_nothing(redis_url, tmp_path):
     port, metrics_port = free_port(), free_port()
-    env = _env(redis_url, port, metrics_port)
+    env = _env(redis_url, port, metrics_port, tmp_path)
     base = f"http://127.0.0.1:{port}"
     proc = start(["serve"], env)
     try:
