@@ -5,14 +5,17 @@
 
 Everything runs on loopback: a redis-server of its own (no persistence), the API under
 gunicorn with gevent workers (``spitlog serve``), and load generators in other
-processes. Loops are bounded in count and time. Measures three targets:
+processes. Loops are bounded in count and time. Measures:
 
 1. action throughput under gunicorn against the floor, a bare Flask endpoint doing one
    EVALSHA on the same Redis under the same gunicorn settings (target: ratio >= 0.7);
 2. the cost of an action (and of a read) at a game's 10th event and at its 1,000th
    (target: no more than 15% slower), with each process's state cache on and off;
 3. the time from an append to its arrival on SSE streams, with 1,000 streams open on
-   one gevent API process (target: p99 <= 25 ms).
+   one gevent API process (target: p99 <= 25 ms);
+4. the live loop of games of two people at human pace, side by side: each person reading
+   the game after each batch of events (the old loop) against the views the stream of
+   views brings (``?views=true``): the API's CPU and reads per game-second.
 """
 
 import argparse
@@ -522,6 +525,181 @@ def sse_latency(redis_port: int, streams: int, seconds: float, rate: float) -> d
         stop(api)
 
 
+# ---------------------------------------------------------------- the live loop, old and new
+
+THINK_S = (0.6, 1.4)  # a person's think time between two moves (capacity.py's)
+
+
+async def _http(reader, writer, method: str, path: str, head: str, body: bytes = b""):
+    """One request on a keep-alive connection: (status, body)."""
+    data = (
+        f"{method} {path} HTTP/1.1\r\nHost: bench\r\n{head}Content-Length: {len(body)}"
+        "\r\n" + ("Content-Type: application/json\r\n" if body else "") + "\r\n"
+    )
+    writer.write(data.encode() + body)
+    head_bytes = await reader.readuntil(b"\r\n\r\n")
+    status = int(head_bytes[9:12])
+    length = 0
+    for line in head_bytes.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":", 1)[1])
+    return status, (await reader.readexactly(length)) if length else b""
+
+
+class _Person:
+    """A seat played at human pace. Mode ``poll``: its stream carries the events only and
+    each event batch makes it read the game (``GET``), as both example bots did; mode
+    ``views``: its stream carries its views (``?views=true``) and it never reads."""
+
+    def __init__(self, port: int, gid: str, token: str, view: dict, mode: str, counts: dict,
+                 rng: random.Random):  # fmt: skip
+        self.port, self.gid, self.mode, self.counts, self.rng = port, gid, mode, counts, rng
+        self.auth = f"Authorization: Bearer {token}\r\n"
+        self.view, self.over, self.dirty = view, False, asyncio.Event()
+
+    def keep(self, view: dict) -> None:
+        if view["version"] > self.view["version"]:
+            self.view = view
+        if view["status"] not in ("running", "waiting"):
+            self.over = True
+
+    async def stream(self) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        q = "?views=true" if self.mode == "views" else ""
+        after = "" if self.mode == "views" else f"Last-Event-ID: {self.view['version']}\r\n"
+        writer.write(
+            f"GET /v1/games/{self.gid}/events{q} HTTP/1.1\r\nHost: bench\r\n"
+            f"Accept: text/event-stream\r\n{after}{self.auth}\r\n".encode()
+        )
+        await reader.readuntil(b"\r\n\r\n")
+        view_next = False
+        try:
+            while not self.over:
+                line = await reader.readline()
+                if not line:
+                    return
+                if line.startswith(b"event: view"):
+                    view_next = True
+                elif line.startswith(b"data: "):
+                    if view_next:
+                        self.keep(json.loads(line[6:])["state"])
+                        view_next = False
+                    else:
+                        self.counts["events"] += 1
+                        self.dirty.set()
+        finally:
+            writer.close()
+
+    async def reads(self) -> None:
+        """Mode ``poll``: a read of the game after each batch of events."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        while not self.over:
+            await self.dirty.wait()
+            self.dirty.clear()
+            status, body = await _http(reader, writer, "GET", f"/v1/games/{self.gid}", self.auth)
+            self.counts["reads"] += 1
+            if status == 200:
+                self.keep(json.loads(body))
+        writer.close()
+
+    async def play(self) -> None:
+        """Act about once a second on the latest view; a game where neither seat can act for
+        5 s (one waiting for a timer: no scheduler runs here) is resigned and replaced."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        stuck = time.monotonic() + 5
+        while not self.over:
+            await asyncio.sleep(self.rng.uniform(*THINK_S))
+            acts = [a for a in self.view.get("legal_actions", []) if a["type"] != "resign"]
+            if self.over:
+                break
+            if acts:
+                stuck = time.monotonic() + 5
+            elif time.monotonic() < stuck:
+                continue
+            action = self.rng.choice(acts) if acts else {"type": "resign"}
+            key = f"Idempotency-Key: {self.rng.getrandbits(64):016x}\r\n"
+            path = f"/v1/games/{self.gid}/actions"
+            body = json.dumps(action).encode()
+            status, body = await _http(reader, writer, "POST", path, key + self.auth, body)
+            self.counts["actions"] += 1
+            if status == 201:
+                self.keep(json.loads(body)["state"])
+        writer.close()
+
+
+async def _live_games(port: int, games: int, mode: str, seconds: float, counts: dict, mark):
+    """``games`` games of two people kept running (an ended one replaced) for ``seconds``
+    after a warm-up; ``mark()`` is called when the measured window starts and ends."""
+    rng = random.Random(7)
+    running: list[asyncio.Task] = []
+
+    async def one_game():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        game = rng.choice(["spit", "speed"])
+        _s, body = await _http(reader, writer, "POST", "/v1/games", "",
+                               json.dumps({"game": game}).encode())  # fmt: skip
+        created = json.loads(body)
+        _s, body = await _http(reader, writer, "POST", f"/v1/games/{created['id']}/seats", "",
+                               b"{}")  # fmt: skip
+        joined = json.loads(body)
+        writer.close()
+        people = [_Person(port, created["id"], created["token"], created["state"], mode, counts,
+                          rng),
+                  _Person(port, created["id"], joined["token"], joined["state"], mode, counts,
+                          rng)]  # fmt: skip
+        tasks = [p.stream() for p in people] + [p.play() for p in people]
+        if mode == "poll":
+            tasks += [p.reads() for p in people]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        counts["ended"] += 1
+
+    async def keep(n):
+        while True:
+            running[:] = [t for t in running if not t.done()]
+            while len(running) < n:
+                running.append(asyncio.create_task(one_game()))
+                await asyncio.sleep(0.01)  # a ramp, not a burst
+            await asyncio.sleep(0.2)
+
+    keeper = asyncio.create_task(keep(games))
+    await asyncio.sleep(10)  # warm-up: the server's workers up, every game created
+    mark()
+    await asyncio.sleep(seconds)
+    mark()
+    keeper.cancel()
+    for t in running:
+        t.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+
+
+def live_loop(redis_port: int, games: int, seconds: float) -> dict:
+    """The API's CPU and reads per game-second of ``games`` games of two people at human
+    pace, each person on the old loop (an event, then a read of the game) and on the
+    stream of views, side by side (the same API process settings, one after the other)."""
+    out = {}
+    for mode in ("poll", "views"):
+        proc, port = serve_api(redis_port, workers=2)
+        try:
+            counts = {"reads": 0, "actions": 0, "events": 0, "ended": 0}
+            marks: list[tuple[float, float, dict]] = []
+
+            def mark(proc=proc, counts=counts, marks=marks):
+                marks.append((time.monotonic(), cpu_seconds(proc.pid), dict(counts)))
+
+            asyncio.run(_live_games(port, games, mode, seconds, counts, mark))
+            (t0, c0, n0), (t1, c1, n1) = marks
+            game_s = games * (t1 - t0)
+            out[mode] = {
+                "cpu_ms_per_game_s": 1000 * (c1 - c0) / game_s,
+                "reads_per_game_s": (n1["reads"] - n0["reads"]) / game_s,
+                "actions_per_game_s": (n1["actions"] - n0["actions"]) / game_s,
+                "cpu_ms_per_action": 1000 * (c1 - c0) / max(1, n1["actions"] - n0["actions"]),
+            }
+        finally:
+            stop(proc)
+    return out
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -529,7 +707,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     parser.add_argument(
-        "--part", choices=("all", "throughput", "limits", "length", "sse"), default="all",
+        "--part", choices=("all", "throughput", "limits", "length", "sse", "live"),
+        default="all",
         help="run one part only",
     )  # fmt: skip
     parser.add_argument("--runs", type=int, default=1,
@@ -554,6 +733,8 @@ def main() -> None:
                 report_length(redis_port, quick)
             if part in ("all", "sse"):
                 report_sse(redis_port, quick)
+            if part in ("all", "live"):
+                report_live(redis_port, quick)
         finally:
             stop(redis_proc)
 
@@ -640,6 +821,30 @@ def report_sse(redis_port: int, quick: bool) -> None:
         f"   {s['streams']} streams open, {s['actions']} actions, "
         f"{s['deliveries']} deliveries: p50 {s['p50_ms']:.1f} ms, "
         f"p99 {s['p99_ms']:.1f} ms, max {s['max_ms']:.1f} ms   (target p99 <= 25 ms)"
+    )
+
+
+def report_live(redis_port: int, quick: bool) -> None:
+    games = 60  # well below what the box holds: the figures are the loop's, not a queue's
+    r = live_loop(redis_port, games, seconds=15 if quick else 30)
+    old, new = r["poll"], r["views"]
+    print(
+        f"\n4. The live loop, {games} games of two people at human pace (2 gevent workers; "
+        f"load average {os.getloadavg()[0]:.1f})"
+    )
+    for name, m in (("event, then GET   ", old), ("views in the stream", new)):
+        print(
+            f"   {name}: API CPU {m['cpu_ms_per_game_s']:.2f} ms per game-second, "
+            f"{m['reads_per_game_s']:.2f} reads per game-second, "
+            f"{m['actions_per_game_s']:.2f} actions per game-second, "
+            f"{m['cpu_ms_per_action']:.2f} ms per action"
+        )
+    ratio = new["cpu_ms_per_game_s"] / old["cpu_ms_per_game_s"]
+    per_action = new["cpu_ms_per_action"] / old["cpu_ms_per_action"]
+    print(
+        f"   views / old: API CPU per game-second {ratio:.2f}, per action {per_action:.2f}; "
+        f"reads per game-second {new['reads_per_game_s']:.2f} against "
+        f"{old['reads_per_game_s']:.2f}"
     )
 
 

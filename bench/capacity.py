@@ -3,6 +3,7 @@
     PYTHONPATH=. python bench/capacity.py                        # both runs, ~12 min
     PYTHONPATH=. python bench/capacity.py --quick                # shorter steps, rougher
     PYTHONPATH=. python bench/capacity.py --mix humans --levels 200,400,800 --window 15
+    PYTHONPATH=. python bench/capacity.py --mix humans --clients http,views,channel  # side by side
 
 The service as deployed, on loopback: ``spitlog serve`` (2 gunicorn gevent workers,
 the default limits on), ``spitlog worker`` (``--workers``) and ``spitlog scheduler`` on
@@ -23,6 +24,12 @@ from 0.6-1.4 s): a legal move from its latest view, each with an ``Idempotency-K
 Its view comes from its own actions' answers and from a ``GET /v1/games/{id}`` (with
 ``If-None-Match``) every 2-4 s, and at once after a refusal. A game that ends is
 replaced by a new one, so the number of games holds.
+
+**The clients** (``--clients``, each a ramp of its own in one run, on one service build):
+``http`` as above (today's REST clients: a stream of events, and reads); ``views``: the
+stream carries the person's views (``?views=true``) and it never reads; ``channel``: one
+WebSocket per person (``GET /v1/games/{id}/live`` with a ticket, ``spitlog.v1``): its
+actions go over it and its views come on it, no request after the seat is taken.
 
 **The ramp.** For each level (``--levels``): bring the games up to that number, let it
 settle (``--warmup``), then measure a window (``--window``): the latency of every
@@ -60,6 +67,7 @@ from pathlib import Path
 
 import orjson
 import redis
+from websockets.asyncio.client import connect as ws_connect
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -153,6 +161,7 @@ class Sse(asyncio.Protocol):
         self.started = False
         self.transport = None
         self.opened = time.time()  # events from before: a catch-up, not a delivery
+        self.view_next = False  # the next data line is a view (``event: view``)
 
     def connection_made(self, transport):
         self.transport = transport
@@ -176,7 +185,12 @@ class Sse(asyncio.Protocol):
         *lines, self.buf = buf.split(b"\n")
         stats = self.person.stats
         for line in lines:
-            if line.startswith(b"data: "):
+            if line.startswith(b"event: view"):
+                self.view_next = True
+            elif line.startswith(b"data: ") and self.view_next:
+                self.view_next = False
+                self.person.on_view(orjson.loads(line[6:])["state"])
+            elif line.startswith(b"data: "):
                 at, v = _AT.search(line), _VERSION.search(line)
                 if at and float(at[1]) >= self.opened:
                     stats.sse_ms.append(1000 * (now - float(at[1])))
@@ -224,6 +238,9 @@ class Person:
         self.seen = 0
         self.stale = False
         self.tasks: list[asyncio.Task] = []
+        self.ws = None  # the channel, when open (``--clients channel``)
+        self.waiting: dict[str, asyncio.Future] = {}  # the channel's actions, by id
+        self.sent = 0
 
     def sit(self, game: "Game", answer: dict) -> None:
         """Hold the seat of a create's or a join's answer."""
@@ -255,9 +272,23 @@ class Person:
                     raise
         raise AssertionError("unreachable")
 
+    def on_view(self, view: dict) -> None:
+        """A view pushed by the stream or the channel: kept if newer than the one held."""
+        if view["version"] >= self.view.get("version", 0):
+            self.view = view
+            self.seen = max(self.seen, view["version"])
+            if view["status"] not in ("running", "waiting"):
+                self.game.over = True
+
     def open_stream(self) -> None:
+        if self.gen.clients == "channel":
+            self.tasks.append(self.gen.loop.create_task(self.channel()))
+            return
+
         async def go():
             path = f"/v1/games/{self.game.id}/events"
+            if self.gen.clients == "views":
+                path += "?views=true"
             head = f"Accept: text/event-stream\r\nLast-Event-ID: {self.seen}\r\n{self.auth}"
             _t, self.sse = await self.gen.loop.create_connection(
                 lambda: Sse(self), "127.0.0.1", self.gen.port
@@ -265,6 +296,67 @@ class Person:
             self.sse.transport.write(request_bytes("GET", path, head))
 
         self.tasks.append(self.gen.loop.create_task(go()))
+
+    async def channel(self) -> None:
+        """The seat's WebSocket: a ticket (``POST .../tickets``), then the channel from
+        the version it has; views and events as they come; reopened (and resumed) if the
+        server closes it before the game's end."""
+        while not (self.game.over or self.game.stopped):
+            try:
+                status, raw = await self.send(request_bytes(
+                    "POST", f"/v1/games/{self.game.id}/tickets", self.auth))  # fmt: skip
+                self.stats.status["ticket", status] += 1
+                if status != 201:
+                    raise ConnectionError(f"ticket {status}")
+                ticket = orjson.loads(raw)["ticket"]
+                uri = (
+                    f"ws://127.0.0.1:{self.gen.port}/v1/games/{self.game.id}/live?after={self.seen}"
+                )
+                async with ws_connect(uri, subprotocols=["spitlog.v1", f"spitlog.ticket.{ticket}"],
+                                      additional_headers={"X-Forwarded-For": self.addr},
+                                      compression=None, open_timeout=30) as ws:  # fmt: skip
+                    self.ws = ws
+                    opened = time.time()
+                    async for data in ws:
+                        now = time.time()
+                        msg = orjson.loads(data)
+                        op = msg["op"]
+                        if op in ("hello", "events"):
+                            for e in msg.get("events", ()):
+                                if e["at"] >= opened:
+                                    self.stats.sse_ms.append(1000 * (now - e["at"]))
+                            self.on_view(msg["state"])
+                        elif op in ("result", "problem"):
+                            waiter = self.waiting.pop(msg["id"], None)
+                            if waiter is not None and not waiter.done():
+                                waiter.set_result(msg)
+                    self.ws = None
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - counted; then again, resumed
+                self.stats.status["channel", type(e).__name__] += 1
+            self.ws = None
+            for waiter in self.waiting.values():
+                if not waiter.done():
+                    waiter.set_exception(ConnectionError("channel closed"))
+            self.waiting.clear()
+            if not (self.game.over or self.game.stopped):
+                self.stats.reconnects += 1
+                await asyncio.sleep(1.0)
+
+    async def act_on_channel(self, action: dict, key: str) -> tuple[int, dict | None]:
+        """An action over the channel: its answer's status and (201) body."""
+        while self.ws is None:
+            if self.game.over or self.game.stopped:
+                raise ConnectionError("no channel")
+            await asyncio.sleep(0.05)
+        self.sent += 1
+        mid = str(self.sent)
+        waiter = self.waiting[mid] = self.gen.loop.create_future()
+        await self.ws.send(orjson.dumps({"op": "act", "id": mid, "action": action,
+                                         "idempotency_key": key}).decode())  # fmt: skip
+        msg = await waiter
+        return msg["status"], msg.get("body")
 
     def sse_closed(self) -> None:
         if not self.game.over and not self.game.stopped:  # SPITLOG_SSE_MAX_S: again, resumed
@@ -289,7 +381,9 @@ class Person:
             if game.over or game.stopped:
                 break
             now = time.monotonic()
-            if self.stale or now >= read_at:
+            if self.gen.clients != "http":
+                pass  # the views come to it: it never reads
+            elif self.stale or now >= read_at:
                 read_at = now + rng.uniform(*READ_EVERY_S)
                 head = f'If-None-Match: "{self.view["version"]}"\r\n{self.auth}'
                 t = time.perf_counter()
@@ -306,6 +400,16 @@ class Person:
             if not acts:
                 self.stale = self.seen > self.view["version"]  # something moved: look again
                 continue
+            if self.gen.clients == "channel":
+                t = time.perf_counter()
+                status, body = await self.act_on_channel(
+                    rng.choice(acts), f"{rng.getrandbits(64):016x}"
+                )
+                self.stats.act_ms.append(1000 * (time.perf_counter() - t))
+                self.stats.status["act", status] += 1
+                if status == 201:
+                    self.on_view(body["state"])
+                continue
             key = f"Idempotency-Key: {rng.getrandbits(64):016x}\r\n"
             data = request_bytes("POST", f"/v1/games/{game.id}/actions", key + self.auth,
                                  orjson.dumps(rng.choice(acts)))  # fmt: skip
@@ -313,7 +417,9 @@ class Person:
             status, body = await self.send(data)
             self.stats.act_ms.append(1000 * (time.perf_counter() - t))
             self.stats.status["act", status] += 1
-            if status == 201:
+            if status == 201 and self.gen.clients == "views":
+                self.on_view(orjson.loads(body)["state"])
+            elif status == 201:
                 self.view = orjson.loads(body)["state"]
                 self.stale = self.view["status"] != "running"
             else:  # refused (422: the view was behind; 409: over): look again first
@@ -339,8 +445,9 @@ class Gen:
     """One load-generating process: keeps ``target`` games running, on orders from the
     parent (``commands``: a Pipe)."""
 
-    def __init__(self, index: int, port: int, commands, bots: float, seed: int):
+    def __init__(self, index: int, port: int, commands, bots: float, seed: int, clients: str):
         self.index, self.port, self.commands, self.bots = index, port, commands, bots
+        self.clients = clients  # "http", "views" or "channel"
         self.rng = random.Random(seed)
         self.games: dict[str, Game] = {}
         self.creating = 0
@@ -454,8 +561,8 @@ class Gen:
             p.tasks.append(self.loop.create_task(p.play()))
 
 
-def _gen_process(index: int, port: int, commands, bots: float, seed: int) -> None:
-    asyncio.run(Gen(index, port, commands, bots, seed).main())
+def _gen_process(index: int, port: int, commands, bots: float, seed: int, clients: str) -> None:
+    asyncio.run(Gen(index, port, commands, bots, seed, clients).main())
 
 
 # ---------------------------------------------------------------- the service
@@ -528,12 +635,13 @@ def pct(xs: list[float], p: float) -> float:
 class Ramp:
     """The generator processes and one level's measurement at a time."""
 
-    def __init__(self, svc: Service, procs: int, bots: float):
+    def __init__(self, svc: Service, procs: int, bots: float, clients: str = "http"):
         self.svc = svc
         self.pipes, self.gens = [], []
         for i in range(procs):
             here, there = mp.Pipe()
-            p = mp.Process(target=_gen_process, args=(i, svc.port, there, bots, 1000 + i))
+            p = mp.Process(target=_gen_process,
+                           args=(i, svc.port, there, bots, 1000 + i, clients))  # fmt: skip
             p.start()
             self.pipes.append(here)
             self.gens.append(p)
@@ -675,17 +783,20 @@ def line(m: dict, bots: bool) -> str:
 
 
 def run(mix: str, levels, *, warmup: float, window: float, procs: int, workers: int,
-        bisect: int = 0, verbose: bool = True, env: dict | None = None) -> dict:  # fmt: skip
+        bisect: int = 0, verbose: bool = True, env: dict | None = None,
+        clients: str = "http") -> dict:  # fmt: skip
     """One ramp: ``mix`` "humans" (every game two people) or "bots" (every other game one
-    person against ``bot:hard``). Answers {held: the largest level held, at: its
-    figures, failed: the first level not held and why, levels: every level's figures}."""
+    person against ``bot:hard``), its people ``clients`` ("http", "views", "channel").
+    Answers {held: the largest level held, at: its figures, failed: the first level not
+    held and why, levels: every level's figures}."""
     bots = mix == "bots"
-    out: dict = {"mix": mix, "held": 0, "at": None, "failed": None, "levels": []}
+    out: dict = {"mix": mix, "clients": clients, "held": 0, "at": None, "failed": None,
+                 "levels": []}  # fmt: skip
     with tempfile.TemporaryDirectory() as workdir:
         svc = Service(workdir, workers, env)
         ramp = None
         try:
-            ramp = Ramp(svc, procs, 0.5 if bots else 0.0)
+            ramp = Ramp(svc, procs, 0.5 if bots else 0.0, clients)
             todo = list(levels)
             good, bad = 0, None
             while todo:
@@ -724,6 +835,12 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="spitlog worker processes")
     ap.add_argument("--bisect", type=int, help="levels tried between held and not")
     ap.add_argument("--quick", action="store_true", help="shorter steps, rougher figures")
+    ap.add_argument(
+        "--clients",
+        default="http",
+        help="the people's clients, comma-separated, a ramp each: http (requests "
+        "and reads), views (the stream of views), channel (a WebSocket)",
+    )
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")] if args.levels else \
         list(QUICK_LEVELS if args.quick else LEVELS)  # fmt: skip
@@ -734,16 +851,18 @@ def main() -> int:
           f"levels {levels}, {warmup:.0f} s + {window:.0f} s each; {args.procs} generator "
           f"processes, {args.workers} worker(s); CPU as fractions of one core")  # fmt: skip
     results = []
-    for mix in ("humans", "bots") if args.mix == "both" else (args.mix,):
-        print(f"\n== {mix}: " + ("every game two people" if mix == "humans" else
-              "every other game one person against bot:hard"), flush=True)  # fmt: skip
-        r = run(mix, levels, warmup=warmup, window=window, procs=args.procs,
-                workers=args.workers, bisect=bisect)  # fmt: skip
-        results.append(r)
+    for clients in args.clients.split(","):
+        for mix in ("humans", "bots") if args.mix == "both" else (args.mix,):
+            print(f"\n== {mix}, {clients} clients: " + ("every game two people" if mix ==
+                  "humans" else "every other game one person against bot:hard"),
+                  flush=True)  # fmt: skip
+            r = run(mix, levels, warmup=warmup, window=window, procs=args.procs,
+                    workers=args.workers, bisect=bisect, clients=clients)  # fmt: skip
+            results.append(r)
     print()
     for r in results:
         at = r["at"]
-        print(f"{r['mix']}: held {r['held']} games"
+        print(f"{r['mix']}, {r['clients']} clients: held {r['held']} games"
               + (f" (at it: {line(at, r['mix'] == 'bots')})" if at else ""))  # fmt: skip
         if r["failed"]:
             print(f"   first level not held: {r['failed']['games']} ({r['failed']['why']})")

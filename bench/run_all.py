@@ -149,6 +149,18 @@ def sse(redis_port: int, seconds: float) -> None:
         f"max {s['max_ms']:.0f} ms", "p99 <= 25 ms")  # fmt: skip
 
 
+def live_loop(redis_port: int, seconds: float) -> None:
+    r = bs.live_loop(redis_port, games=60, seconds=seconds)
+    old, new = r["poll"], r["views"]
+    for name, m, o in (("event, then GET", old, None), ("views in the stream", new, old)):
+        row(f"live loop, 60 games of two people, {name}: API CPU per game-second",
+            f"{m['cpu_ms_per_game_s']:.2f} ms",
+            f"{m['reads_per_game_s']:.2f} reads, {m['actions_per_game_s']:.2f} actions per "
+            f"game-second; {m['cpu_ms_per_action']:.2f} ms per action",
+            "" if o is None else f"x{m['cpu_ms_per_game_s'] / o['cpu_ms_per_game_s']:.2f} "
+            f"(x{m['cpu_ms_per_action'] / o['cpu_ms_per_action']:.2f} per action)", "")  # fmt: skip
+
+
 # ---------------------------------------------------------------- domain
 
 
@@ -335,7 +347,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     ap.add_argument("--skip", default="", help="comma-separated parts to leave out: throughput,"
-                    "limits,latency,cost,sse,domain,workers,idle,flood,durability,failover,"
+                    "limits,latency,cost,sse,live,domain,workers,idle,flood,durability,failover,"
                     "memory,capacity")  # fmt: skip
     args = ap.parse_args()
     quick, skip = args.quick, set(filter(None, args.skip.split(",")))
@@ -358,6 +370,8 @@ def main() -> None:
                 cost(redis_port, samples=100 if quick else 300)
             if "sse" not in skip:
                 sse(redis_port, seconds=8 if quick else 15)
+            if "live" not in skip:
+                live_loop(redis_port, seconds=15 if quick else 30)
             if "flood" not in skip:
                 flood_isolation(redis_port, seconds=5 if quick else 12)
         finally:

@@ -2,6 +2,7 @@
 ``[bot]`` extra, imported only by the command once it has checked they are installed.
 ``Bot`` plays a seat it holds; ``create`` and ``join`` get it one."""
 
+import json
 import random
 import time
 import uuid
@@ -26,29 +27,31 @@ class Bot:
                                  headers={"Authorization": f"Bearer {token}"})  # fmt: skip
         self.version = 0
         self.log = log or (lambda text: None)
-        self.stats = {"actions": 0, "lost races": 0, "reconnects": 0, "replayed": 0}
-        self._events = self._stream()
+        self.stats = {"actions": 0, "lost races": 0, "reconnects": 0, "replayed": 0, "reads": 0}
+        self._views = self._stream()
 
     def view(self) -> dict:
+        self.stats["reads"] += 1
         r = self._request("GET", f"/v1/games/{self.game_id}")
         view = r.json()
         self.version = max(self.version, view["version"])
         return view
 
     def play(self) -> dict:
-        """Play until the game is over: its last view."""
-        view = self.view()
-        while view["status"] not in OVER:
+        """Play until the game is over: its last view. Each view comes on the game's
+        stream of views, so the game is never read after an event."""
+        view = None
+        for view in self._views:
+            if view["version"] <= self.version or view["status"] in OVER:
+                continue  # one this bot already acted on (its action's answer showed it)
+            self.version = view["version"]
             view = self.act_while_it_can(view)
-            if view["status"] in OVER:
-                break
-            self.wait_for_news()
-            view = self.view()
-        self._events.close()
-        return view
+        self._views.close()
+        return view if view is not None else self.view()
 
     def act_while_it_can(self, view: dict) -> dict:
-        """Choose and act on ``view`` until the policy passes: the view it ends on."""
+        """Choose and act on ``view`` until the policy passes or a race is lost: the view
+        it ends on (the stream brings the next)."""
         while view["status"] not in OVER:
             wire = self.policy.choose(view, self.rng)
             if wire is None:
@@ -58,43 +61,40 @@ class Bot:
             key = str(uuid.uuid4())
             r = self._request("POST", f"/v1/games/{self.game_id}/actions", json=wire,
                               headers={"Idempotency-Key": key}, ok=(201, 409, 422))  # fmt: skip
-            if r.status_code == 201:
-                self.stats["actions"] += 1
-                self.stats["replayed"] += r.headers.get("Idempotent-Replayed") == "true"
-                body = r.json()
-                self.version = max(self.version, body["version"])
-                view = body["state"]
-            elif r.status_code == 422:  # the other seat got there first: look again
-                self.stats["lost races"] += 1
+            if r.status_code != 201:  # 422: the other seat got there first; 409: over
+                self.stats["lost races"] += r.status_code == 422
                 self.log(f"lost a race ({r.json().get('rule')}): {wire}")
-                view = self.view()
-            else:  # 409: the game is over
-                view = self.view()
+                return view
+            self.stats["actions"] += 1
+            self.stats["replayed"] += r.headers.get("Idempotent-Replayed") == "true"
+            body = r.json()
+            self.version = max(self.version, body["version"])
+            view = body["state"]
         return view
 
-    def wait_for_news(self) -> None:
-        """Block until the log holds an event after the version this bot has seen."""
-        for event_id in self._events:
-            if event_id > self.version:
-                return
-
     def _stream(self):
-        """The versions of the game's events as they come, over SSE: one stream while it
-        lasts, then another from ``Last-Event-ID`` (the last version seen) when it ends or
-        drops; ends once the game is over and every event was seen (204)."""
-        backoff, seen = 0.2, self.version
+        """The seat's views as they come, over the events stream with views (SSE): the
+        current one first, then one after each batch of events; one stream while it lasts,
+        then another from ``Last-Event-ID`` (the last id seen) when it ends or drops; ends
+        after the view of the game's end."""
+        backoff, seen = 0.2, None
         while True:
-            headers = {"Accept": "text/event-stream", "Last-Event-ID": str(max(seen, 0))}
+            headers = {"Accept": "text/event-stream"}
+            if seen is not None:
+                headers["Last-Event-ID"] = seen
             try:
                 with connect_sse(self.http, "GET", f"/v1/games/{self.game_id}/events",
-                                 headers=headers) as source:  # fmt: skip
+                                 params={"views": "true"}, headers=headers) as source:  # fmt: skip
                     if source.response.status_code == 204:
                         return
                     source.response.raise_for_status()
-                    for event in source.iter_sse():
-                        if event.id:
-                            seen = int(event.id)
-                            yield seen
+                    for message in source.iter_sse():
+                        seen = message.id or seen
+                        if message.event == "view":
+                            view = json.loads(message.data)["state"]
+                            yield view
+                            if view["status"] in OVER:
+                                return
                 backoff = 0.2
             except (httpx.TransportError, httpx.HTTPStatusError) as e:
                 self.log(f"stream dropped ({type(e).__name__}): again after {seen}")

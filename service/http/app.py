@@ -42,10 +42,11 @@ from ..store.players import PlayerStore
 from ..store.redis import RedisStore
 from ..store.seeks import SeekStore
 from ..tokens import Tokens
-from . import docs, openapi, pairing, people, routes, web
+from . import asyncapi, channel, docs, openapi, pairing, people, routes, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
+from .views import ViewCache
 
 
 class GameIdConverter(BaseConverter):
@@ -90,13 +91,15 @@ class Services:
     profiles: Profiles | None = None
     seeks: Seeks | None = None
     rematches: Rematches | None = None
-    views: routes.Views = field(default_factory=routes.Views)  # the views last served
+    views: ViewCache = field(default_factory=ViewCache)  # the views made, shared
+    pipeline: Pipeline | None = None  # the request pipeline (the seat channel's actions)
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
         """The process is stopping: open SSE streams end within a second (with a ``retry:``
-        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``) and
-        long-polls answer now, so that only short requests are left in flight."""
+        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``), seat
+        channels close (1012: their clients resume with ``?after``) and long-polls answer
+        now, so that only short requests are left in flight."""
         self.draining = True
         self.hub.wake_all()
 
@@ -110,6 +113,12 @@ class Services:
         if "yaml" not in self._made:
             self._made["yaml"] = openapi.to_yaml(self.spec()).encode()
         return self._made["yaml"]
+
+    def asyncapi_yaml(self) -> bytes:
+        """The AsyncAPI document of the live path (``asyncapi``)."""
+        if "asyncapi" not in self._made:
+            self._made["asyncapi"] = asyncapi.to_yaml(asyncapi.build()).encode()
+        return self._made["asyncapi"]
 
     def docs_html(self) -> bytes:
         if "html" not in self._made:
@@ -267,7 +276,7 @@ def create_app(
     )  # fmt: skip
     limits = Limits.from_settings(client, s, registry=metrics.registry)
     seek_store = SeekStore(client)
-    all_routes = routes.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
+    all_routes = routes.ROUTES + channel.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
     services = Services(
         settings=s, reading=cases.reading, tokens=cases.tokens, seating=cases.seating,
         joining=cases.joining, acting=cases.acting, lobby=cases.lobby,
@@ -284,9 +293,10 @@ def create_app(
                     clock=clock, entropy=entropy),
         rematches=Rematches(cases.reading, cases.tokens, cases.seating, cases.pairs, store,
                             clock=clock, rematch_s=s.rematch_s, entropy=entropy),
+        views=ViewCache(renders=metrics.view_renders),
     )  # fmt: skip
     app.extensions["spitlog"] = services
-    pipeline = Pipeline(services)
+    pipeline = services.pipeline = Pipeline(services)
     for route in all_routes:
         app.add_url_rule(
             route.path, endpoint=route.name, view_func=pipeline.view(route),
@@ -297,6 +307,8 @@ def create_app(
         """404 and 405 of Flask's routing, through the pipeline like every request."""
 
         def refuse(call):
+            if exc.code == 404 and web.wants_html(call):
+                return web.not_found(call)  # a browser's unknown page: a page that says so
             raise exc
 
         route = Route("unmatched", request.method, "<unmatched>", refuse, read_query=False)

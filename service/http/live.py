@@ -24,6 +24,7 @@ _END_EVENTS = ("game_ended", "game_aborted")
 PAGE = 500  # events a stream reads from the store at once
 DRAIN_RETRY_MS = (250, 2500)  # a stream ended by a stopping process: reconnect within this
 PRIVATE = [("Cache-Control", "private, no-cache"), ("Vary", "Authorization")]
+NDJSON = "application/x-ndjson"
 
 
 def client_socket(environ: dict):
@@ -112,24 +113,98 @@ def seek_long_poll(call: Call, seek_id: str, wait_s: float) -> dict:
         waiter.release()
 
 
-def sse(call: Call, game, seat: int | None, after: int) -> Answer:
+class SseFormat:
+    """A stream's messages as Server-Sent Events: an event's ``id:`` is its version; a view
+    is ``event: view``, with ``id:`` once the stream has sent every event up to it."""
+
+    ctype = "text/event-stream; charset=utf-8"
+    start = b"retry: 2000\n\n"
+    keep_alive = b": keep-alive\n\n"
+
+    @staticmethod
+    def event(e: dict) -> bytes:
+        return b"id: %d\ndata: %s\n\n" % (e["version"], orjson.dumps(e))
+
+    @staticmethod
+    def view(version: int, body: bytes, caught_up: bool = True) -> bytes:
+        head = b"event: view\nid: %d\n" % version if caught_up else b"event: view\n"
+        return head + b'data: {"version":%d,"state":%s}\n\n' % (version, body)
+
+    @staticmethod
+    def drained() -> bytes:  # reconnect (elsewhere) soon, not all at once
+        return f"retry: {random.randint(*DRAIN_RETRY_MS)}\n\n".encode()
+
+
+class NdjsonFormat:
+    """A stream's messages as NDJSON: a JSON object a line, ``{"type": "event", "version",
+    "event"}`` or ``{"type": "view", "version", "state"}``; an empty line keeps it alive."""
+
+    ctype = NDJSON
+    start = b""
+    keep_alive = b"\n"
+
+    @staticmethod
+    def event(e: dict) -> bytes:
+        return b'{"type":"event","version":%d,"event":%s}\n' % (e["version"], orjson.dumps(e))
+
+    @staticmethod
+    def view(version: int, body: bytes, caught_up: bool = True) -> bytes:
+        return b'{"type":"view","version":%d,"state":%s}\n' % (version, body)
+
+    @staticmethod
+    def drained() -> bytes:
+        return b""
+
+
+def stream(
+    call: Call, game, seat: int | None, after: int | None, *, views: bool = False,
+    ndjson: bool = False,
+) -> Answer:  # fmt: skip
     """The live stream: what is there after ``after``, then each append as it lands; 204
-    once the game is over and the client has every event (EventSource stops there)."""
+    once the game is over and the client has every event (EventSource stops there).
+
+    With ``views``, the viewer's view of the game comes with it: first the view of the
+    current version, then after each batch of events the view they lead to (one per
+    version, from the process's ``ViewCache``). ``after`` None (no ``after`` and no
+    ``Last-Event-ID``) starts a stream with views at the current version (a finished
+    game's: its final view, then the stream ends). As SSE, or
+    NDJSON with ``ndjson``."""
     svc = call.services
     hub, metrics = svc.hub, svc.metrics
     max_s, keep_s = svc.settings.sse_max_s, svc.settings.sse_keepalive_s
     public = game.state.over
-    if public and after >= game.version:
+    fresh = after is None  # with views: a stream of a finished game still sends its view
+    if after is None:
+        after = game.version if views else 0
+    if public and after >= game.version and not (views and fresh):
         return Answer(204, list(PRIVATE), b"")
+    fmt = NdjsonFormat if ndjson else SseFormat
     release = _slot(call, max_s)
     environ = call.environ
     sock = client_socket(environ)
+    cache = svc.views
+
+    def current(last: int, ended: bool):
+        """(version, the view's JSON) of the game now, or None if it is behind ``last``. At
+        the end, read anew: the view shows the game's meta as it is then."""
+        if not (public or ended):
+            body = cache.peek(game.id, last, seat)
+            if body is not None:
+                return last, body
+        now = svc.reading.load(game.id)
+        if now.version < last:
+            return None
+        return now.version, cache.json(svc.reading, now, seat)
 
     def stream():
         metrics.sse_open.inc()
         try:
-            yield b"retry: 2000\n\n"
-            last = after
+            if fmt.start:
+                yield fmt.start
+            last = viewed = after
+            if views:
+                viewed = game.version
+                yield fmt.view(viewed, cache.json(svc.reading, game, seat), after >= viewed)
             now = time.monotonic()
             end, ping = now + max_s, now + keep_s
             # whether the log moved past ``last``: None (unknown: read the store), True
@@ -143,27 +218,34 @@ def sse(call: Call, game, seat: int | None, after: int) -> Answer:
                     more = len(entries) >= PAGE
                 if entries:
                     yield b"".join(
-                        b"id: %d\ndata: %s\n\n" % (e["version"], orjson.dumps(e))
-                        for e in Reading.redacted(entries, seat, public, game.record)
+                        fmt.event(e) for e in Reading.redacted(entries, seat, public, game.record)
                     )
                     last = entries[-1][0]
-                    if any(d["type"] in _END_EVENTS for _v, d in entries):
+                    ended = any(d["type"] in _END_EVENTS for _v, d in entries)
+                    if views and not more and last > viewed:
+                        seen = current(last, ended)
+                        if seen is not None and seen[0] == last:
+                            viewed = last
+                            yield fmt.view(last, seen[1])
+                        elif seen is not None and seen[0] > last:
+                            more = True  # events it shows are not sent yet: read them
+                    if ended:
                         return
                     moved = None if more else False  # the next wait says if more came
                     continue
                 now = time.monotonic()
-                if svc.draining:  # reconnect (elsewhere) soon, not all at once
-                    yield f"retry: {random.randint(*DRAIN_RETRY_MS)}\n\n".encode()
+                if svc.draining:
+                    if drained := fmt.drained():
+                        yield drained
                     return
                 if public or now >= end or client_gone(environ):
                     return
                 if now >= ping:
-                    yield b": keep-alive\n\n"
+                    yield fmt.keep_alive
                     ping = now + keep_s
                 moved = hub.wait(game.id, last, min(end - now, max(ping - now, 0.001)), sock)
         finally:
             metrics.sse_open.dec()
 
-    headers = [("Content-Type", "text/event-stream; charset=utf-8"), *PRIVATE,
-               ("X-Accel-Buffering", "no")]  # fmt: skip
+    headers = [("Content-Type", fmt.ctype), *PRIVATE, ("X-Accel-Buffering", "no")]
     return Answer(200, headers, stream(), on_close=release)

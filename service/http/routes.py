@@ -9,8 +9,8 @@ the limits and taken the game's gate.
 import hashlib
 import http
 import re
+from urllib.parse import parse_qs
 
-import orjson
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header, parse_etags
 
@@ -53,33 +53,19 @@ def _state(body: dict, version: int, status: int = 200, headers=PRIVATE) -> Answ
     return json_answer(body, status, [_etag(version), *headers])
 
 
-class Views:
-    """The JSON of the latest view served per game and seat, with the state and record it
-    shows: a read of a game that has not changed since (the same ``State``, an equal
-    record: a rematch's asks change the record alone) answers those bytes again instead
-    of making the view anew. One per process, bounded."""
+STREAMS = ("text/event-stream", live.NDJSON)
 
-    SIZE = 4096
 
-    def __init__(self):
-        self._d: dict = {}
-
-    def json(self, reading, game, seat: int | None) -> bytes:
-        key = (game.id, seat)
-        hit = self._d.get(key)
-        if hit is not None and hit[0] is game.state and hit[1] == game.record:
-            return hit[2]
-        body = orjson.dumps(reading.view(game, seat))
-        if len(self._d) >= self.SIZE:
-            self._d.clear()
-        self._d[key] = (game.state, game.record, body)
-        return body
+def _stream_type(call: Call) -> str | None:
+    """The stream an events request asks for (SSE or NDJSON), None for a page of the log."""
+    accept = parse_accept_header(call.header("Accept"), MIMEAccept)
+    best = accept.best_match(["application/json", *STREAMS])
+    return best if best in STREAMS else None
 
 
 def _wants_stream(call: Call) -> bool:
-    """Whether an events request is a stream (SSE) rather than a page of the log."""
-    accept = parse_accept_header(call.header("Accept"), MIMEAccept)
-    return accept.best_match(["application/json", "text/event-stream"]) == "text/event-stream"
+    """Whether an events request is a stream (SSE, NDJSON) rather than a page of the log."""
+    return _stream_type(call) is not None
 
 
 def _is_stream(call: Call) -> bool:
@@ -216,11 +202,17 @@ def events(call: Call) -> Answer:
     game, seat = _viewer(call)
     svc = call.services
     after = call.query["after"]
-    if _wants_stream(call):
+    kind = _stream_type(call)
+    if kind is not None:
         last = (call.header("Last-Event-ID") or "").strip()
         if _number(last):
             after = int(last)
-        return live.sse(call, game, seat, min(after, game.version))
+        elif "after" not in parse_qs(call.environ.get("QUERY_STRING", "")):
+            after = None  # from the start; with views, from now
+        return live.stream(
+            call, game, seat, None if after is None else min(after, game.version),
+            views=call.query.get("views", False), ndjson=kind == live.NDJSON,
+        )  # fmt: skip
     limit = call.query["limit"]
     entries = svc.reading.entries(game, after, limit)
     wait = min(call.query.get("wait") or 0, svc.settings.longpoll_max_s)
@@ -574,20 +566,33 @@ ROUTES: tuple[Route, ...] = (
             "nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, "
             "the log as Server-Sent Events, live: `id:` is the version, `data:` the event as "
             "JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and "
-            "you have every event.",
+            "you have every event. With `Accept: application/x-ndjson`, the same stream as "
+            'one JSON object a line (`{"type": "event", "version", "event"}`; an '
+            "empty line keeps it alive). With `views=true` a stream also carries your view of "
+            "the game, so that you never read it after an event: first the current view, then "
+            "after each batch of events the view they lead to, as SSE `event: view` (`data:` "
+            '`{"version", "state"}`, `id:` its version once every event up to it was '
+            'sent) or the NDJSON line `{"type": "view", "version", "state"}`. '
+            "Without `after` or `Last-Event-ID` such a stream starts at the current version.",
             parameters=[
                 _header("Last-Event-ID", "SSE: resume after this version (overrides `after`)")
             ],
             security=SEAT_OPTIONAL,
             responses={
                 "200": {
-                    "description": "The events as JSON; with `Accept: text/event-stream`, as SSE",
+                    "description": "The events as JSON; with `Accept: text/event-stream`, as "
+                    "SSE; with `Accept: application/x-ndjson`, as NDJSON",
                     "content": {
                         "application/json": {"schema": schemas.EventsSchema},
                         "text/event-stream": {"schema": {"type": "string"}},
+                        NDJSON: {
+                            "schema": {
+                                "oneOf": [schemas.EventMessageSchema, schemas.ViewMessageSchema]
+                            }
+                        },
                     },
                 },
-                "204": {"description": "SSE: the game is over and you have every event"},
+                "204": {"description": "A stream: the game is over and you have every event"},
                 **_problems(400, 401, 403, 404, 429),
             },
         ),

@@ -264,6 +264,13 @@ class EventsQuery(Schema):
         validate=validate.Range(0, 60),
         **_doc("long-poll: with nothing after `after`, wait this many seconds for it"),
     )
+    views = fields.Boolean(
+        load_default=False,
+        **_doc(
+            "a stream (SSE or NDJSON) carries your view of the game: first the current one, "
+            "then after each batch of events the view they lead to"
+        ),
+    )
 
 
 class LobbyQuery(Schema):
@@ -341,6 +348,23 @@ class EventsSchema(Open):
     version = Int(required=True, **_doc("the game's version now"))
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     events = fields.List(Component("Event"), required=True)
+
+
+class EventMessageSchema(Open):
+    """A stream's event (an NDJSON line; SSE's ``data:`` is the event itself)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["event"]))
+    version = Int(required=True, **_doc("the event's version"))
+    event = Component("Event", required=True)
+
+
+class ViewMessageSchema(Open):
+    """A stream's view (``views=true``): an NDJSON line, or SSE ``event: view``'s ``data:``
+    without ``type``."""
+
+    type = fields.String(validate=validate.OneOf(["view"]), **_doc("NDJSON only"))
+    version = Int(required=True, **_doc("the version the view shows"))
+    state = Component("State", required=True)
 
 
 class DealCheckSchema(Open):
@@ -549,6 +573,107 @@ NOTIFICATIONS = {
     "game.finished": GameFinishedSchema,
     "game.event": GameEventSchema,
 }
+
+
+# ---------------------------------------------------------------- the live path
+# The seat channel's messages (``channel``; WebSocket text frames, JSON) and the streams'
+# (SSE, NDJSON): ``asyncapi.yaml`` is made from these.
+
+
+class LiveQuery(Schema):
+    after = fields.Integer(
+        validate=validate.Range(0, MAX_VERSION),
+        **_doc("resume: the events after this version follow `hello`, nothing lost or repeated"),
+    )
+
+
+class TicketSchema(Open):
+    ticket = fields.String(required=True, **_doc("single use; offer it as a subprotocol"))
+    expires_at = fields.String(required=True, **_doc("ISO 8601, UTC: about 30 s from now"))
+    protocols = fields.List(
+        fields.String(), required=True,
+        **_doc("the subprotocols to offer: `spitlog.v1` and `spitlog.ticket.<ticket>`"),
+    )  # fmt: skip
+
+
+MESSAGE_ID = validate.Length(min=1, max=128)
+
+
+class ActMessage(Schema):
+    op = fields.String(required=True, validate=validate.Equal("act"))
+    id = fields.String(
+        required=True,
+        validate=MESSAGE_ID,
+        **_doc("yours: the answer (`result`, `problem`) names it"),
+    )
+    action = Component("Action", required=True)
+    expected_version = Int(
+        validate=validate.Range(0, MAX_VERSION),
+        **_doc("act only if the game is at this version (as `If-Match`): else a 412 problem"),
+    )
+    idempotency_key = fields.String(
+        validate=validate.Length(min=1, max=255),
+        **_doc("as `Idempotency-Key`: sent again (after a reconnect), the first answer again"),
+    )
+
+
+class PingMessage(Schema):
+    op = fields.String(required=True, validate=validate.Equal("ping"))
+    id = fields.String(required=True, validate=MESSAGE_ID)
+
+
+class HelloMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("hello"))
+    version = Int(required=True, **_doc("the game's version now"))
+    seat = Int(required=True, allow_none=True, **_doc("the ticket's seat; null: a spectator"))
+    state = Component("State", required=True, **_doc("your view at `version`"))
+
+
+class EventsMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("events"))
+    version = Int(required=True, **_doc("the game's version after these events"))
+    events = fields.List(Component("Event"), required=True, **_doc("as you may see them"))
+    state = Component("State", required=True, **_doc("your view at `version`"))
+
+
+class ResultMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("result"))
+    id = fields.String(required=True, **_doc("the `act`'s"))
+    status = Int(required=True, **_doc("201"))
+    body = fields.Nested(ActedSchema, required=True, **_doc("POST /actions' answer"))
+    replayed = Bool(**_doc("true: the first answer of its `idempotency_key`, given again"))
+
+
+class ProblemMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("problem"))
+    id = fields.String(
+        required=True, allow_none=True, **_doc("the message's (null: it could not be read)")
+    )
+    status = Int(required=True, **_doc("as POST /actions would answer"))
+    problem = fields.Nested(ProblemSchema, required=True, **_doc("the problem+json body"))
+    retry_after = Int(**_doc("429, 503: seconds to wait before sending it again"))
+
+
+class PongMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("pong"))
+    id = fields.String(required=True)
+
+
+class ViewMessage(Open):
+    version = Int(required=True)
+    state = Component("State", required=True, **_doc("your view at `version`"))
+
+
+class NdjsonEvent(Open):
+    type = fields.String(required=True, validate=validate.Equal("event"))
+    version = Int(required=True)
+    event = Component("Event", required=True)
+
+
+class NdjsonView(Open):
+    type = fields.String(required=True, validate=validate.Equal("view"))
+    version = Int(required=True)
+    state = Component("State", required=True)
 
 
 # ---------------------------------------------------------------- made from the domain

@@ -1,7 +1,8 @@
 """The bot API's reference client for real: two `spitlog bot` processes play a game to its
 end against `spitlog serve` (gunicorn, gevent) on the real redis-server. The server ends
 every SSE stream after a second, so a bot that waits follows the game across streams,
-reconnecting with Last-Event-ID; neither misses a move. The first bot waits alone at the
+reconnecting with Last-Event-ID; neither misses a move, and each decides on the views its
+stream of views brings, never reading the game. The first bot waits alone at the
 table until the server has ended one of its streams (it says so, ``-v``), so that one
 reconnect at least is made whatever the game's length."""
 
@@ -95,6 +96,8 @@ def test_two_bot_processes_play_a_game_to_its_end(server, game, options):
     stats = [dict(reversed(s.split(" ", 1)) for s in line.split("; ")[1].split(", "))
              for line in lines]  # fmt: skip
     assert all(int(s["actions"]) > 0 for s in stats), lines  # every bot acted
+    # on the views its stream brought: neither read the game
+    assert [int(s["reads"]) for s in stats] == [0, 0], lines
     # each reconnect is one the bot said it made (``-v``), and the first bot made one
     # at the least before the second joined (and saw the join on a later stream)
     for (_stdout, stderr), s in zip(out, stats, strict=True):

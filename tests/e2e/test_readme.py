@@ -41,6 +41,12 @@ def readme_commands(section: str | None = None) -> list[str]:
     return out
 
 
+def readme_blocks(section: str, language: str) -> list[str]:
+    """The code blocks of ``language`` in README.md's ``## section``."""
+    text = (ROOT / "README.md").read_text().split(f"\n## {section}\n", 1)[1]
+    return re.findall(rf"```{language}\n(.*?)```", text.split("\n## ", 1)[0], re.S)
+
+
 def shell(command: str, cwd: Path, env: dict | None = None, stdin: str = "", timeout=120):
     """Run ``command`` with bash as a user would (the venv's bin first on PATH)."""
     full = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **(env or {})}
@@ -59,6 +65,7 @@ RUNS = {
     "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
     "pip install -e '.[test]' && python -m pytest -q": "CI: .ci/run runs exactly this",
     "spitlog simulate --game spit --games 200": "test_simulate",
+    "spitlog asyncapi -o asyncapi.yaml": "test_asyncapi",
     "spitlog worker": "test_worker_and_scheduler",
     "spitlog scheduler": "test_worker_and_scheduler",
     **dict.fromkeys(readme_commands("Clients"), "test_the_example_bots_play_speed_to_the_end"),
@@ -115,6 +122,14 @@ def test_simulate(tmp_path):
     r = shell(command, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "200 games" in r.stdout and "games/s" in r.stdout
+
+
+def test_asyncapi(tmp_path):
+    """README *Live*: the command writes the document the repository holds."""
+    (command,) = [c for c in RUNS if c.startswith("spitlog asyncapi")]
+    r = shell(command, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "asyncapi.yaml").read_text() == (ROOT / "asyncapi.yaml").read_text()
 
 
 def test_worker_and_scheduler(tmp_path, redis_url):
@@ -178,7 +193,8 @@ def spitlog_dev(cwd: Path, banner: list | None = None, **env):
 def test_the_example_bots_play_speed_to_the_end(tmp_path):
     """Each client's example bot, installed and run as *Clients* says (from the
     repository's root), plays a game of Speed against bot:easy (its hosted bot played by
-    the worker `spitlog dev` runs, sped up) to the end, over the API."""
+    the worker `spitlog dev` runs, sped up) to the end, over the API; then so does the
+    bot *Clients* shows in Python."""
     commands = readme_commands("Clients")
     assert len(commands) == 2
     with spitlog_dev(tmp_path, SPITLOG_BOT_PACE="0.2", SPITLOG_RATE_ACTIONS="0",
@@ -187,11 +203,18 @@ def test_the_example_bots_play_speed_to_the_end(tmp_path):
             r = shell(command.replace(EXAMPLE_BASE, base), ROOT, timeout=240)
             assert r.returncode == 0, (command, r.stdout[-2000:], r.stderr[-2000:])
             last = r.stdout.strip().splitlines()[-1]
-            assert re.fullmatch(r"game g_[0-9a-f]{16}: finished after \d+ events; winner seat "
+            assert re.fullmatch(r"game g_[0-9a-f]{16}: finished after \d+ views; winner seat "
                                 r"[01], result Q-[79] \(you are seat 0\)", last), last  # fmt: skip
             gid = last.split()[1].rstrip(":")
             view = requests.get(f"{base}/v1/games/{gid}", timeout=10).json()
             assert view["status"] == "finished" and view["players"][1]["kind"] == "bot:easy"
+        # the bot README shows, on the client the first command installed
+        (bot,) = readme_blocks("Clients", "python")
+        (tmp_path / "readme_bot.py").write_text(bot)
+        r = shell(f"python {tmp_path / 'readme_bot.py'} {base}", ROOT, timeout=240)
+        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+        last = r.stdout.strip().splitlines()[-1]
+        assert re.fullmatch(r"game g_[0-9a-f]{16}: finished, winner seat [01]", last), last
 
 
 def test_admin(tmp_path, redis_url):

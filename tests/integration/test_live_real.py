@@ -399,3 +399,56 @@ def test_a_busy_redis_refusing_a_subscription_is_subscribed_again_not_polled(tmp
         if app is not None:
             app.extensions["spitlog"].hub.close()
         stop_redis(proc)
+
+
+def test_views_streams_and_reads_of_a_version_share_one_view_per_viewer(redis_url):
+    """Twelve streams with views (four per viewer: seat 0, seat 1, a spectator) and reads
+    of the same versions: each version's view is rendered once per viewer, however many
+    streams wake for it at once."""
+    app = create_app(app_settings(redis_url=redis_url, sse_max_s=60))
+    client = app.test_client()
+    gid, t0, t1 = new_game(client)
+    services = app.extensions["spitlog"]
+    renders = services.metrics.view_renders
+    kinds = {"seat0": t0, "seat1": t1, "spectator": None}
+    before = {k: renders.labels(k)._value.get() for k in kinds}
+    got = {(k, i): [] for k in kinds for i in range(4)}
+
+    def listen(kind, into):
+        token = kinds[kind]
+        r = app.test_client().get(
+            f"/v1/games/{gid}/events?views=true",
+            headers={"Accept": "application/x-ndjson", **(bearer(token) if token else {})},
+            buffered=False,
+        )  # fmt: skip
+        try:
+            for chunk in r.response:
+                into.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+                if '"type":"view","version":4' in "".join(into):
+                    return
+        finally:
+            r.close()
+
+    threads = [threading.Thread(target=listen, args=(k, into), daemon=True)
+               for (k, _i), into in got.items()]  # fmt: skip
+    for t in threads:
+        t.start()
+    waiting_on(services.hub, gid, len(threads), timeout=30)
+    client.post(f"/v1/games/{gid}/actions", json={"type": "ready"}, headers=bearer(t0))
+    for t in threads:
+        t.join(60)
+    assert all('"type":"view","version":4' in "".join(into) for into in got.values())
+    for token in kinds.values():
+        for _ in range(3):
+            r = client.get(f"/v1/games/{gid}", headers=bearer(token) if token else {})
+            assert r.get_json()["version"] == 4
+    # version 3 (each stream's first view) and version 4: once each, per viewer
+    assert {k: renders.labels(k)._value.get() - before[k] for k in kinds} == {
+        "seat0": 2, "seat1": 2, "spectator": 2}  # fmt: skip
+
+    def lines(into):  # keep-alives (empty lines) left out: when they come is the clock's
+        return [ln for ln in "".join(into).split("\n") if ln]
+
+    views = {k: lines(got[(k, 0)]) for k in kinds}
+    assert len({tuple(v) for v in views.values()}) == 3  # each viewer its own view
+    assert all(lines(got[(k, i)]) == views[k] for k in kinds for i in range(4))

@@ -26,8 +26,14 @@ from hypothesis import strategies as st
 import domain.speed
 import domain.spit
 from domain import DECK, Card, Ctx, Deadline, DomainError, deadlines, redact, replay, run, view
+from domain.codec import event_to_dict
 from domain.shuffle import shuffle as real_shuffle
 from domain.speed import PlayCard
+from service.cache import Game, GameCache
+from service.http.live import NdjsonFormat, SseFormat
+from service.http.views import ViewCache
+from service.reading import Reading
+from service.records import GameRecord, Seat
 from tests.support import profiles
 from tests.unit.builders import NOW, T0, card, cards_in, speed_game, state_of
 from tests.unit.driver import WELL_FORMED, play_game
@@ -192,6 +198,43 @@ def test_H5_nor_a_hidden_speed_hand_card_that_decides_whether_its_holder_can_pla
     pair = world_pair(game, options, seed, cut, viewer, [pick], in_hand=True)
     assume(pair is not None)
     check_pair(game, pair, viewer)
+
+
+def stream_bytes(states, log, viewer, fmt) -> bytes:
+    """The stream with views (``service.http.live``) ``viewer`` gets of a game whose states
+    are ``states``: each event as the server redacts it, and after each the view the
+    process's view cache makes of that version."""
+    reading, cache = Reading(None, GameCache(0)), ViewCache()
+    record = GameRecord("spit", seats=(Seat("bot", name="ann"), Seat("human")))
+    out = [fmt.view(states[0].version,
+                    cache.json(reading, Game("g_1", states[0], record), viewer))]  # fmt: skip
+    for before, state in zip(states, states[1:], strict=False):
+        entries = [(v, event_to_dict(e)) for v, e in enumerate(log, 1)
+                   if before.version < v <= state.version]  # fmt: skip
+        out += [fmt.event(e) for e in Reading.redacted(entries, viewer, False, record)]
+        out.append(fmt.view(state.version,
+                            cache.json(reading, Game("g_1", state, record), viewer)))  # fmt: skip
+    return b"".join(out)
+
+
+@given(GAMES, SEEDS, CUTS, st.sampled_from(VIEWERS),
+       st.lists(st.integers(0, 51), min_size=1, max_size=5))  # fmt: skip
+@PROFILE
+def test_H5_the_events_stream_with_views_is_byte_identical_in_both_worlds(
+    game_options, seed, cut, viewer, picks
+):
+    """RULES H-5 over ``GET /v1/games/{id}/events?views=true``: the viewer's stream, SSE and
+    NDJSON, is the same bytes in two worlds that differ in cards it may not see."""
+    game, options = game_options
+    pair = world_pair(game, options, seed, cut, viewer, picks, False)
+    assume(pair is not None)
+    _trace, _steps, sigma, log, pairs = pair
+    here = [p[0] for p in pairs if p[0].version <= len(log)]
+    there = [p[1] for p in pairs if p[1].version <= len(log)]
+    assume(len(here) >= 2)
+    renamed = [rename(e, sigma) for e in log]
+    for fmt in (SseFormat, NdjsonFormat):
+        assert stream_bytes(here, log, viewer, fmt) == stream_bytes(there, renamed, viewer, fmt)
 
 
 # ---------------------------------------------------------------- the T-4 leak, by hand

@@ -290,27 +290,3 @@ def test_every_request_shares_one_empty_session_that_refuses_writes(app):
 def test_answers_set_no_cookie(client):
     r = client.get("/healthz")
     assert r.status_code == 200 and "Set-Cookie" not in r.headers
-
-
-def test_a_view_is_made_once_per_state_record_and_seat():
-    from domain import State
-    from service.cache import Game
-    from service.http.routes import Views
-    from service.records import GameRecord, Rematch
-
-    made = []
-
-    class Games:
-        def view(self, game, seat):
-            made.append((game.id, seat))
-            return {"seat": seat, "asked": game.record.rematch.asked_ms}
-
-    views, games, state = Views(), Games(), State()
-    asked = GameRecord("spit", rematch=Rematch((1, None)))
-    game = Game("g_1", state, GameRecord("spit"))
-    first = views.json(games, game, 0)
-    assert views.json(games, Game("g_1", state, GameRecord("spit")), 0) is first  # equal
-    views.json(games, game, 1)  # the other seat's
-    assert views.json(games, Game("g_1", state, asked), 0) != first  # the record moved
-    views.json(games, Game("g_1", State(), asked), 0)  # another state
-    assert made == [("g_1", 0), ("g_1", 1), ("g_1", 0), ("g_1", 0)]

@@ -1,7 +1,8 @@
 """A bot that plays Speed against a hosted bot (bot:easy) to the end, over the API with
-spitlog_sdk: it follows the game's events live and, after each, acts with one of the
-legal actions of its view (a play if it has one); each action gets an Idempotency-Key by
-itself. A 422 means the move lost a race to the other seat, so it looks again.
+spitlog_sdk's LiveGame: the server streams its seat's view after every event, so it
+never reads the game again; on each new view it acts with one of its legal actions (a
+play if it has one), each action with an Idempotency-Key made for it. A RuleRefused
+(422) means the move lost a race to the other seat: the next view comes anyway.
 
     python clients/python/examples/bot.py http://127.0.0.1:8000
 """
@@ -10,25 +11,13 @@ import random
 import sys
 
 from spitlog_client.models import CreateGame, CreateGameGame, CreateGameOpponent, SpeedState
-from spitlog_sdk import ApiError, Spitlog
+from spitlog_sdk import LiveGame, RuleRefused, SpeedAction, Spitlog
 
 
-def move(me: Spitlog, game_id: str) -> None:
-    """One move, if the view has one for us; again (at most 3 times) after a lost race."""
-    for _ in range(3):
-        view = me.get_game(game_id)
-        if not isinstance(view, SpeedState) or view.status != "running":
-            return
-        actions = [a for a in view.legal_actions if a.type_ != "resign"]
-        choices = [a for a in actions if a.type_ == "play"] or actions
-        if not choices:
-            return
-        try:
-            me.act(game_id, random.choice(choices))
-            return  # done; its events will come
-        except ApiError as e:
-            if e.status != 422:
-                raise
+def choose(view: SpeedState) -> SpeedAction | None:
+    """One of the view's legal actions, a play if there is one (None: nothing to do)."""
+    actions = [a for a in view.legal_actions if a.type_ != "resign"]
+    return random.choice([a for a in actions if a.type_ == "play"] or actions or [None])
 
 
 def main(base: str) -> None:
@@ -37,13 +26,19 @@ def main(base: str) -> None:
         created = api.create_game(body)
         assert created.token is not None  # a seat of ours: seat 0
         with api.seat(created.token) as me:
-            move(me, created.id)
-            seen = 0
-            for _event in me.events(created.id):
+            live, seen, races = LiveGame(me, created.id), 0, 0
+            for view in live:  # the view now, then each new one until the end
                 seen += 1
-                move(me, created.id)
-            end = me.get_game(created.id)
-    print(f"game {created.id}: {end.status} after {seen} events; winner seat {end.winner}, "
+                action = choose(view) if isinstance(view, SpeedState) else None
+                if action is not None and view.status == "running":
+                    try:
+                        live.act(action)
+                    except RuleRefused:
+                        races += 1
+            end = live.state
+    assert end is not None
+    print(f"{races} races lost, {live.reconnects} reconnects")
+    print(f"game {created.id}: {end.status} after {seen} views; winner seat {end.winner}, "
           f"result {end.result} (you are seat 0)")  # fmt: skip
 
 

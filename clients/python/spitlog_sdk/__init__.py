@@ -17,7 +17,10 @@
 
 - ``Spitlog``: ``create_game``, ``join``, ``get_game``, ``state_at``, ``act``, ``events``;
 - ``safe_client``: the generated client with the same defaults, for every other call;
-- ``ApiError``: ``status``, ``problem``, ``rule``, ``retry_after``;
+- ``LiveGame``: a game kept current from the events stream with views (``for state in
+  live``), its actions sent with ``act``;
+- ``ApiError``: ``status``, ``problem``, ``rule``, ``retry_after``; ``RuleRefused`` (422,
+  the rules' refusal, ``rule`` its ID) and ``VersionMoved`` (412) are ``ApiError``s;
 - ``verify``: a webhook's ``Spitlog-Signature``;
 - ``State``, ``Event``, ``SpitAction``, ``SpeedAction``, ``Action``: the unions by name.
 """
@@ -32,7 +35,8 @@ from ._transport import (
     new_idempotency_key,
 )
 from .client import Action, Spitlog, safe_client
-from .errors import ApiError
+from .errors import ApiError, RuleRefused, VersionMoved
+from .live import LiveGame, parse_state
 from .sse import events, parse_event
 from .webhooks import verify
 
@@ -42,15 +46,19 @@ __all__ = [
     "ApiError",
     "AsyncSafeTransport",
     "Event",
+    "LiveGame",
     "RetryPolicy",
+    "RuleRefused",
     "SafeTransport",
     "SpeedAction",
     "SpitAction",
     "Spitlog",
     "State",
+    "VersionMoved",
     "events",
     "new_idempotency_key",
     "parse_event",
+    "parse_state",
     "safe_client",
     "verify",
 ]

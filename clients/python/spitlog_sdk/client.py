@@ -3,7 +3,7 @@
 ``spitlog_client.api``) with the same safe defaults."""
 
 from collections.abc import Iterator
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import httpx
 
@@ -16,6 +16,9 @@ from spitlog_client.unions import STATE_GAMES, Event, SpeedAction, SpitAction, S
 from . import sse
 from ._transport import DEFAULT_TIMEOUT, AsyncSafeTransport, RetryPolicy, SafeTransport
 from .errors import ApiError
+
+if TYPE_CHECKING:
+    from .live import LiveGame
 
 Action = SpitAction | SpeedAction
 
@@ -149,6 +152,12 @@ class Spitlog:
         """Every event after version ``after`` as it happens (SSE), typed, until the game
         is over and all are read (``spitlog_sdk.sse.events``)."""
         return sse.events(self.api, game_id, after=after)
+
+    def live(self, game_id: str) -> "LiveGame":
+        """Game ``game_id`` kept current from its stream of views (``LiveGame``)."""
+        from .live import LiveGame  # noqa: PLC0415 - live builds on this module
+
+        return LiveGame(self, game_id)
 
     def close(self) -> None:
         self._http.close()

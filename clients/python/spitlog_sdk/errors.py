@@ -1,4 +1,6 @@
-"""The error every call of ``Spitlog`` raises for an answer that is not a success."""
+"""The error every call of ``Spitlog`` raises for an answer that is not a success
+(``ApiError``), typed for the refusals a player handles: ``RuleRefused`` (422, the rule's
+ID) and ``VersionMoved`` (412)."""
 
 import json
 import time
@@ -53,4 +55,26 @@ class ApiError(Exception):
                 problem = Problem.from_dict(cast(dict[str, object], body))
         except (ValueError, KeyError, TypeError):  # not a problem (a proxy's page)
             pass
-        return cls(status, problem, retry_after_s(headers.get("Retry-After"), time.time()))
+        made = cls
+        if cls is ApiError and status == 422 and problem is not None:
+            made = RuleRefused if not isinstance(problem.rule, Unset) else ApiError
+        elif cls is ApiError and status == 412:
+            made = VersionMoved
+        return made(status, problem, retry_after_s(headers.get("Retry-After"), time.time()))
+
+
+class RuleRefused(ApiError):
+    """The rules refused the action (``422``): ``rule`` is the ID of the rule that did
+    (``C-3``, ``S-6``, ...). In a real-time game it is most often a race the other seat
+    won: decide again on the next view."""
+
+    @property
+    def rule(self) -> str:
+        rule = super().rule
+        assert rule is not None  # made only for a problem that names its rule
+        return rule
+
+
+class VersionMoved(ApiError):
+    """The game is no longer at the version the action was decided on (``412``: its
+    ``expected_version``, ``If-Match``); the problem's ``version`` is the game's now."""

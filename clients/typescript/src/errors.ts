@@ -1,7 +1,8 @@
 /**
  * `ApiError`: an answer other than a success, with the problem it carried
- * (`application/problem+json`) and the rule's ID when the rules refused an action; and
- * `unwrap`, which turns an openapi-fetch result into its data or throws one.
+ * (`application/problem+json`) and the rule's ID when the rules refused an action
+ * (`RuleRefused`, a 422; `VersionMoved`, a 412); and `unwrap`, which turns an
+ * openapi-fetch result into its data or throws one.
  */
 import type { components } from "./schema.js";
 
@@ -45,6 +46,35 @@ export class ApiError extends Error {
   }
 }
 
+/** The rules refused the action (422): `rule` is the ID of the rule that did. In a
+ * real-time game it is most often a race the other seat won: decide on the next view. */
+export class RuleRefused extends ApiError {
+  declare readonly rule: string;
+
+  constructor(status: number, body: unknown, retryAfter?: number) {
+    super(status, body, retryAfter);
+    this.name = "RuleRefused";
+  }
+}
+
+/** The game is no longer at the version the action was decided on (412: its
+ * `If-Match`); the problem's `version` is the game's now. */
+export class VersionMoved extends ApiError {
+  constructor(status: number, body: unknown, retryAfter?: number) {
+    super(status, body, retryAfter);
+    this.name = "VersionMoved";
+  }
+}
+
+/** The `ApiError` of an answer: a `RuleRefused` for the rules' 422, a `VersionMoved` for a
+ * 412, else an `ApiError`. */
+export function apiError(status: number, body: unknown, retryAfter?: number): ApiError {
+  const rule = isProblem(body) ? body.rule : undefined;
+  if (status === 422 && rule) return new RuleRefused(status, body, retryAfter);
+  if (status === 412) return new VersionMoved(status, body, retryAfter);
+  return new ApiError(status, body, retryAfter);
+}
+
 /** The data of a call of `createSpitlogClient`'s client, or its `ApiError`:
  * `const view = await unwrap(api.GET("/v1/games/{game_id}", { params }))`. */
 export async function unwrap<T>(
@@ -52,7 +82,7 @@ export async function unwrap<T>(
 ): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok || data === undefined) {
-    throw new ApiError(response.status, error,
+    throw apiError(response.status, error,
       retryAfterSeconds(response.headers.get("Retry-After")));
   }
   return data;

@@ -3,15 +3,18 @@
  * `schema.ts`, which openapi-typescript generates from openapi.yaml, with safe defaults:
  * a timeout, retries honouring `Retry-After`, an `Idempotency-Key` made for every
  * `POST`), `unwrap` and `ApiError` (a call's data, or its problem with the rule's ID),
- * `streamEvents` (a game's live events, typed) and `verifyWebhook` (a webhook's
- * signature).
+ * `streamEvents` (a game's live events, typed), `LiveGame` (a game kept current from
+ * its stream of views, its actions sent) and `verifyWebhook` (a webhook's signature).
  */
 import createClient, { type Client } from "openapi-fetch";
 import { safeFetch, type SafetyOptions } from "./fetch.js";
 import type { components, paths } from "./schema.js";
 
 export type { components, operations, paths } from "./schema.js";
-export { ApiError, unwrap, retryAfterSeconds, type Problem } from "./errors.js";
+export {
+  ApiError, RuleRefused, VersionMoved, apiError, unwrap, retryAfterSeconds, type Problem,
+} from "./errors.js";
+export { LiveGame, type LiveGameOptions, type ActOptions } from "./live.js";
 export { streamEvents, type Event, type StreamOptions } from "./events.js";
 export { safeFetch, DEFAULT_TIMEOUT_MS, type SafetyOptions } from "./fetch.js";
 export { verifyWebhook, type VerifyOptions } from "./webhooks.js";

@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * The log, redacted for you (in full once the game is over)
-         * @description Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events, live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and you have every event.
+         * @description Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet, wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events, live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers 204 once the game is over and you have every event. With `Accept: application/x-ndjson`, the same stream as one JSON object a line (`{"type": "event", "version", "event"}`; an empty line keeps it alive). With `views=true` a stream also carries your view of the game, so that you never read it after an event: first the current view, then after each batch of events the view they lead to, as SSE `event: view` (`data:` `{"version", "state"}`, `id:` its version once every event up to it was sent) or the NDJSON line `{"type": "view", "version", "state"}`. Without `after` or `Last-Event-ID` such a stream starts at the current version.
          */
         get: operations["events"];
         put?: never;
@@ -285,6 +285,67 @@ export interface paths {
          * @description Every `rule` of a refusal and every `result` of a game has an entry here, its anchor the ID: `rule_url` and `result_url` link to it (`/docs/rules#P-1`).
          */
         get: operations["rules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/asyncapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AsyncAPI 3.0 document of the live path (the seat channel, the streams) */
+        get: operations["asyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket for your seat's WebSocket channel (`GET /v1/games/{id}/live`)
+         * @description Single use, for about 30 s, bound to this game and your seat. Offer `spitlog.v1` and `spitlog.ticket.<ticket>` as the WebSocket's subprotocols (a browser cannot send `Authorization` on a WebSocket; a ticket is never put in a URL). The channel's messages: asyncapi.yaml.
+         */
+        post: operations["ticket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The seat channel: a WebSocket (asyncapi.yaml) of views and events in, actions out
+         * @description `Upgrade: websocket`, subprotocols `spitlog.v1` and, for a seat, `spitlog.ticket.<ticket>` (`POST /v1/games/{id}/tickets`); none: a spectator. `?after=<version>` resumes: the events since follow `hello`. Each `act` is `POST /v1/games/{id}/actions`, with the same limits, checks and answers. Close codes: `1000` the game is over: every event and the final view were sent; `1008` policy: a ticket unknown, used or expired; too many open streams for the address or the seat; frames or bytes over the connection's rate; a send queue full (the client reads too slowly); `1009` a message over the size limit (`SPITLOG_MAX_CONTENT_LENGTH`); `1011` the server failed: reconnect and resume with `?after=<version>`; `1012` the server restarts: reconnect and resume with `?after=<version>`; `4000` open for `SPITLOG_SSE_MAX_S`: reconnect and resume with `?after=<version>`. Refused over HTTP before the upgrade: 400 (a bad handshake or `after`), 404, 426 (no `Upgrade`), 429 (the address's requests).
+         */
+        get: operations["live"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1529,6 +1590,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        EventMessage: {
+            /** @enum {string} */
+            type: "event";
+            /** @description the event's version */
+            version: number;
+            event: components["schemas"]["Event"];
+        } & {
+            [key: string]: unknown;
+        };
+        ViewMessage: {
+            /**
+             * @description NDJSON only
+             * @enum {string}
+             */
+            type?: "view";
+            /** @description the version the view shows */
+            version: number;
+            state: components["schemas"]["State"];
+        } & {
+            [key: string]: unknown;
+        };
         DealCheck: {
             version: number;
             type: string;
@@ -1612,6 +1694,16 @@ export interface components {
         };
         Health: {
             status: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Ticket: {
+            /** @description single use; offer it as a subprotocol */
+            ticket: string;
+            /** @description ISO 8601, UTC: about 30 s from now */
+            expires_at: string;
+            /** @description the subprotocols to offer: `spitlog.v1` and `spitlog.ticket.<ticket>` */
+            protocols: string[];
         } & {
             [key: string]: unknown;
         };
@@ -1827,6 +1919,15 @@ export interface components {
         };
         /** @description Unprocessable Entity */
         UNPROCESSABLE_ENTITY: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Upgrade Required */
+        UPGRADE_REQUIRED: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2080,6 +2181,8 @@ export interface operations {
                 limit?: number;
                 /** @description long-poll: with nothing after `after`, wait this many seconds for it */
                 wait?: number;
+                /** @description a stream (SSE or NDJSON) carries your view of the game: first the current one, then after each batch of events the view they lead to */
+                views?: boolean;
             };
             header?: {
                 /** @description SSE: resume after this version (overrides `after`) */
@@ -2092,7 +2195,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events as JSON; with `Accept: text/event-stream`, as SSE */
+            /** @description The events as JSON; with `Accept: text/event-stream`, as SSE; with `Accept: application/x-ndjson`, as NDJSON */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2100,9 +2203,10 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Events"];
                     "text/event-stream": string;
+                    "application/x-ndjson": components["schemas"]["EventMessage"] | components["schemas"]["ViewMessage"];
                 };
             };
-            /** @description SSE: the game is over and you have every event */
+            /** @description A stream: the game is over and you have every event */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2355,6 +2459,81 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    asyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AsyncAPI 3.0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": Record<string, never>;
+                };
+            };
+        };
+    };
+    ticket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    live: {
+        parameters: {
+            query?: {
+                /** @description resume: the events after this version follow `hello`, nothing lost or repeated */
+                after?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the channel (asyncapi.yaml) */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
+            426: components["responses"]["UPGRADE_REQUIRED"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
     get_player: {

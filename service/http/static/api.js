@@ -39,10 +39,11 @@ export function keepSeat(id, seat, token) {
 
 /** Reads the game's live stream (SSE over fetch, so that the seat's token can go in a
  * header, which EventSource cannot send) and calls onEvent(event) for each event after
- * version `after`, in order. Returns when the game is over and every event has been read
+ * version `after`, in order; onLink("open" | "lost" | "gone") each time it opens the
+ * stream, cannot reach the server, or hears that the game does not exist (then it stops). Returns when the game is over and every event has been read
  * (the API answers 204), or when `signal` aborts; a dropped or refused stream is opened
  * again a second later from the last version read. */
-export async function follow(id, token, after, onEvent, signal) {
+export async function follow(id, token, after, onEvent, signal, onLink = () => {}) {
   let last = after;
   while (!signal.aborted) {
     try {
@@ -50,6 +51,8 @@ export async function follow(id, token, after, onEvent, signal) {
       if (token) headers.Authorization = "Bearer " + token;
       const r = await fetch(`/v1/games/${id}/events`, { headers, signal });
       if (r.status === 204) return;
+      onLink(r.ok ? "open" : r.status === 404 ? "gone" : "lost");
+      if (r.status === 404) return;
       if (r.ok) {
         const reader = r.body.getReader();
         const dec = new TextDecoder();
@@ -74,6 +77,7 @@ export async function follow(id, token, after, onEvent, signal) {
       }
     } catch (e) {
       if (signal.aborted) return;
+      onLink("lost");  // the server cannot be reached
     }
     await new Promise((res) => setTimeout(res, 1000));
   }

@@ -22,6 +22,8 @@ from .deadline_rule import DeadlineRule
 from .deal_check import DealCheck
 from .deliveries import Deliveries
 from .delivery import Delivery
+from .event_message import EventMessage
+from .event_message_type import EventMessageType
 from .events import Events
 from .events_status import EventsStatus
 from .game_aborted_event import GameAbortedEvent
@@ -118,6 +120,9 @@ from .spit_state_status import SpitStateStatus
 from .spit_stockpile import SpitStockpile
 from .spit_stockpile_cards import SpitStockpileCards
 from .spit_turn_up_action import SpitTurnUpAction
+from .ticket import Ticket
+from .view_message import ViewMessage
+from .view_message_type import ViewMessageType
 from .webhook import Webhook
 from .webhook_events import WebhookEvents
 from .webhook_info import WebhookInfo
@@ -145,6 +150,8 @@ __all__ = (
     "DealCheck",
     "Deliveries",
     "Delivery",
+    "EventMessage",
+    "EventMessageType",
     "Events",
     "EventsStatus",
     "GameAbortedEvent",
@@ -241,6 +248,9 @@ __all__ = (
     "SpitStockpile",
     "SpitStockpileCards",
     "SpitTurnUpAction",
+    "Ticket",
+    "ViewMessage",
+    "ViewMessageType",
     "Webhook",
     "WebhookEvents",
     "WebhookInfo",

@@ -17,6 +17,7 @@ def _get_kwargs(
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
+    views: bool | Unset = False,
     last_event_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -30,6 +31,8 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["wait"] = wait
+
+    params["views"] = views
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -111,6 +114,7 @@ def sync_detailed(
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
+    views: bool | Unset = False,
     last_event_id: str | Unset = UNSET,
 ) -> Response[Any | Events | Problem]:
     """The log, redacted for you (in full once the game is over)
@@ -118,13 +122,20 @@ def sync_detailed(
      Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet,
     wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events,
     live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers
-    204 once the game is over and you have every event.
+    204 once the game is over and you have every event. With `Accept: application/x-ndjson`, the same
+    stream as one JSON object a line (`{"type": "event", "version", "event"}`; an empty line keeps it
+    alive). With `views=true` a stream also carries your view of the game, so that you never read it
+    after an event: first the current view, then after each batch of events the view they lead to, as
+    SSE `event: view` (`data:` `{"version", "state"}`, `id:` its version once every event up to it was
+    sent) or the NDJSON line `{"type": "view", "version", "state"}`. Without `after` or `Last-Event-ID`
+    such a stream starts at the current version.
 
     Args:
         game_id (str):
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
         wait (float | Unset):
+        views (bool | Unset):  Default: False.
         last_event_id (str | Unset):
 
     Raises:
@@ -140,6 +151,7 @@ def sync_detailed(
         after=after,
         limit=limit,
         wait=wait,
+        views=views,
         last_event_id=last_event_id,
     )
 
@@ -157,6 +169,7 @@ def sync(
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
+    views: bool | Unset = False,
     last_event_id: str | Unset = UNSET,
 ) -> Any | Events | Problem | None:
     """The log, redacted for you (in full once the game is over)
@@ -164,13 +177,20 @@ def sync(
      Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet,
     wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events,
     live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers
-    204 once the game is over and you have every event.
+    204 once the game is over and you have every event. With `Accept: application/x-ndjson`, the same
+    stream as one JSON object a line (`{"type": "event", "version", "event"}`; an empty line keeps it
+    alive). With `views=true` a stream also carries your view of the game, so that you never read it
+    after an event: first the current view, then after each batch of events the view they lead to, as
+    SSE `event: view` (`data:` `{"version", "state"}`, `id:` its version once every event up to it was
+    sent) or the NDJSON line `{"type": "view", "version", "state"}`. Without `after` or `Last-Event-ID`
+    such a stream starts at the current version.
 
     Args:
         game_id (str):
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
         wait (float | Unset):
+        views (bool | Unset):  Default: False.
         last_event_id (str | Unset):
 
     Raises:
@@ -187,6 +207,7 @@ def sync(
         after=after,
         limit=limit,
         wait=wait,
+        views=views,
         last_event_id=last_event_id,
     ).parsed
 
@@ -198,6 +219,7 @@ async def asyncio_detailed(
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
+    views: bool | Unset = False,
     last_event_id: str | Unset = UNSET,
 ) -> Response[Any | Events | Problem]:
     """The log, redacted for you (in full once the game is over)
@@ -205,13 +227,20 @@ async def asyncio_detailed(
      Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet,
     wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events,
     live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers
-    204 once the game is over and you have every event.
+    204 once the game is over and you have every event. With `Accept: application/x-ndjson`, the same
+    stream as one JSON object a line (`{"type": "event", "version", "event"}`; an empty line keeps it
+    alive). With `views=true` a stream also carries your view of the game, so that you never read it
+    after an event: first the current view, then after each batch of events the view they lead to, as
+    SSE `event: view` (`data:` `{"version", "state"}`, `id:` its version once every event up to it was
+    sent) or the NDJSON line `{"type": "view", "version", "state"}`. Without `after` or `Last-Event-ID`
+    such a stream starts at the current version.
 
     Args:
         game_id (str):
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
         wait (float | Unset):
+        views (bool | Unset):  Default: False.
         last_event_id (str | Unset):
 
     Raises:
@@ -227,6 +256,7 @@ async def asyncio_detailed(
         after=after,
         limit=limit,
         wait=wait,
+        views=views,
         last_event_id=last_event_id,
     )
 
@@ -242,6 +272,7 @@ async def asyncio(
     after: int | Unset = 0,
     limit: int | Unset = 100,
     wait: float | Unset = UNSET,
+    views: bool | Unset = False,
     last_event_id: str | Unset = UNSET,
 ) -> Any | Events | Problem | None:
     """The log, redacted for you (in full once the game is over)
@@ -249,13 +280,20 @@ async def asyncio(
      Events after version `after`, at most `limit`. With `wait`, a long-poll: if there is nothing yet,
     wait up to `wait` seconds for it. With `Accept: text/event-stream`, the log as Server-Sent Events,
     live: `id:` is the version, `data:` the event as JSON; it resumes after `Last-Event-ID`, and answers
-    204 once the game is over and you have every event.
+    204 once the game is over and you have every event. With `Accept: application/x-ndjson`, the same
+    stream as one JSON object a line (`{"type": "event", "version", "event"}`; an empty line keeps it
+    alive). With `views=true` a stream also carries your view of the game, so that you never read it
+    after an event: first the current view, then after each batch of events the view they lead to, as
+    SSE `event: view` (`data:` `{"version", "state"}`, `id:` its version once every event up to it was
+    sent) or the NDJSON line `{"type": "view", "version", "state"}`. Without `after` or `Last-Event-ID`
+    such a stream starts at the current version.
 
     Args:
         game_id (str):
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
         wait (float | Unset):
+        views (bool | Unset):  Default: False.
         last_event_id (str | Unset):
 
     Raises:
@@ -273,6 +311,7 @@ async def asyncio(
             after=after,
             limit=limit,
             wait=wait,
+            views=views,
             last_event_id=last_event_id,
         )
     ).parsed
