@@ -469,7 +469,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a rematch of a finished game (a seat's token)
-         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
+         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished. A seat's first ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`; asking again reads, as GET does); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
          */
         post: operations["ask_rematch"];
         delete?: never;
@@ -690,7 +690,7 @@ export interface components {
                 id: string;
                 /** @description when it sat down */
                 rating: number | null;
-                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: a seat taken before this was noted */
+                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: the game's record does not say */
                 provisional: boolean | null;
             } | null;
             /** @description a rated game, once rated: the player's new rating minus the old */
@@ -794,7 +794,7 @@ export interface components {
                 id: string;
                 /** @description when it sat down */
                 rating: number | null;
-                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: a seat taken before this was noted */
+                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: the game's record does not say */
                 provisional: boolean | null;
             } | null;
             /** @description a rated game, once rated: the player's new rating minus the old */
@@ -2010,7 +2010,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same game and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
+                /** @description a retry answers the same game and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not. Required with strict durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write its replicas did not confirm is a 503 whose body (problem+json) holds no token, and the retry with the same key answers it once they hold it */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2043,6 +2043,7 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
     get_game: {
@@ -2088,7 +2089,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same seat and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
+                /** @description a retry answers the same seat and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not. Required with strict durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write its replicas did not confirm is a 503 whose body (problem+json) holds no token, and the retry with the same key answers it once they hold it */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2124,6 +2125,7 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
     act: {
