@@ -52,8 +52,9 @@ class Rater:
 
     def step(self, game_id: str) -> str:
         """``rated`` (applied now), ``done`` (applied before), ``unrated`` (not a rated
-        game, or aborted), ``unplayed`` (a seat never moved: nothing applied, the outcome
-        says so), ``running`` (not over) or ``gone`` (not in Redis)."""
+        game, or aborted), ``unplayed`` (it ended inside its abort window, a seat not having
+        moved: nothing applied, the outcome says so), ``running`` (not over) or ``gone``
+        (not in Redis)."""
         for _attempt in range(RETRIES):
             record = self.store.game_record(game_id)
             if record is None:
