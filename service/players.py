@@ -145,8 +145,8 @@ def decorate(view: dict, record: GameRecord, rematch: dict | None = None) -> dic
 
 def unrated(record: GameRecord, status: str, result: str | None) -> str | None:
     """Why the game of a rated table was not rated: it ended with no result (aborted: the
-    rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won against
-    a seat that never moved (the rater's outcome: ``unplayed``); None for an unrated
+    rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won inside
+    its abort window (the rater's outcome: ``unplayed``); None for an unrated
     table, and for a rated game running, to be rated or rated."""
     if not record.rated:
         return None
