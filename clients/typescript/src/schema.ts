@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game; you take seat 0
-         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` declare a client's bot.
+         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends; a resignation or a T-4 forfeit in its abort window, by a seat that has not moved until 10 s after its opponent's first move, aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` declare a client's bot.
          */
         post: operations["create_game"];
         delete?: never;
@@ -737,7 +737,7 @@ export interface components {
             commitment: string;
             /** @description the table is rated: its game is rated (Glicko-2) if it ends with a result */
             rated: boolean;
-            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null otherwise */
+            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won inside its abort window, against a seat that had not moved (`unplayed`); null otherwise */
             unrated: string | null;
             /** @description a finished game's rematch; null before the end */
             rematch: {
@@ -842,7 +842,7 @@ export interface components {
             commitment: string;
             /** @description the table is rated: its game is rated (Glicko-2) if it ends with a result */
             rated: boolean;
-            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null otherwise */
+            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won inside its abort window, against a seat that had not moved (`unplayed`); null otherwise */
             unrated: string | null;
             /** @description a finished game's rematch; null before the end */
             rematch: {
@@ -1521,7 +1521,7 @@ export interface components {
              * @enum {string}
              */
             seat0?: "human" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
-            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot, once both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`); a rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`) */
+            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot (a player's rating moves only against a level or an established player); a resignation or a T-4 forfeit in the abort window (a seat that has not moved, until 10 s after its opponent's first move) aborts the game, reason `unplayed`; a rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`) */
             rated?: boolean;
             /** @description your contribution to every shuffle of the game (RULES H-6) */
             client_seed?: string;
