@@ -272,20 +272,32 @@ def test_the_table_does_not_jump_over_a_whole_game_against_a_bot(open_page, serv
     """Cumulative layout shift over a whole game against the random bot, from the table's
     first drawing to the end screen (selections, refusals, the clock, the bot's moves): at
     most 0.02 as browsers count it (shifts within 0.5 s of an input left out), and at most
-    0.05 with those too."""
+    0.05 with those too. The table is drawn from the views the stream brings: the page
+    reads the game (``GET /v1/games/{id}``) at most once per 5 s of play (its safety net
+    when no view came), not after each event."""
     spit = how.startswith("spit")
     page = _measured(open_page(DESKTOP if spit else PHONE))
+    reads = []
+    game_url = re.compile(r"/v1/games/g_[0-9a-f]{16}$")
+    page.on("request", lambda r: r.method == "GET" and game_url.search(r.url)
+            and reads.append(time.monotonic()))  # fmt: skip
     page.goto(server + "/")
     if spit:
-        new_game(page, "spit", stockpiles="4", rounds=1, grace=0.5)
+        gid = new_game(page, "spit", stockpiles="4", rounds=1, grace=0.5)
         page.evaluate("window.__clsReset()")  # the game's table is drawn: from here
         page.click("[data-testid=btn-ready]")
     else:
-        new_game(page, "speed", side_piles="5", grace=0.5)
+        gid = new_game(page, "speed", side_piles="5", grace=0.5)
         page.evaluate("window.__clsReset()")
         page.keyboard.press("r")
+    began, read_before = time.monotonic(), len(reads)
     play_to_the_end(page, keys=not spit)
     expect(page.locator("[data-testid=end-title]")).to_be_visible()
+    played_s, read = time.monotonic() - began, len(reads) - read_before
+    events = requests.get(f"{server}/v1/games/{gid}", timeout=5).json()
+    print(f"\n{how}: {read} reads of the game in {played_s:.0f} s of play, "
+          f"{events['version']} events")  # fmt: skip
+    assert read <= 1 + played_s / 5, (read, played_s, events["version"])
     cls = page.evaluate("window.__cls")
     print(
         f"\n{how}: CLS {cls['input']:.4f} (without input), {cls['all']:.4f} (all), "

@@ -50,7 +50,8 @@ export async function open(id, mode) {
   draw(g);
   if (over(g.view)) return;
   if (token) offers("/v1/games/{game_id}/rematch");  // read now: the end screen needs it at once
-  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal, (state) => link(g, state)).then(() => G === g && g.link !== "gone" && refresh(g));
+  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal, (state) => link(g, state), (v) => onView(g, v))
+    .then(() => G === g && g.link !== "gone" && refresh(g));
   g.timer = setInterval(() => tick(g), 250);
 }
 
@@ -88,7 +89,16 @@ function onEvent(g, e) {
   const own = g.view.you !== null && g.view.you !== undefined && e.seat === g.view.you && !e.by && OWN.has(e.type);
   if (own || e.type === "game_ended" || e.type === "game_aborted") note(line);
   else announce(line);
-  if (e.version > g.view.version) refresh(g);
+}
+
+/** A view the stream brought (after its events): drawn if it is newer than the one shown. */
+function onView(g, v) {
+  if (G !== g) return;
+  g.seen = Date.now();
+  if (v.version > g.view.version) {
+    g.view = v;
+    draw(g);
+  }
 }
 
 /** Reads the view again; calls that come while one is on its way are folded into one more. */
@@ -175,7 +185,7 @@ async function act(g, action) {
     g.notice = refusalText(action, e, race, g.view.you);  // stays until the player's next action
     announce(g.notice, { now: true });
     draw(g);
-    refresh(g);
+    if (g.link !== "open") refresh(g);  // with the stream open, a newer view is on its way
   }
 }
 
