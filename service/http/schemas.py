@@ -230,9 +230,11 @@ class CreateGameSchema(Schema.from_dict(_seat_fields())):
         **_doc("who takes seat 0: you (human, the default) or a bot, and you watch"),
     )
     rated = Bool(**_doc("rated (Glicko-2) when it ends: your player against another "
-                        "player or a hosted bot, once both seats have made a move (a "
-                        "resignation or a T-4 forfeit before that aborts the game, reason "
-                        "`unplayed`); a rated table's `idle_forfeit_s` is at least 30 "
+                        "player or a hosted bot (a player's rating moves only against a "
+                        "level or an established player); a resignation or a T-4 forfeit "
+                        "in the abort window (a seat that has not moved, until 10 s after "
+                        "its opponent's first move) aborts the game, reason `unplayed`; a "
+                        "rated table's `idle_forfeit_s` is at least 30 "
                         "(400 `options.idle_forfeit_s`)"))  # fmt: skip
     client_seed = fields.String(
         validate=validate.Length(max=128),
