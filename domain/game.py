@@ -42,7 +42,7 @@ UNPLAYED = "unplayed"
 # Under ruling 2, the abort window of a rated game closes for a seat that has not moved
 # this long after its opponent's first move: from then on, its resignation (E-5) or its
 # forfeit (T-4) is a result, rated, as on Lichess, where a game can be aborted only
-# before a player's first move (docs/decisions/0042).
+# before a player's first move (docs/decisions/0036).
 ABORT_WINDOW_S = 10.0
 # The events of a seat's own that are not a move (``State.moved``): taking the seat,
 # saying it is ready, resigning. Every other event a seat makes itself (``seat`` set and

@@ -6,7 +6,7 @@ its game's rules hold, ``BOT_RATINGS``, with RD ``players.BOT_RD``; a level's ra
 not move, it is a calibrated anchor). A player is rated against an established
 opponent only: a hosted level, or a player whose rating is not provisional
 (``players.provisional``); against a provisional player its rating stays, so that
-throwaway players lift no one (docs/decisions/0042). An aborted game is not rated, and
+throwaway players lift no one (docs/decisions/0036). An aborted game is not rated, and
 neither is a game that ended inside its abort window (``domain.game.unplayed_result``:
 a seat had not moved, and the window was open; a resignation or a T-4 forfeit inside it
 aborts a rated game already, ``domain.game.UNPLAYED``, and this catches a game won by

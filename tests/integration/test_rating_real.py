@@ -32,7 +32,7 @@ ENV = {"SPITLOG_BOT_PACE": "0.05", "SPITLOG_STALL_S": "1.0", "SPITLOG_SWEEP_S": 
 
 
 # Each player starts established (as after games before these, counted as none here): a
-# player is rated only against an established opponent (docs/decisions/0042).
+# player is rated only against an established opponent (docs/decisions/0036).
 SEEDED = {"rating": 1500.0, "rd": 60.0, "vol": 0.06}
 
 

@@ -489,7 +489,7 @@ def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
     bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
     assert bob["provisional"] and bob["games"] == 1
     board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
-    # against bob, provisional, alice's rating stays (docs/decisions/0042)
+    # against bob, provisional, alice's rating stays (docs/decisions/0036)
     assert [(p["rank"], p["id"], p["provisional"], p["games"]) for p in board] == [
         (1, "alice", False, played)]  # fmt: skip
 

@@ -43,7 +43,7 @@ their rules. These are the engine's, beyond the text:
 18. (ruling 2 of the service, ``game.RULING``) The abort window of ruling 17 closes for
     a seat that has not moved ``ABORT_WINDOW_S`` (10 s) after its opponent's first move:
     from then on its resignation (E-5) or its forfeit (T-4) is a result, the opponent
-    wins and the game is rated, although the loser never moved (docs/decisions/0042). A
+    wins and the game is rated, although the loser never moved (docs/decisions/0036). A
     seat whose opponent has not moved can still abort; a game of ruling 1 keeps 17.
 """
 
