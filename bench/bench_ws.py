@@ -5,6 +5,13 @@ the bare-HTTP floor; prints its figures (docs/decisions/0032-websocket-library.m
     python bench/bench_ws.py --quick      # ~6 minutes, rougher
     python bench/bench_ws.py --checks     # the correctness probes alone (~1 minute)
     python bench/bench_ws.py --clients    # the client libraries alone (~1 minute)
+    python bench/bench_ws.py --service    # the service's seat channel against POST /actions
+
+``--service`` runs ``spitlog serve`` (one gevent worker) on a redis-server of its own, and
+8 pairs of seats playing Spit flat out (random legal actions, each new game after the
+last), first over ``POST /actions`` (a seat decides on the state its last answer carried;
+a refusal makes it read the game), then on their seat channels (each decides on the view
+it is pushed), alternating (``--rounds``): the server's CPU per action, the medians.
 
 Each server is ``gunicorn -k gevent`` with 1 worker and a minimal WSGI app per library that,
 for each JSON text frame it gets (~150 bytes, an ``act``), parses it with orjson and sends
@@ -996,6 +1003,165 @@ def missing(names) -> list[str]:
     return sorted(dist for module, dist in need if importlib.util.find_spec(module) is None)
 
 
+# ---------------------------------------------------------------- the service's channel
+
+
+def _pair_http(base: str, seconds: float, seed: int, out: list) -> None:
+    """Both seats of new games, each deciding on the state its last answer carried (a
+    refusal, 412 or 422, makes it read the game), acting over ``POST /actions``."""
+    import random
+
+    import requests
+
+    rng, http = random.Random(seed), requests.Session()
+    acts = ok = reads = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        g = http.post(f"{base}/v1/games", json={"game": "spit"}).json()
+        gid = g["id"]
+        tokens = [g["token"], http.post(f"{base}/v1/games/{gid}/seats", json={}).json()["token"]]
+        auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        views = [http.get(f"{base}/v1/games/{gid}", headers=a).json() for a in auth]
+        while time.monotonic() < end and views[0]["status"] == "running":
+            seat = rng.randrange(2)
+            choices = [a for a in views[seat]["legal_actions"] if a["type"] != "resign"]
+            if not choices:
+                views[seat] = http.get(f"{base}/v1/games/{gid}", headers=auth[seat]).json()
+                reads += 1
+                continue
+            r = http.post(f"{base}/v1/games/{gid}/actions", json=rng.choice(choices),
+                          headers=auth[seat])  # fmt: skip
+            acts += 1
+            if r.status_code == 201:
+                ok += 1
+                views[seat] = r.json()["state"]
+            else:
+                views[seat] = http.get(f"{base}/v1/games/{gid}", headers=auth[seat]).json()
+                reads += 1
+    out.append((acts, ok, reads))
+
+
+def _read_channel(ws, seat: int, views: list, answers: dict, cond) -> None:
+    """A seat's channel read: the views it is pushed, the answers it is given."""
+    with contextlib.suppress(Exception):
+        for text in ws:
+            m = json.loads(text)
+            with cond:
+                if m["op"] in ("hello", "events"):
+                    views[seat] = m["state"]
+                else:
+                    answers[m["id"]] = m
+                cond.notify_all()
+    with cond:
+        views[seat] = {"status": "closed", "legal_actions": []}
+        cond.notify_all()
+
+
+def _pair_channel(base: str, seconds: float, seed: int, out: list) -> None:
+    """The same play on the seats' channels: each decides on the view it was pushed."""
+    import random
+    import threading
+
+    import requests
+    from websockets.sync.client import connect
+
+    rng, http = random.Random(seed), requests.Session()
+    acts = ok = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        g = http.post(f"{base}/v1/games", json={"game": "spit"}).json()
+        gid = g["id"]
+        tokens = [g["token"], http.post(f"{base}/v1/games/{gid}/seats", json={}).json()["token"]]
+        views, answers, cond, conns = [None, None], {}, threading.Condition(), []
+        for seat, token in enumerate(tokens):
+            t = http.post(f"{base}/v1/games/{gid}/tickets",
+                          headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+            ws = connect(base.replace("http", "ws") + f"/v1/games/{gid}/live",
+                         subprotocols=t["protocols"])  # fmt: skip
+            conns.append(ws)
+
+            threading.Thread(target=_read_channel, args=(ws, seat, views, answers, cond),
+                             daemon=True).start()  # fmt: skip
+        with cond:
+            cond.wait_for(lambda views=views: None not in views, 30)
+        n = 0
+        while time.monotonic() < end and views[0]["status"] == "running":
+            seat = rng.randrange(2)
+            choices = [a for a in views[seat]["legal_actions"] if a["type"] != "resign"]
+            if not choices:
+                with cond:
+                    cond.wait(0.01)
+                continue
+            n += 1
+            conns[seat].send(json.dumps({"op": "act", "id": str(n), "action": rng.choice(choices)}))
+            acts += 1
+            with cond:
+                cond.wait_for(
+                    lambda n=n, a=answers, v=views: str(n) in a or v[0]["status"] != "running", 30
+                )
+                answer = answers.pop(str(n), None)
+                if answer is not None and answer["op"] == "result":
+                    ok += 1
+                    version = answer["body"]["version"]  # its events reach the seat's view
+                    cond.wait_for(
+                        lambda s=seat, v=views, at=version: v[s].get("version", 0) >= at, 30
+                    )
+        for ws in conns:
+            ws.close()
+    out.append((acts, ok, 0))
+
+
+def service(pairs: int, seconds: float, rounds: int) -> str:
+    """Actions over the seat channel against ``POST /actions`` on ``spitlog serve`` (one
+    gevent worker, its own redis-server): the server's CPU per action, side by side."""
+    import tempfile
+    import threading
+
+    from bench_service import start_redis, start_server
+
+    got: dict = {"http": [], "channel": []}
+    with tempfile.TemporaryDirectory() as workdir:
+        redis_proc, redis_port = start_redis(workdir)
+        port = free_port()
+        env = {"SPITLOG_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+               "SPITLOG_BIND": f"127.0.0.1:{port}", "SPITLOG_WORKERS": "1",
+               "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
+               "SPITLOG_RATE_SEAT": "0", "SPITLOG_RATE_GAMES": "0",
+               "SPITLOG_LIVE_FRAMES_PER_S": "100000"}  # fmt: skip
+        proc = start_server(["-m", "service.cli", "serve"], env, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for r in range(rounds):
+                for kind, play in (("http", _pair_http), ("channel", _pair_channel)):
+                    out: list = []
+                    cpu0 = cpu_seconds(proc.pid)
+                    threads = [threading.Thread(target=play, args=(base, seconds, i, out))
+                               for i in range(pairs)]  # fmt: skip
+                    for t in threads:
+                        t.start()
+                    for t in threads:
+                        t.join(seconds + 120)
+                    cpu = cpu_seconds(proc.pid) - cpu0
+                    acts, ok, reads = (sum(x[i] for x in out) for i in range(3))
+                    got[kind].append({"per_act": 1000 * cpu / acts, "per_ok": 1000 * cpu / ok,
+                                      "acts": acts, "ok": ok, "reads": reads})  # fmt: skip
+                    print(f"  round {r + 1} {kind:8s} {acts} acts ({ok} 201, {reads} reads): "
+                          f"{1000 * cpu / acts:.3f} ms CPU per act", flush=True)  # fmt: skip
+        finally:
+            stop(proc)
+            stop(redis_proc)
+    med = {k: {f: statistics.median(x[f] for x in v) for f in ("per_act", "per_ok")}
+           for k, v in got.items()}  # fmt: skip
+    ratio = med["channel"]["per_act"] / med["http"]["per_act"]
+    rows = ["| transport | server CPU per act | per act answered 201 | channel / POST |",
+            "|---|---|---|---|",
+            f"| POST /actions (+ a read after each refusal) | {med['http']['per_act']:.3f} ms "
+            f"| {med['http']['per_ok']:.3f} ms | 1.00 |",
+            f"| seat channel (views pushed) | {med['channel']['per_act']:.3f} ms "
+            f"| {med['channel']['per_ok']:.3f} ms | {ratio:.2f} |"]  # fmt: skip
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="3 s windows in place of 8 s")
@@ -1003,6 +1169,8 @@ def main() -> None:
     ap.add_argument("--kinds", default=",".join(KINDS), help="the servers, comma-separated")
     ap.add_argument("--checks", action="store_true", help="the correctness probes alone")
     ap.add_argument("--clients", action="store_true", help="the client libraries alone")
+    ap.add_argument("--service", action="store_true",
+                    help="the seat channel against POST /actions")  # fmt: skip
     ap.add_argument("--serve", nargs=2, metavar=("KIND", "PORT"), help=argparse.SUPPRESS)
     ap.add_argument("--client-lib", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -1012,6 +1180,13 @@ def main() -> None:
     if args.client_lib:
         name, port, count = args.client_lib
         print(json.dumps(client_lib(name, int(port), int(count))))
+        return
+    if args.service:
+        t0, load = time.monotonic(), os.getloadavg()[0]
+        table_ = service(8, 5.0 if args.quick else 15.0, args.rounds)
+        print(f"\nspitlog serve (1 gevent worker), 8 games played flat out; "
+              f"{time.monotonic() - t0:.0f} s, load average {load:.2f} at the start, "
+              f"{os.getloadavg()[0]:.2f} at the end\n{table_}")  # fmt: skip
         return
     kinds = tuple(args.kinds.split(","))
     wanted = (WS_KINDS if args.checks else ("poc", "websocket-client", "httpx-ws")

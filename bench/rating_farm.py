@@ -11,7 +11,11 @@ on a redis-server of its own (loopback), each game rated as the archive job rate
 - **rematches**: one rated game of ``alice`` and ``bob`` and 25 rematches, each seat
   moving once and ``bob`` resigning every time;
 - **rematches against the creation rate**: an address that has used up its game-creation
-  bucket (``429`` to a create) asks for 20 rematches against a hosted bot.
+  bucket (``429`` to a create) asks for 20 rematches against a hosted bot;
+- **throwaways, then losses to bot:hard**: 60 throwaways that move once, then 3 rated
+  games ``alice`` loses to ``bot:hard`` on purpose (both seats moving first), the farm of
+  the second review: the losses to a calibrated level bring the RD down, to list the
+  rating the throwaways lifted.
 
 Each row says how many games were rated, ``alice``'s rating, RD and whether it is
 provisional, her place on the leaderboard, the statuses answered, and the wall time.
@@ -68,12 +72,16 @@ class Farm:
                 if not acts or (moved[seat] and all(moved)):
                     continue
                 a = self.rng.choice(acts)
-                r = self.client.post(
-                    f"/v1/games/{gid}/actions",
-                    json=domain.action_to_dict(a),
-                    headers={"Authorization": f"Bearer {tokens[seat]}"},
-                )
-                if r.status_code == 201 and type(a) is not domain.Ready:
+                if tokens[seat] is None:  # a hosted level's seat, by the workers' path
+                    ok = self.svc.acting.submit(gid, seat, a, state.version) is not None
+                else:
+                    r = self.client.post(
+                        f"/v1/games/{gid}/actions",
+                        json=domain.action_to_dict(a),
+                        headers={"Authorization": f"Bearer {tokens[seat]}"},
+                    )
+                    ok = r.status_code == 201
+                if ok and type(a) is not domain.Ready:
                     moved[seat] = True
                 state = self.svc.reading.load(gid).state
         raise RuntimeError(f"{gid}: the seats did not both move")
@@ -96,6 +104,18 @@ class Farm:
         self.rater.step(g["id"])
         return g["id"], tokens
 
+    def lost_to(self, level: str) -> None:
+        """A rated game of alice against a hosted ``level``, both seats moving first, then
+        alice resigns; rated."""
+        body = {"game": "spit", "rated": True, "opponent": level,
+                "player": {"id": "alice", "name": "Alice"}}  # fmt: skip
+        while (r := self.post("/v1/games", body)).status_code == 429:
+            time.sleep(int(r.headers["Retry-After"]))
+        g = r.get_json()
+        self.move_once_each(g["id"], (g["token"], None))
+        self.post(f"/v1/games/{g['id']}/actions", {"type": "resign"}, g["token"])
+        self.rater.step(g["id"])
+
     def standing(self) -> str:
         page = self.client.get("/v1/players/alice", headers=self.key).get_json()
         spit = page["ratings"]["spit"]
@@ -114,6 +134,17 @@ def throwaways(port: int, n: int, move: bool) -> str:
     t0 = time.perf_counter()
     for i in range(n):
         farm.rated_game(f"throwaway{i}", move)
+    took = time.perf_counter() - t0
+    return f"{farm.standing()}; {took:.2f} s"
+
+
+def throwaways_then_losses(port: int, n: int, losses: int, level: str) -> str:
+    farm = Farm(port)
+    t0 = time.perf_counter()
+    for i in range(n):
+        farm.rated_game(f"throwaway{i}", move=True)
+    for _ in range(losses):
+        farm.lost_to(level)
     took = time.perf_counter() - t0
     return f"{farm.standing()}; {took:.2f} s"
 
@@ -175,6 +206,8 @@ def main() -> None:
             print("throwaways that move once (60):     ", throwaways(port, 60, move=True))
             print("rematches (1 + 25):                 ", rematches(port, 25))
             print("rematches against the creation rate:", rematch_bucket(port, 20))
+            print("throwaways (60), 3 losses to hard:  ",
+                  throwaways_then_losses(port, 60, 3, "bot:hard"))  # fmt: skip
         finally:
             proc.terminate()
             proc.wait(10)

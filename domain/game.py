@@ -39,6 +39,11 @@ WHY_MAX = 200  # the longest ``why`` of an operator's abort (T-6), in characters
 # on rated games, not a rule of the games (docs/decisions/0027); an unrated game keeps
 # E-5 and T-4 as the rules (docs/rules.md) have them.
 UNPLAYED = "unplayed"
+# Under ruling 2, the abort window of a rated game closes for a seat that has not moved
+# this long after its opponent's first move: from then on, its resignation (E-5) or its
+# forfeit (T-4) is a result, rated, as on Lichess, where a game can be aborted only
+# before a player's first move (docs/decisions/0036).
+ABORT_WINDOW_S = 10.0
 # The events of a seat's own that are not a move (``State.moved``): taking the seat,
 # saying it is ready, resigning. Every other event a seat makes itself (``seat`` set and
 # no ``by``: the game's own) is an action of the game's play, a move; what a timeout does
@@ -50,7 +55,9 @@ NOT_MOVES = (SeatTaken, PlayerReady, PlayerResigned)
 # forms of a log from before T-6 are not accepted); a T-6 due no later than a person's
 # T-4 comes first (the service's failure is not the person's fault); a rated table's
 # idle_forfeit_s is at least ``RATED_IDLE_MIN_S``.
-RULING = 1
+# 2: a rated game's abort window (``UNPLAYED``) closes for a seat that has not moved
+# ``ABORT_WINDOW_S`` after its opponent's first move (``abortable``).
+RULING = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +251,7 @@ def _book(s: State, state: State, event: Event, rules: Rules) -> dict:
             book["acted_at"] = (at, state.acted_at[1]) if actor == 0 else (state.acted_at[0], at)
     if actor is not None and not state.moved[actor] and type(event) not in NOT_MOVES:
         book["moved"] = (True, state.moved[1]) if actor == 0 else (state.moved[0], True)
+        book["first_move_at"] = None if state.moved[1 - actor] else at
     return book
 
 
@@ -336,10 +344,28 @@ def _stamp(events: list[Event], now: float) -> list[Event]:
     return [replace(e, at=now) for e in events]
 
 
-def unplayed(state: State) -> bool:
-    """Whether ``state`` is of a rated game in which a seat has not made a move yet: a
-    resignation or a T-4 forfeit then aborts it (``UNPLAYED``), and it has no result."""
-    return state.rated and not (state.moved[0] and state.moved[1])
+def abortable(state: State, loser: int, now: float) -> bool:
+    """Whether a rated game ending at ``now`` with ``loser`` losing (its resignation, E-5,
+    or its forfeit, T-4; or the game's own end) is aborted instead (``UNPLAYED``): it
+    has no result. It is while a seat has not moved and the window is open: the winner
+    has not moved, or (ruling 2) ``loser`` has not and its opponent's first move was less
+    than ``ABORT_WINDOW_S`` ago. Under ruling 1 and before, while any seat has not moved."""
+    if not state.rated or (state.moved[0] and state.moved[1]):
+        return False
+    if not state.moved[1 - loser] or (state.ruling or 0) < 2:
+        return True
+    return state.first_move_at is not None and now < state.first_move_at + ABORT_WINDOW_S
+
+
+def unplayed_result(state: State) -> bool:
+    """Whether a rated game that is over with a result (``finished``) ended while its
+    abort window was open (``abortable``): its rating applies nothing. A draw, if it
+    was open for either seat."""
+    end = state.phase_since if state.over else None
+    if end is None or not state.rated:
+        return False
+    losers = (0, 1) if state.winner is None else (1 - state.winner,)
+    return any(abortable(state, s, end) for s in losers)
 
 
 def _unplayed(state: State, what: str) -> GameAborted:
@@ -364,7 +390,7 @@ def _decide(state: State, action, ctx: Ctx) -> list[Event]:
     if isinstance(action, Resign):  # E-5, in both games
         if state.status == "waiting":
             return [PlayerResigned(seat=seat), GameAborted(reason="E-5")]
-        if unplayed(state):
+        if abortable(state, seat, ctx.now):
             return [PlayerResigned(seat=seat), _unplayed(state, f"seat {seat} resigned (E-5)")]
         return [PlayerResigned(seat=seat), GameEnded(winner=1 - seat, reason="E-5")]
     rules = registry.get(state.game)
@@ -477,7 +503,7 @@ def _timeout(state: State, action: Timeout, ctx: Ctx) -> list[Event]:
                "last action")  # fmt: skip
         events.append(GameAborted(reason="T-6", by="service", why=why))
     elif due.rule == "T-4":
-        if unplayed(state):
+        if abortable(state, due.seat, ctx.now):
             idle = f"seat {due.seat} was idle for {state.options.idle_forfeit_s:g} s (T-4)"
             events.append(_unplayed(state, idle))
         else:

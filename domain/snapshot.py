@@ -7,7 +7,9 @@ its snapshots) or, older still, refused with a ValueError, and the log is replay
 
 Formats: 2, T-4's clock counts in total (``idle_used``, ``acted_at``); 3, ``rated`` and
 ``moved``; 4, each game's state and player in classes of their own (``Rules.STATE``):
-the fields of the other games are gone.
+the fields of the other games are gone; 5, ``first_move_at`` (a state of an older
+format in which exactly one seat has moved does not say when: it is refused, and the log
+replayed).
 """
 
 import dataclasses
@@ -18,7 +20,7 @@ from . import registry
 from .cards import Card
 from .state import State
 
-FORMAT = 4
+FORMAT = 5
 
 
 def _encode(v):
@@ -91,7 +93,19 @@ def _keep(d: dict, cls: type) -> None:
         del d[name]
 
 
-_UPCASTERS = {3: _upcast_v3_v4}  # format n -> what makes its state of format n + 1
+def _upcast_v4_v5(state: dict) -> None:
+    """Format 4 had no ``first_move_at``: it is None unless exactly one seat has moved,
+    and then format 4 does not say when (ValueError: the log is replayed)."""
+    moved = state.get("moved", (False, False))
+    if bool(moved[0]) != bool(moved[1]):
+        raise ValueError("a snapshot of format 4 does not say when the first move was made")
+    state["first_move_at"] = None
+
+
+_UPCASTERS = {
+    3: _upcast_v3_v4,
+    4: _upcast_v4_v5,
+}  # format n -> what makes its state of format n + 1
 
 
 def state_to_dict(state: State) -> dict:

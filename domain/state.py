@@ -59,6 +59,9 @@ class State:
     # per seat: it has made a move, an action of the game's play of its own (not a join,
     # a ready, a resignation, nor a timeout acting for it; ``game.NOT_MOVES``)
     moved: tuple[bool, bool] = (False, False)
+    # when the one seat that has moved made its first move (None while neither or both
+    # have): a rated game's abort window closes ``game.ABORT_WINDOW_S`` after it
+    first_move_at: float | None = None
 
     @property
     def over(self) -> bool:

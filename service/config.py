@@ -242,6 +242,16 @@ class Settings(BaseSettings):
     sse_keepalive_s: float = _f(
         15.0, "a comment line this often keeps proxies from closing idle streams", gt=0
     )
+    live_queue_bytes: int = _f(
+        262_144, "a seat channel's (WebSocket's) bytes waiting for a client that reads slowly, "
+        "beyond the kernel's buffer of as many; more, and the channel closes (`1008`)",
+        ge=4096,
+    )  # fmt: skip
+    live_frames_per_s: float = _f(
+        20.0, "frames a seat channel's client may send per second, sustained (twice as many "
+        "at once); beyond, each message is answered `429` unread, and after as many again "
+        "the channel closes (`1008`)", gt=0,
+    )  # fmt: skip
     lobby_page_max: int = _f(100, "the largest lobby page", ge=1, le=100)
     cors_origins: str = _f(
         "", "origins whose browser apps may call the API (CORS), comma-separated, each "
@@ -455,8 +465,9 @@ SERVICE = (
     "webhook_timeout_s", "webhook_retry_s",
     "rematch_s", "seek_max_s", "rated_pair_cap",
     "max_content_length", "body_timeout_s", "longpoll_max_s", "sse_max_s", "sse_keepalive_s",
-    "lobby_page_max", "cors_origins", "rate_actions", "rate_actions_burst", "rate_requests",
-    "rate_requests_burst", "rate_games", "rate_games_burst", "rate_seat", "rate_seat_burst",
+    "live_queue_bytes", "live_frames_per_s", "lobby_page_max", "cors_origins", "rate_actions",
+    "rate_actions_burst", "rate_requests", "rate_requests_burst", "rate_games",
+    "rate_games_burst", "rate_seat", "rate_seat_burst",
     "rate_seat_reserve", "rate_auth_failures", "rate_auth_failures_burst", "streams_per_client",
     "streams_per_address", "game_concurrency", "game_gate_wait_s", "trusted_proxies",
 )  # fmt: skip

@@ -216,3 +216,11 @@ class ArchiveConflict(Exception):
 
 class NotArchived(Exception):
     """A game asked to leave Redis that was never archived: it stays."""
+
+
+class UpgradeRequired(ServiceError):
+    """A WebSocket path asked for without ``Upgrade: websocket``."""
+
+
+class CannotUpgrade(ServiceError):
+    """A WebSocket asked of a server that cannot hand its connection over (a test's)."""

@@ -60,6 +60,18 @@ class Metrics:
             ["viewer"],
             registry=r,
         )
+        self.live_open = Gauge(
+            "spitlog_live_channels_open", "WebSocket seat channels open", registry=r,
+            multiprocess_mode="livesum",
+        )  # fmt: skip
+        self.live_closed = Counter(
+            "spitlog_live_channels_closed", "WebSocket seat channels closed, by the close code "
+            "the server sent (none: the client closed first or vanished)", ["code"], registry=r,
+        )  # fmt: skip
+        self.live_frames_refused = Counter(
+            "spitlog_live_frames_refused", "Frames a channel's client sent over its frame rate",
+            registry=r,
+        )  # fmt: skip
         self._children: dict = {}
         self.games_created = Counter("spitlog_games_created", "Games created", ["game"], registry=r)
 

@@ -107,8 +107,8 @@ def seated(w: Who, stored: dict | None, kind: str | None = None) -> Seat:
 def seat_players(record: GameRecord) -> list[dict]:
     """Per seat: ``name`` (a player's or a bot's, else null) and ``player`` (``{app, id,
     rating, provisional}`` with the rating it had when it sat down, and whether it was
-    provisional then: null for a seat taken by older code, which did not note it; else
-    null); with ``rating_diff`` once the game's rating is applied."""
+    provisional then: null where the seat's record does not say; else null); with
+    ``rating_diff`` once the game's rating is applied."""
     outcome = record.rating
     out = []
     for s, seat in enumerate(record.seats):
@@ -145,8 +145,8 @@ def decorate(view: dict, record: GameRecord, rematch: dict | None = None) -> dic
 
 def unrated(record: GameRecord, status: str, result: str | None) -> str | None:
     """Why the game of a rated table was not rated: it ended with no result (aborted: the
-    rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won against
-    a seat that never moved (the rater's outcome: ``unplayed``); None for an unrated
+    rule or ruling it ended under, ``T-6``, ``unplayed``, ``E-5``), or it was won inside
+    its abort window (the rater's outcome: ``unplayed``); None for an unrated
     table, and for a rated game running, to be rated or rated."""
     if not record.rated:
         return None

@@ -59,25 +59,44 @@ class Profiles:
     def leaderboard(self, game: str, cursor: str | None, limit: int):
         """A page of ``game``'s leaderboard, highest rating first, and the next cursor.
         Established ratings only: a provisional one (``players.provisional``) is never put
-        on it, and one found there (listed before that rule) is taken off as it is met."""
-        while True:
-            listed, more = self.players.leaderboard(game, cursor, limit)
-            members = [m for m, _pkey in listed]
+        on it, and one found there (listed by data written before that rule) is skipped;
+        a read writes nothing (``unlist_provisional`` takes those off, once). A rank counts
+        the established players before it on its page, and every player listed before the
+        page (those to skip too, until they are taken off)."""
+        rows: list[dict] = []
+        last, more = None, True
+        while more and len(rows) < limit:
+            listed, more = self.players.leaderboard(game, last or cursor, limit - len(rows))
+            if not listed:
+                break
             pkeys = [pkey for _m, pkey in listed]
             found = self.players.players(pkeys)
-            ratings = [f.ratings.get(game) if f is not None else None for f in found]
-            stale = [m for m, r in zip(members, ratings, strict=True)
-                     if r is not None and provisional(rating_of(r))]  # fmt: skip
-            if not stale:
-                break
-            for member in stale:
-                self.players.unlist(game, member)
-        first = self.players.rank(game, members[0]) + 1 if members else 0
-        rows = []
-        for n, (pkey, f, r) in enumerate(zip(pkeys, found, ratings, strict=True)):
-            if r is None:
-                continue
-            rows.append({"rank": first + n, **_split(pkey), "name": f.name,
-                         "rating": round(r["rating"]), "rd": round(r["rd"], 1),
-                         "provisional": False, "games": r.get("games", 0)})  # fmt: skip
-        return rows, (members[-1] if more and members else None)
+            first = self.players.rank(game, listed[0][0]) + 1
+            skipped = 0
+            for n, ((member, pkey), f) in enumerate(zip(listed, found, strict=True)):
+                last = member
+                r = f.ratings.get(game) if f is not None else None
+                if r is None or provisional(rating_of(r)):
+                    skipped += 1
+                    continue
+                rows.append({"rank": first + n - skipped, **_split(pkey), "name": f.name,
+                             "rating": round(r["rating"]), "rd": round(r["rd"], 1),
+                             "provisional": False, "games": r.get("games", 0)})  # fmt: skip
+        return rows, (last if more and last else None)
+
+    def unlist_provisional(self) -> int:
+        """Take every provisional rating off the leaderboards (listed by data written before
+        they were kept off): run once, by ``spitlog admin unlist-provisional``; how many."""
+        gone = 0
+        for game in domain.RULES:
+            cursor, more = None, True
+            while more:
+                listed, more = self.players.leaderboard(game, cursor, 500)
+                found = self.players.players([pkey for _m, pkey in listed])
+                for (member, _pkey), f in zip(listed, found, strict=True):
+                    r = f.ratings.get(game) if f is not None else None
+                    if r is None or provisional(rating_of(r)):
+                        self.players.unlist(game, member)
+                        gone += 1
+                cursor = listed[-1][0] if listed else None  # those after it come next
+        return gone

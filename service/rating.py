@@ -3,13 +3,16 @@
 Lichess rates each game as a rating period of its own; so does this: each named player
 is rated against the other's rating before the game (a hosted level's is the constant
 its game's rules hold, ``BOT_RATINGS``, with RD ``players.BOT_RD``; a level's rating does
-not move, it is a calibrated anchor). An aborted game is not rated, and neither is a
-game in which a seat never made a move (``State.moved``: an action of the game's play of
-its own; a resignation or a T-4 forfeit before both moved aborts a rated game already,
-``domain.game.UNPLAYED``, and this catches the rest, a game won by play against a seat
-that never moved): its outcome says ``unrated: unplayed`` and applies nothing
-(docs/decisions/0027). A player whose rating is provisional (``players.provisional``)
-is rated but kept off the leaderboard.
+not move, it is a calibrated anchor). A player is rated against an established
+opponent only: a hosted level, or a player whose rating is not provisional
+(``players.provisional``); against a provisional player its rating stays, so that
+throwaway players lift no one (docs/decisions/0036). An aborted game is not rated, and
+neither is a game that ended inside its abort window (``domain.game.unplayed_result``:
+a seat had not moved, and the window was open; a resignation or a T-4 forfeit inside it
+aborts a rated game already, ``domain.game.UNPLAYED``, and this catches a game won by
+play inside it): its outcome says ``unrated: unplayed`` and applies nothing
+(docs/decisions/0027). A player whose rating is provisional is rated but kept off the
+leaderboard.
 
 Exactly once, whatever runs ``step`` how often (a job retried, duplicated, re-armed after
 its worker was SIGKILLed): ``step`` reads the game's marker and each player's guard (a
@@ -28,6 +31,7 @@ import json
 import logging
 
 from domain import RULES
+from domain.game import unplayed_result
 from domain.ratings import Rating, update
 
 from .players import BOT_RD, NEWCOMER, provisional, rating_of
@@ -48,19 +52,9 @@ class Rater:
 
     def step(self, game_id: str) -> str:
         """``rated`` (applied now), ``done`` (applied before), ``unrated`` (not a rated
-        game, or aborted), ``unplayed`` (a seat never moved: nothing applied, the outcome
-        says so), ``running`` (not over) or ``gone`` (not in Redis)."""
-        record = self.store.game_record(game_id)
-        if record is not None and record.rated and record.status == "finished" \
-                and record.rating is None:  # fmt: skip
-            moved = self.games.load(game_id).state.moved
-            if not all(moved):
-                seats = record.pkeys
-                outcome = {"game": record.game, "unrated": "unplayed", "seats": [
-                    {"who": seats[s] or record.seats[s].kind, "moved": moved[s]}
-                    for s in (0, 1)]}  # fmt: skip
-                self.store.set_rating(game_id, outcome)
-                return "unplayed"
+        game, or aborted), ``unplayed`` (it ended inside its abort window, a seat not having
+        moved: nothing applied, the outcome says so), ``running`` (not over) or ``gone``
+        (not in Redis)."""
         for _attempt in range(RETRIES):
             record = self.store.game_record(game_id)
             if record is None:
@@ -71,7 +65,16 @@ class Rater:
                 return "done"
             if record.status != "finished":
                 return "running"
+            state = self.games.load(game_id).state
+            if state.status != "finished":
+                return "running"
             seats = record.pkeys
+            if unplayed_result(state):
+                outcome = {"game": record.game, "unrated": "unplayed", "seats": [
+                    {"who": seats[s] or record.seats[s].kind, "moved": state.moved[s]}
+                    for s in (0, 1)]}  # fmt: skip
+                self.store.set_rating(game_id, outcome)
+                return "unplayed"
             named = [p for p in seats if p is not None]
             marker, guards = self.players.read_for_rating(game_id, record.game, named)
             record = self.store.game_record(game_id)  # after the marker: see the module's doc
@@ -82,7 +85,7 @@ class Rater:
             if marker is not None:  # applied by a run that stopped before the record
                 self.store.set_rating(game_id, json.loads(marker))
                 return "done"
-            outcome, updates = self._outcome(game_id, record, seats, named, guards)
+            outcome, updates = self._outcome(state, record, seats, named, guards)
             applied, marker = self.players.apply_rating(
                 game_id, record.game, json.dumps(outcome, sort_keys=True), updates
             )
@@ -92,10 +95,11 @@ class Rater:
             return "rated" if applied == "ok" else "done"
         raise RuntimeError(f"the players of {game_id} kept being rated meanwhile: again later")
 
-    def _outcome(self, game_id, record, seats, named, guards):
-        """The outcome (per seat: who, the rating before and, for a player, after) and the
-        players' updates."""
-        state = self.games.load(game_id).state
+    def _outcome(self, state, record, seats, named, guards):
+        """The outcome (per seat: who, the rating before and, for a player rated by it,
+        after) and the players' updates. A player is rated against an established
+        opponent only (a hosted level, or a player whose rating is not provisional):
+        against a provisional one its rating stays, and its seat says ``unchanged``."""
         kind = record.game
         stored = dict(zip(named, guards, strict=True))
         before: list[Rating] = []
@@ -112,7 +116,9 @@ class Rater:
         updates = []
         for s in (0, 1):
             seat = {"who": seats[s] or record.seats[s].kind, "before": _wire(before[s])}
-            if seats[s] is not None:
+            if seats[s] is not None and seats[1 - s] is not None and provisional(before[1 - s]):
+                seat["unchanged"] = "provisional opponent"
+            elif seats[s] is not None:
                 after = update(before[s], [(before[1 - s], scores[s])])
                 seat["after"] = _wire(after)
                 guard, old = stored[seats[s]]

@@ -58,7 +58,7 @@ class KeptAnswer:
 class Player:
     """An app's player at a seat, as it sat down: its app and id (``pkey``: ``<app>:<id>``,
     the app's namespace), its name, and the rating it had then in the game's kind and
-    whether that rating was provisional (None: not noted, a seat taken by older code)."""
+    whether that rating was provisional (None: the record does not say)."""
 
     app: str
     id: str

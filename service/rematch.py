@@ -111,6 +111,14 @@ class Rematches:
             return 202, self._offer(self.reading.load(game_id), seat)
         return 201, self._made(game, seat, new_id)
 
+    def asks_anew(self, game_id: str, token: str) -> bool:
+        """Whether ``token``'s seat asking now would be a new ask, one that may make a game
+        (the seat has not asked, and no game is named): what the game-creation rate
+        charges. Asking again only reads what the first ask did."""
+        game, seat = self._finished(game_id, token, required=True)
+        rematch = game.record.rematch
+        return rematch.game is None and rematch.asked_ms[seat] is None
+
     def read(self, game_id: str, token: str | None) -> dict:
         """The rematch as ``token``'s seat (or a spectator) sees it: the offer, or the new
         game (with the caller's new seat and token)."""
@@ -146,7 +154,9 @@ class Rematches:
         of the old game sees it: its new seat and token. Of an old game read from the
         archive, no token: it derives from the game's secret, which the archive does not
         keep (and a new game it does not find, which ``settle`` makes before the archive,
-        is the offer as a spectator sees it)."""
+        is the offer as a spectator sees it). In strict durability, a new game found or
+        made is answered only once the store confirms its replicas hold it (else
+        ``Unconfirmed``, a 503: the ask or read is retried)."""
         archived = old.log is not None
         try:
             game = self.reading.load(new_id)
@@ -154,6 +164,8 @@ class Rematches:
             if archived:
                 return self._offer(old, None)
             game = self._make(old, new_id)
+        else:  # made before, maybe by an ask answered 503 (strict durability): confirmed
+            self.seating.appender.confirm(game.version)
         new_seat = 1 - seat
         view = self.reading.view(game, new_seat)
         token = {} if archived else {"token": new_token(old.record.secret, new_id, seat)}

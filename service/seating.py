@@ -155,8 +155,8 @@ class Seating:
         if rated:
             try:
                 domain.options_for(game, options, rated=True)
-            except domain.InvalidOptions:  # a rated table of older code, too short a clock
-                rated = False  # to rate (``RATED_IDLE_MIN_S``): its rematch is unrated
+            except domain.InvalidOptions:  # a rated table whose clock is too short to rate
+                rated = False  # (``RATED_IDLE_MIN_S``): its rematch is unrated
         with contextlib.suppress(Busy):  # Busy: made meanwhile by another process
             self._create(
                 game_id, game, options, seats[1] if hosted[1] else "human", "",
@@ -181,12 +181,54 @@ class Seating:
         seed = self.entropy.seed()  # revealed only by the audit (RULES H-6)
         commitment = domain.commitment(seed)
         now = self.clock()
+        pair = None  # counted for this game: given back if the game is not made
         if rated:
             ids = (who.pkey or (seat0 if seat0 in domain.HOSTED else None),
                    seat1.pkey if seat1 is not None
                    else opponent if opponent in domain.HOSTED else None)  # fmt: skip
-            if None not in ids and self.pairs.take(ids, game_id, over_cap == "refuse") == "full":
-                rated = False
+            if None not in ids:
+                got = self.pairs.take(ids, game_id, over_cap == "refuse")
+                rated = got != "full"
+                pair = ids if got == "taken" else None
+        made = made if made is not None else [False]
+        try:
+            return self._seat_and_append(
+                game_id,
+                game,
+                options,
+                opponent,
+                client_seed,
+                seat0,
+                idem_key,
+                key_hash,
+                webhook,
+                made,
+                who,
+                rated,
+                rematch_of,
+                hashes,
+                seat1,
+                seed,
+                commitment,
+                now,
+            )
+        except BaseException:
+            if pair is not None and not made[0] and self._absent(game_id):
+                self.pairs.release(pair, game_id)
+            raise
+
+    def _absent(self, game_id: str) -> bool:
+        """Whether no process made the game ``game_id`` (False when that cannot be read: its
+        pair's count is kept, one game too many rather than one too few)."""
+        try:
+            return self.store.game_record(game_id) is None
+        except Exception:
+            return False
+
+    def _seat_and_append(self, game_id, game, options, opponent, client_seed, seat0, idem_key,
+                         key_hash, webhook, made, who, rated, rematch_of, hashes, seat1, seed,
+                         commitment, now):  # fmt: skip
+        """``_create``'s game made and appended, once its pair of seats is counted."""
         events = domain.create_game(
             game_id=game_id, game=game, now=now, server_seed=seed, commitment=commitment,
             options=options, opponent=opponent, client_seed=client_seed,

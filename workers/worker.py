@@ -16,7 +16,7 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
-from service.config import Settings
+from service.config import Settings, sentinel_url
 from service.store.connect import client
 
 from . import jobs
@@ -25,6 +25,22 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY_S = 1.0
 RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0  # waits for the queue Redis after it went away
+
+
+class QueueUnreachable(Exception):
+    """The queue Redis did not answer when the worker started (the message says where:
+    the setting, and a Sentinel URL's master; never a password)."""
+
+
+def where(s: Settings) -> str:
+    """The queue Redis as its setting names it, for an operator: the variable, and for a
+    ``redis+sentinel://`` URL the Sentinels and the master name asked for."""
+    var = "SPITLOG_QUEUE_URL" if s.queue_url else "SPITLOG_REDIS_URL"
+    found = sentinel_url(s.queue)
+    if found is None:
+        return var
+    hosts = ",".join(f"{h}:{p}" for h, p in found.sentinels)
+    return f"{var}: the Sentinels {hosts}, master {found.service!r}"
 
 
 class BotWorker(SimpleWorker):
@@ -65,18 +81,32 @@ def run(s: Settings, *, burst: bool = False, name: str | None = None) -> int:
     when Redis goes away in the middle of one (it cannot record the job's end). Then this
     works again, under the same name, once Redis answers: the same one back, or the
     primary the Sentinels promoted (``redis+sentinel://``). The job's decision is the
-    sweeper's to arm again, as when a worker dies."""
+    sweeper's to arm again, as when a worker dies. A queue Redis that does not answer when
+    it starts (no primary the Sentinels name, say) is ``QueueUnreachable``."""
     jobs.setup(s)  # the game store, the schedule, a warm cache: before the first job
     queue = make_queue(s)
     backoff = RETRY_FIRST_S
+    started = False
     while True:
-        worker = BotWorker(
-            [queue],
-            connection=queue.connection,
-            serializer=JSONSerializer,
-            name=name,
-            log_job_description=False,
-        )
+        try:  # registers its name: a command to the queue Redis
+            worker = BotWorker(
+                [queue],
+                connection=queue.connection,
+                serializer=JSONSerializer,
+                name=name,
+                log_job_description=False,
+            )
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            why = " ".join(str(e).split(" : <")[0].split())[:200]  # not redis-py's repr
+            if not started:
+                raise QueueUnreachable(
+                    f"the queue Redis does not answer ({where(s)}): {why}"
+                ) from None
+            log.warning("the queue Redis does not answer (%s): trying again", why)
+            time.sleep(backoff)
+            backoff = min(backoff * 2, RETRY_MAX_S)
+            continue
+        started = True
         try:
             worker.work(burst=burst, logging_level=s.worker_log_level, with_scheduler=False)
             return 0

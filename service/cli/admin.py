@@ -268,6 +268,19 @@ def init_archive(wait: float) -> int:
     return 0
 
 
+@admin.command("unlist-provisional")
+def unlist_provisional() -> int:
+    """Take every provisional rating off the leaderboards, where data written before they
+    were kept off listed it (once, after an upgrade; running it again finds none). A read
+    of a leaderboard skips them meanwhile and writes nothing."""
+    from ..profiles import Profiles
+
+    rt = _runtime()
+    gone = Profiles(rt.store, rt.players).unlist_provisional()
+    click.echo(f"{gone} provisional ratings taken off the leaderboards")
+    return 0
+
+
 @admin.command()
 @click.argument("game_id")
 def delete(game_id: str) -> int:

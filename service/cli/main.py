@@ -31,7 +31,8 @@ def main(argv=None) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-for _command in (dev.dev, serve.serve, serve.openapi, workers.worker, workers.scheduler,
+for _command in (dev.dev, serve.serve, serve.openapi, serve.asyncapi, workers.worker,
+                 workers.scheduler,
                  workers.health, admin.admin, console.export, console.audit, console.replay,
                  console.simulate, bot.bot, archive.dump):  # fmt: skip
     cli.add_command(_command)

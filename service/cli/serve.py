@@ -1,4 +1,5 @@
-"""``spitlog serve`` (gunicorn with gevent workers) and ``spitlog openapi``."""
+"""``spitlog serve`` (gunicorn with gevent workers), ``spitlog openapi`` and
+``spitlog asyncapi``."""
 
 import os
 import shutil
@@ -167,6 +168,26 @@ def openapi(output: str, check: bool) -> int:
     if check:
         if not path.exists() or path.read_text() != text:
             print(f"{path} differs from the code's spec: run `spitlog openapi`", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text)
+    print(f"wrote {path}")
+    return 0
+
+
+@click.command()
+@click.option("-o", "--output", default="asyncapi.yaml", show_default=True, type=click.Path())
+@click.option("--check", is_flag=True, help="exit 1 if the file differs from the code's document")
+def asyncapi(output: str, check: bool) -> int:
+    """Write the AsyncAPI document of the live path (the seat channel, the streams)."""
+    from ..http import asyncapi as document
+
+    text = document.to_yaml(document.build())
+    path = Path(output)
+    if check:
+        if not path.exists() or path.read_text() != text:
+            print(f"{path} differs from the code's document: run `spitlog asyncapi`",
+                  file=sys.stderr)  # fmt: skip
             return 1
         return 0
     path.write_text(text)

@@ -18,11 +18,15 @@ def worker(burst: bool, name: str | None) -> int:
     """An RQ worker: plays the hosted bots and fires the timeouts (run several; each runs
     one job at a time, in its own process)."""
     from workers.process import prepare
-    from workers.worker import run
+    from workers.worker import QueueUnreachable, run
 
     s = settings()
     prepare(s)
-    return run(s, burst=burst, name=name)
+    try:
+        return run(s, burst=burst, name=name)
+    except QueueUnreachable as e:  # one line, exit 2, as every command a Redis fails
+        click.echo(f"spitlog: {e}", err=True)
+        raise click.exceptions.Exit(2) from None
 
 
 @click.command()

@@ -36,7 +36,7 @@ from ..seeks import Seeks
 from ..store.live import Hub
 from ..store.redis import RedisStore
 from ..tokens import Tokens
-from . import docs, openapi
+from . import asyncapi, docs, openapi, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
@@ -72,12 +72,14 @@ class Services:
     seeks: Seeks | None = None
     rematches: Rematches | None = None
     views: ViewCache = field(default_factory=ViewCache)  # the views made, shared
+    pipeline: Pipeline | None = None  # the request pipeline (the seat channel's actions)
     _made: dict = field(default_factory=dict)
 
     def drain(self) -> None:
         """The process is stopping: open SSE streams end within a second (with a ``retry:``
-        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``) and
-        long-polls answer now, so that only short requests are left in flight."""
+        hint: their clients reconnect elsewhere and resume by ``Last-Event-ID``), seat
+        channels close (1012: their clients resume with ``?after``) and long-polls answer
+        now, so that only short requests are left in flight."""
         self.draining = True
         self.hub.wake_all()
 
@@ -91,6 +93,12 @@ class Services:
         if "yaml" not in self._made:
             self._made["yaml"] = openapi.to_yaml(self.spec()).encode()
         return self._made["yaml"]
+
+    def asyncapi_yaml(self) -> bytes:
+        """The AsyncAPI document of the live path (``asyncapi``)."""
+        if "asyncapi" not in self._made:
+            self._made["asyncapi"] = asyncapi.to_yaml(asyncapi.build()).encode()
+        return self._made["asyncapi"]
 
     def docs_html(self) -> bytes:
         if "html" not in self._made:
@@ -228,13 +236,15 @@ def create_app(
         views=ViewCache(renders=root.metrics.view_renders),
     )  # fmt: skip
     app.extensions["spitlog"] = services
-    pipeline = Pipeline(services)
+    pipeline = services.pipeline = Pipeline(services)
     table.install(app, pipeline.view)
 
     def unmatched(exc: HTTPException):
         """404 and 405 of Flask's routing, through the pipeline like every request."""
 
         def refuse(call):
+            if exc.code == 404 and web.wants_html(call):
+                return web.not_found(call)  # a browser's unknown page: a page that says so
             raise exc
 
         route = Route("unmatched", request.method, "<unmatched>", refuse, read_query=False)

@@ -143,7 +143,8 @@ def render(spec: dict) -> str:
 <body><h1>{_e(info.get("title", ""))} API <small>{_e(info.get("version", ""))}</small></h1>
 <nav><a href="#operations">Operations</a><a href="#problems">Problems</a>
 <a href="#schemas">Schemas</a><a href="/docs/rules">Rules</a>
-<a href="/openapi.yaml">openapi.yaml</a><a href="/docs/try">Try it</a></nav>
+<a href="/openapi.yaml">openapi.yaml</a><a href="/asyncapi.yaml">asyncapi.yaml</a>
+<a href="/docs/try">Try it</a></nav>
 {_md(info.get("description", ""))}
 <h2 id="operations">Operations</h2>{ops}
 <h2 id="problems">Problems</h2>

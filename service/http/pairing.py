@@ -121,7 +121,13 @@ def cancel_seek(call: Call) -> Answer:
 
 
 def ask_rematch(call: Call) -> Answer:
-    status, out = call.services.rematches.ask(call.args["game_id"], call.token)
+    """A seat's ask; a new one (``Rematches.asks_anew``) is charged to the address's
+    game-creation bucket (a 429 changes nothing), an ask again is a read."""
+    rematches, limits = call.services.rematches, call.services.limits
+    if limits is not None and limits.rate_limited and call.address is not None and \
+            rematches.asks_anew(call.args["game_id"], call.token):  # fmt: skip
+        limits.settle(limits.bill(("games",), call.address, None))
+    status, out = rematches.ask(call.args["game_id"], call.token)
     headers = [*NO_STORE] + ([("Location", "/v1/games/" + out["game"])] if status == 201 else [])
     return json_answer(out, status, headers)
 
@@ -156,17 +162,17 @@ ROUTES = (
         responses={"204": {"description": "Cancelled (or expired already)"},
                    **_problems(401, 403, 404, 409, 429)})),
     Route("ask_rematch", "POST", GAME + "/rematch", ask_rematch, body="optional", auth=True,
-          gated=True, limits=("requests", "games"), doc=_op(
+          gated=True, doc=_op(
               "Ask for a rematch of a finished game (a seat's token)",
               "202 while the other seat has not asked (a hosted bot always agrees); 201 once "
               "both have: the new game (seats swapped, same kind, options, players and "
               "`rated`), your new seat and its token. The first asker reads its own with GET "
               "(or by asking again). 409 once `until` has passed or the archive closed the "
               "asks (a few seconds later, or at once by an operator), or for a game not "
-              "finished. An ask counts against the address's game-creation rate "
-              "(`SPITLOG_RATE_GAMES`); the rematch of a rated game is a 429 "
-              "(`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated "
-              "games in 24 hours.",
+              "finished. A seat's first ask counts against the address's game-creation rate "
+              "(`SPITLOG_RATE_GAMES`; asking again reads, as GET does); the rematch of a "
+              "rated game is a 429 (`rated-pair-cap`) once its two seats started "
+              "`SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.",
               security=SEEKER,
               responses={**_ok(201, RematchSchema), **_ok(202, RematchSchema),
                          **_problems(401, 403, 404, 409, 429)})),

@@ -372,8 +372,13 @@ class Pipeline:
     # ---------------------------------------------------------------- the two ways in
 
     def wsgi(self, route: Route, environ: dict, start_response, args: dict):
-        """Serve ``route`` as a WSGI application (``app.Front``)."""
+        """Serve ``route`` as a WSGI application (``app.Front``). A ``101`` (a WebSocket:
+        ``channel``) runs its session (``Answer.body``) on the connection the server
+        handed over, then tells the server the connection is done with (``taken``)."""
         answer = self.run(route, environ, args)
+        if answer.status == 101:
+            answer.body()
+            raise taken(environ)
         if isinstance(answer.body, bytes):
             if answer.status not in (204, 304):  # none: a 304's would be its 200's (RFC 9110)
                 answer.headers.append(("Content-Length", str(len(answer.body))))
@@ -397,6 +402,15 @@ class Pipeline:
 
         view.__name__ = route.name
         return view
+
+
+def taken(environ: dict) -> BaseException:
+    """What the server is told once a connection it handed over is done with: gunicorn
+    closes it and writes nothing on ``StopIteration``; werkzeug's server takes a
+    ``ConnectionError`` for a client gone."""
+    if "gunicorn.socket" in environ:
+        return StopIteration()
+    return ConnectionAbortedError("the WebSocket is closed")
 
 
 def excused(exc: BaseException, status: int) -> bool:

@@ -27,6 +27,7 @@ from ..errors import (
     BadCredentials,
     BadRequest,
     Busy,
+    CannotUpgrade,
     Forbidden,
     GameRunning,
     IdempotencyKeyReused,
@@ -47,6 +48,7 @@ from ..errors import (
     Unauthorized,
     Unconfirmed,
     UnsupportedMediaType,
+    UpgradeRequired,
 )
 from ..players import NeedsAppKey, OtherAppsPlayer
 from ..profiles import NoSuchPlayer
@@ -97,13 +99,16 @@ PROBLEM_TYPES = {
     "rated-pair-cap": (429, "the two seats of this rated game started as many rated games "
                        "together in the last 24 hours as `SPITLOG_RATED_PAIR_CAP` allows: "
                        "retry after `Retry-After` seconds, or play it unrated"),
+    "upgrade-required": (426, "a WebSocket path (`/v1/games/{id}/live`) asked for without "
+                         "`Upgrade: websocket`"),
     "headers-too-large": (431, "more than 100 header fields, or one over 8,190 bytes (the "
                           "server's own answer)"),
     "internal": (500, "a bug: nothing was half done, the log is unchanged or complete"),
     "archive-unreadable": (502, "the game is archived, and its archived copy is corrupt or "
                            "truncated: `detail` names the game"),
     "not-implemented": (501, "a transfer coding the server does not know (`Transfer-Encoding`; "
-                        "the server's own answer)"),
+                        "the server's own answer), or a WebSocket asked of a server that "
+                        "cannot hand its connection over"),
     "busy": (503, "the game moved too fast to act on, the store is unreachable, or (strict "
              "durability) its replicas did not confirm a write in time: retry after "
              "`Retry-After`, with the same `Idempotency-Key`"),
@@ -173,6 +178,9 @@ KINDS: dict[type, Kind] = {
     TooLarge: Kind(413, "too-large", "Request entity too large"),
     UnsupportedMediaType: Kind(415, "unsupported-media-type", "Unsupported media type"),
     IdempotencyKeyReused: Kind(422, "idempotency-key-reused", "Idempotency-Key reused"),
+    UpgradeRequired: Kind(
+        426, "upgrade-required", "Upgrade required", lambda e: {"Upgrade": "websocket"}
+    ),  # fmt: skip
     RateLimited: Kind(429, "rate-limited", "Too many requests", _rates),
     RatedPairCapped: Kind(
         429, "rated-pair-cap", "Rated games between these seats are capped", _waits
@@ -180,6 +188,7 @@ KINDS: dict[type, Kind] = {
     ArchiveUnreadable: Kind(
         502, "archive-unreadable", "The archive answered something unreadable"
     ),  # fmt: skip
+    CannotUpgrade: Kind(501, "not-implemented", "Not implemented"),
     Busy: Kind(503, "busy", "Busy", _waits),
     ArchiveUnavailable: Kind(503, "busy", "Busy", _waits),
     Unconfirmed: Kind(503, "busy", "Busy", _waits),

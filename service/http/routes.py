@@ -102,6 +102,21 @@ def _idem_key(call: Call, secret: bool = False) -> str | None:
     return key
 
 
+def _seat_key(call: Call) -> str | None:
+    """A create's or a join's Idempotency-Key (``_idem_key``), required under strict
+    durability: there an answer the replicas did not confirm is a 503, and only a retry
+    with the same key gets the seat's token back (without one the seat would be taken
+    and its token never shown); a 400 naming the header without it, as the IETF draft
+    of the Idempotency-Key header says of an operation that requires it."""
+    key = _idem_key(call, secret=True)
+    if key is None and call.services.settings.durability == "strict":
+        raise BadRequest({"Idempotency-Key": [
+            "required with strict durability (SPITLOG_DURABILITY=strict): a create or join "
+            "whose write is not confirmed is a 503, and its retry with the same key answers "
+            f"the seat's token; {idempotency.KEY_RULE}"]})  # fmt: skip
+    return key
+
+
 def _caller(call: Call) -> str:
     """Whose a create's or a join's Idempotency-Key is (``idempotency.scoped``): the app
     of the request's ``X-Api-Key``, else the client's address."""
@@ -121,7 +136,7 @@ def _replayed(acted: Acted) -> list:
 
 def create_game(call: Call) -> Answer:
     body = schemas.load(schemas.CreateGameSchema, call.body)
-    key = _idem_key(call, secret=True)
+    key = _seat_key(call)
     try:
         acted = call.services.seating.create(
             body["game"], body.get("options"), body.get("opponent", "human"),
@@ -149,7 +164,7 @@ def get_game(call: Call) -> Answer:
 
 def join(call: Call) -> Answer:
     body = schemas.load(schemas.JoinSchema, call.body or {})
-    key = _idem_key(call, secret=True)
+    key = _seat_key(call)
     acted = call.services.joining.join(
         call.args["game_id"], body.get("client_seed", ""), call.token, idem_key=key,
         body=call.body or {}, who=players.who(call.app, body), caller=_caller(call),
@@ -394,17 +409,21 @@ ROUTES: tuple[Route, ...] = (
             "body is a 422; a retry while the first is in flight, a 409. A key is its "
             "caller's: your app's (`X-Api-Key`), else your address's; another caller's same "
             "key is another key, a game of its own. With an app's `X-Api-Key`, "
-            "`player` seats your app's player (`rated`: rated when it ends, if both seats "
-            "make a move: a resignation or a T-4 forfeit before that aborts it, reason "
-            "`unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started "
-            "`SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` "
+            "`player` seats your app's player (`rated`: rated when it ends; a resignation or "
+            "a T-4 forfeit in its abort window, by a seat that has not moved until 10 s "
+            "after its opponent's first move, aborts it, reason `unplayed`; against a hosted "
+            "level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` "
+            "rated games in 24 hours); `kind: bot` and a `name` "
             "declare a client's bot.",
             security=APP_OPTIONAL,
             parameters=[
                 _header(
                     "Idempotency-Key",
                     "a retry answers the same game and token (your app's or your address's "
-                    f"key): {idempotency.KEY_RULE}; 400 if not",
+                    f"key): {idempotency.KEY_RULE}; 400 if not. Required with strict "
+                    "durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write "
+                    "its replicas did not confirm is a 503 whose body (problem+json) holds no "
+                    "token, and the retry with the same key answers it once they hold it",
                     **idempotency.KEY_SCHEMA,
                 )
             ],
@@ -424,7 +443,7 @@ ROUTES: tuple[Route, ...] = (
                     links=links.CREATED,
                     headers={"Location": {"schema": {"type": "string"}}, **ETAG},
                 ),
-                **_problems(400, 401, 403, 408, 409, 413, 415, 422, 429),
+                **_problems(400, 401, 403, 408, 409, 413, 415, 422, 429, 503),
             },
         ),
     ),  # fmt: skip
@@ -472,7 +491,10 @@ ROUTES: tuple[Route, ...] = (
                 _header(
                     "Idempotency-Key",
                     "a retry answers the same seat and token (your app's or your address's "
-                    f"key): {idempotency.KEY_RULE}; 400 if not",
+                    f"key): {idempotency.KEY_RULE}; 400 if not. Required with strict "
+                    "durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write "
+                    "its replicas did not confirm is a 503 whose body (problem+json) holds no "
+                    "token, and the retry with the same key answers it once they hold it",
                     **idempotency.KEY_SCHEMA,
                 )
             ],
@@ -482,7 +504,7 @@ ROUTES: tuple[Route, ...] = (
             },
             responses={
                 **_ok(201, schemas.SeatedSchema, headers=ETAG, links=links.SEATED),
-                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 422, 429),
+                **_problems(400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 503),
             },
         ),
     ),  # fmt: skip

@@ -230,9 +230,11 @@ class CreateGameSchema(Schema.from_dict(_seat_fields())):
         **_doc("who takes seat 0: you (human, the default) or a bot, and you watch"),
     )
     rated = Bool(**_doc("rated (Glicko-2) when it ends: your player against another "
-                        "player or a hosted bot, once both seats have made a move (a "
-                        "resignation or a T-4 forfeit before that aborts the game, reason "
-                        "`unplayed`); a rated table's `idle_forfeit_s` is at least 30 "
+                        "player or a hosted bot (a player's rating moves only against a "
+                        "level or an established player); a resignation or a T-4 forfeit "
+                        "in the abort window (a seat that has not moved, until 10 s after "
+                        "its opponent's first move) aborts the game, reason `unplayed`; a "
+                        "rated table's `idle_forfeit_s` is at least 30 "
                         "(400 `options.idle_forfeit_s`)"))  # fmt: skip
     client_seed = fields.String(
         validate=validate.Length(max=128),
@@ -573,6 +575,107 @@ NOTIFICATIONS = {
     "game.finished": GameFinishedSchema,
     "game.event": GameEventSchema,
 }
+
+
+# ---------------------------------------------------------------- the live path
+# The seat channel's messages (``channel``; WebSocket text frames, JSON) and the streams'
+# (SSE, NDJSON): ``asyncapi.yaml`` is made from these.
+
+
+class LiveQuery(Schema):
+    after = fields.Integer(
+        validate=validate.Range(0, MAX_VERSION),
+        **_doc("resume: the events after this version follow `hello`, nothing lost or repeated"),
+    )
+
+
+class TicketSchema(Open):
+    ticket = fields.String(required=True, **_doc("single use; offer it as a subprotocol"))
+    expires_at = fields.String(required=True, **_doc("ISO 8601, UTC: about 30 s from now"))
+    protocols = fields.List(
+        fields.String(), required=True,
+        **_doc("the subprotocols to offer: `spitlog.v1` and `spitlog.ticket.<ticket>`"),
+    )  # fmt: skip
+
+
+MESSAGE_ID = validate.Length(min=1, max=128)
+
+
+class ActMessage(Schema):
+    op = fields.String(required=True, validate=validate.Equal("act"))
+    id = fields.String(
+        required=True,
+        validate=MESSAGE_ID,
+        **_doc("yours: the answer (`result`, `problem`) names it"),
+    )
+    action = Component("Action", required=True)
+    expected_version = Int(
+        validate=validate.Range(0, MAX_VERSION),
+        **_doc("act only if the game is at this version (as `If-Match`): else a 412 problem"),
+    )
+    idempotency_key = fields.String(
+        validate=validate.Length(min=1, max=255),
+        **_doc("as `Idempotency-Key`: sent again (after a reconnect), the first answer again"),
+    )
+
+
+class PingMessage(Schema):
+    op = fields.String(required=True, validate=validate.Equal("ping"))
+    id = fields.String(required=True, validate=MESSAGE_ID)
+
+
+class HelloMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("hello"))
+    version = Int(required=True, **_doc("the game's version now"))
+    seat = Int(required=True, allow_none=True, **_doc("the ticket's seat; null: a spectator"))
+    state = Component("State", required=True, **_doc("your view at `version`"))
+
+
+class EventsMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("events"))
+    version = Int(required=True, **_doc("the game's version after these events"))
+    events = fields.List(Component("Event"), required=True, **_doc("as you may see them"))
+    state = Component("State", required=True, **_doc("your view at `version`"))
+
+
+class ResultMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("result"))
+    id = fields.String(required=True, **_doc("the `act`'s"))
+    status = Int(required=True, **_doc("201"))
+    body = fields.Nested(ActedSchema, required=True, **_doc("POST /actions' answer"))
+    replayed = Bool(**_doc("true: the first answer of its `idempotency_key`, given again"))
+
+
+class ProblemMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("problem"))
+    id = fields.String(
+        required=True, allow_none=True, **_doc("the message's (null: it could not be read)")
+    )
+    status = Int(required=True, **_doc("as POST /actions would answer"))
+    problem = fields.Nested(ProblemSchema, required=True, **_doc("the problem+json body"))
+    retry_after = Int(**_doc("429, 503: seconds to wait before sending it again"))
+
+
+class PongMessage(Open):
+    op = fields.String(required=True, validate=validate.Equal("pong"))
+    id = fields.String(required=True)
+
+
+class ViewMessage(Open):
+    version = Int(required=True)
+    state = Component("State", required=True, **_doc("your view at `version`"))
+
+
+class NdjsonEvent(Open):
+    type = fields.String(required=True, validate=validate.Equal("event"))
+    version = Int(required=True)
+    event = Component("Event", required=True)
+
+
+class NdjsonView(Open):
+    type = fields.String(required=True, validate=validate.Equal("view"))
+    version = Int(required=True)
+    state = Component("State", required=True)
 
 
 # ---------------------------------------------------------------- made from the domain

@@ -211,7 +211,7 @@ def _common(game: str) -> tuple[dict, dict]:
             "rating": {"type": ["integer", "null"], "description": "when it sat down"},
             "provisional": {"type": ["boolean", "null"], "description": "its rating was "
                             "provisional when it sat down (RD 110 or more: not on the "
-                            "leaderboard); null: a seat taken before this was noted"},
+                            "leaderboard); null: the game's record does not say"},
         }, "an app's player (README.md, *Players*); null: anonymous")),
     }  # fmt: skip
     view = {
@@ -241,8 +241,9 @@ def _common(game: str) -> tuple[dict, dict]:
                   "(Glicko-2) if it ends with a result"},
         "unrated": {"type": ["string", "null"], "description": "a rated table's game that "
                     "was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: "
-                    "the rule or ruling it was aborted under) or was won against a seat that "
-                    "never moved (`unplayed`); null otherwise"},
+                    "the rule or ruling it was aborted under) or was won inside its abort "
+                    "window, against a seat that had not moved (`unplayed`); null "
+                    "otherwise"},
         "rematch": nullable(obj({
             "game": {"type": ["string", "null"], "description": "the rematch, once made"},
             "asked": array({"type": "boolean"}, "per seat: has asked for one"),

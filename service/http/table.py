@@ -18,7 +18,7 @@ from flask import Flask
 from werkzeug.routing import BaseConverter
 
 from .. import ids
-from . import pairing, people, routes, web
+from . import channel, pairing, people, routes, web
 from .pipeline import Route
 
 # a converter's name in a rule (``<gid:game_id>``) -> (its regular expression, the type of
@@ -105,4 +105,4 @@ class RouteTable:
             )  # fmt: skip
 
 
-TABLE = RouteTable(routes.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES)
+TABLE = RouteTable(routes.ROUTES + channel.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES)

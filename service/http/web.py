@@ -7,7 +7,9 @@ policy. Not part of the API's OpenAPI document (every route here has ``doc=None`
 
 from importlib.resources import files
 
+from werkzeug.datastructures import MIMEAccept
 from werkzeug.exceptions import NotFound
+from werkzeug.http import parse_accept_header
 
 from .pipeline import Answer, Call, Route
 
@@ -19,6 +21,7 @@ CSP = (
     "form-action 'none'"
 )
 _CACHE = ("Cache-Control", "no-cache")
+PROBLEM = "application/problem+json"
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 # The files /static/ serves: the scripts and stylesheets of the static folder, named once
 # at start-up (a name not listed here is a 404, so no path reaches outside the folder).
@@ -42,6 +45,23 @@ def page(call: Call) -> Answer:
     headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", CSP),
                _CACHE]  # fmt: skip
     return Answer(200, headers, body)
+
+
+def wants_html(call: Call) -> bool:
+    """Whether the request is a browser's for a page: outside ``/v1/``, with ``Accept``
+    preferring HTML to JSON (``*/*`` alone, as curl sends, prefers JSON)."""
+    if call.environ.get("PATH_INFO", "").startswith("/v1/"):
+        return False
+    accept = parse_accept_header(call.header("Accept"), MIMEAccept)
+    return accept.best_match(["application/json", PROBLEM, "text/html"]) == "text/html"
+
+
+def not_found(call: Call) -> Answer:
+    """The 404 of an unknown page, as a page: what happened and the way home."""
+    body = _STATIC.joinpath("notfound.html").read_bytes()
+    headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", CSP),
+               _CACHE]  # fmt: skip
+    return Answer(404, headers, body)
 
 
 def asset(call: Call) -> Answer:

@@ -313,8 +313,8 @@ class PlayerStore:
         return int(self.r.zlexcount(_lb(kind), "-", f"({member}"))
 
     def unlist(self, kind: str, member: str) -> None:
-        """Take ``member`` off the kind's leaderboard (a provisional rating's, listed
-        before provisional ratings were kept off)."""
+        """Take ``member`` off the kind's leaderboard, and the player's note of it if it is
+        still the player's (``Profiles.unlist_provisional``)."""
         pkey = member.split(":", 1)[1]
         self._unlist(keys=[_lb(kind), player_key(pkey)], args=[kind, member])
 

@@ -34,6 +34,8 @@ Redis Cluster slot:
   ``replay`` of the log can always rebuild: a snapshot that cannot be read is replaced
   by the whole log.
 
+- ``spit:{g:<id>}:ticket:<SHA-256 of a ticket>`` a string: a seat channel's ticket (the
+  seat's token sealed under the ticket), for 30 s, taken once (``take_ticket``).
 - ``spit:{g:<id>}:hooks`` a hash: webhook target (``g``: the game's, ``d``: the
   deployment's) -> its delivery cursor ``<v>:<n>:<tries>:<first failed>:<next try>``
   (``service.webhooks``);
@@ -929,6 +931,18 @@ class RedisStore:
         for seat, h in (tokens or {}).items():
             pipe.set(f"spit:token:{h}", f"{game_id}:{seat}")
         pipe.execute()
+
+    def put_ticket(self, game_id: str, digest: str, sealed: bytes, ttl_ms: int) -> None:
+        """Keep a seat channel's ticket (``service.http.channel``): its SHA-256 ``digest``
+        names it, ``sealed`` is what it opens (only the ticket itself unseals it); gone
+        after ``ttl_ms``."""
+        self.r.set(_key(game_id, "ticket:" + digest), sealed, px=ttl_ms)
+
+    def take_ticket(self, game_id: str, digest: str) -> bytes | None:
+        """A ticket's sealed value, taken once (``GETDEL``): None if it is unknown, used or
+        expired."""
+        raw = self.r.getdel(_key(game_id, "ticket:" + digest))
+        return None if raw is None else bytes(raw)
 
     def token_owner(self, token_hash: str) -> tuple[str, int] | None:
         raw = self.r.get(f"spit:token:{token_hash}")

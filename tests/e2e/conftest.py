@@ -19,7 +19,8 @@ def served_with_metrics(redis_url):
            "SPITLOG_METRICS_BIND": f"127.0.0.1:{metrics_port}",
            "SPITLOG_WORKERS": "2", "SPITLOG_SSE_MAX_S": "30",
            "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0",
-           "SPITLOG_RATE_GAMES": "0", "SPITLOG_RATE_SEAT": "0"}  # fmt: skip
+           "SPITLOG_RATE_GAMES": "0", "SPITLOG_RATE_SEAT": "0",
+           "SPITLOG_LIVE_FRAMES_PER_S": "10000"}  # fmt: skip
     proc = start(["serve"], env)  # the test plays flat out from one address: no rate limits
     base = f"http://127.0.0.1:{port}"
     try:

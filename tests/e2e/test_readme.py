@@ -65,6 +65,7 @@ RUNS = {
     "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
     "pip install -e '.[test]' && python -m pytest -q": "CI: .ci/run runs exactly this",
     "spitlog simulate --game spit --games 200": "test_simulate",
+    "spitlog asyncapi -o asyncapi.yaml": "test_asyncapi",
     "spitlog worker": "test_worker_and_scheduler",
     "spitlog scheduler": "test_worker_and_scheduler",
     **dict.fromkeys(readme_commands("Clients"), "test_the_example_bots_play_speed_to_the_end"),
@@ -121,6 +122,14 @@ def test_simulate(tmp_path):
     r = shell(command, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "200 games" in r.stdout and "games/s" in r.stdout
+
+
+def test_asyncapi(tmp_path):
+    """README *Live*: the command writes the document the repository holds."""
+    (command,) = [c for c in RUNS if c.startswith("spitlog asyncapi")]
+    r = shell(command, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "asyncapi.yaml").read_text() == (ROOT / "asyncapi.yaml").read_text()
 
 
 def test_worker_and_scheduler(tmp_path, redis_url):

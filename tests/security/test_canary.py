@@ -3,19 +3,26 @@ random legal actions (and some illegal ones) and keep every byte sent to seat 1 
 a spectator: views, action answers, errors, events as JSON, SSE and NDJSON streams
 (with views and without), long-polls, past states, every header. None may name a card
 its receiver has not been able to see by then; what it may see is worked out from the
-full states, not from domain.view."""
+full states, not from domain.view.
+
+The same over the seat channel (``GET /v1/games/{id}/live``, on `spitlog serve`): every
+frame each viewer (seat 0, seat 1, a spectator) is sent while both seats play on their
+channels, seat 1 sending illegal actions now and then."""
 
 import json
 import random
 import zlib
 
 import pytest
+import requests
 
 import domain
 from service.http.app import create_app
 from tests.support.api import app_settings, bearer, new_game, pick
 from tests.support.cards import cards_in_text as cards_in
 from tests.support.cards import visible_cards
+from tests.support.live import Viewer, play_over_channels
+from tests.support.processes import free_port, start, stop, wait_ready
 
 ALL_CARDS = {str(c) for c in domain.DECK}
 
@@ -118,6 +125,12 @@ def test_no_byte_sent_before_the_end_names_a_card_its_receiver_could_not_see(
     )
 
     log = client.get(f"/v1/games/{gid}/audit").get_json()["events"]
+    check_captured(log, seen, checked_at_least=20)
+
+
+def check_captured(log: list[dict], seen: dict, checked_at_least: int) -> None:
+    """Each text ``seen[who]`` holds, received at a version before the end, names only
+    cards ``who`` could see by then (the states rebuilt from the audit's ``log``)."""
     states = [domain.State()]
     for e in log:
         d = {k: v for k, v in e.items() if k != "version"}
@@ -134,8 +147,52 @@ def test_no_byte_sent_before_the_end_names_a_card_its_receiver_could_not_see(
             leaked = cards_in(text) & (ALL_CARDS - allowed[v])
             assert not leaked, f"{who=} at version {v} received hidden {leaked}: {text[:400]}"
             checked += 1
-        assert checked > 20
+        assert checked > checked_at_least
         # the canary can sing: the full state at a checked version names hidden cards
         mid = states[3]  # just dealt: the spit cards, draw and side piles are all unseen
         full = json.dumps(domain.full_state(mid))
         assert cards_in(full) & (ALL_CARDS - allowed[mid.version])
+
+
+@pytest.fixture(scope="module")
+def served_channel(redis_url):
+    """`spitlog serve` on the real Redis, its limits off (the seats play flat out)."""
+    port = free_port()
+    env = {"SPITLOG_REDIS_URL": redis_url, "SPITLOG_BIND": f"127.0.0.1:{port}",
+           "SPITLOG_RATE_REQUESTS": "0", "SPITLOG_RATE_ACTIONS": "0", "SPITLOG_RATE_SEAT": "0",
+           "SPITLOG_LIVE_FRAMES_PER_S": "10000"}  # fmt: skip
+    proc = start(["serve"], env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base, proc)
+    except RuntimeError:
+        pytest.fail(stop(proc))
+    yield base
+    stop(proc)
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [("spit", {"max_rounds": 3}), ("speed", {"target_score": 25, "max_rounds": 2})],
+)
+def test_no_frame_of_the_seat_channel_names_a_card_its_receiver_could_not_see(
+    served_channel, game, options
+):
+    """RULES H-1..H-5 over the channel, for every viewer: seat 0, seat 1, a spectator."""
+    base = served_channel
+    g = requests.post(f"{base}/v1/games", json={"game": game, "options": options}).json()
+    gid = g["id"]
+    t1 = requests.post(f"{base}/v1/games/{gid}/seats", json={}).json()["token"]
+    seats = [Viewer(base, gid, g["token"], resume=True), Viewer(base, gid, t1, resume=True)]
+    spectator = Viewer(base, gid, resume=True)
+    seen = {0: [], 1: [], None: []}  # receiver -> [(its version when received, the frame)]
+
+    seats[0].on_frame = lambda text, at: seen[0].append((at, text))
+    seats[1].on_frame = lambda text, at: seen[1].append((at, text))
+    spectator.on_frame = lambda text, at: seen[None].append((at, text))
+    play_over_channels(seats, seed=zlib.crc32(f"{game}{options}".encode()),
+                       illegal=lambda view, rng: illegal_body(game, view, rng))  # fmt: skip
+    for viewer in (*seats, spectator):
+        viewer.closed()
+    log = requests.get(f"{base}/v1/games/{gid}/audit").json()["events"]
+    check_captured(log, seen, checked_at_least=10)

@@ -134,3 +134,23 @@ def test_an_unknown_spitlog_variable_is_warned_about(monkeypatch, capsys):
 def test_main_returns_the_exit_status():
     assert main(["--help"]) == 0
     assert main(["no-such-command"]) == 2
+
+
+def test_a_worker_whose_sentinels_name_no_master_says_so_in_one_line_and_exits_2():
+    """``spitlog worker`` with a ``redis+sentinel://`` URL whose Sentinel port nobody
+    listens on: one line naming SPITLOG_REDIS_URL and the master, no traceback, no
+    password, exit 2."""
+    import os
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on once it is closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SPITLOG_")}
+    env["SPITLOG_REDIS_URL"] = f"redis+sentinel://:hush-secret@127.0.0.1:{port}/mymaster"
+    done = spitlog("worker", "--burst", env=env)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "SPITLOG_REDIS_URL" in lines[0] and "'mymaster'" in lines[0]
+    assert "hush-secret" not in done.stderr + done.stdout

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import domain
 from domain import spit
 from domain.events import GameCreated
+from domain.ratings import Rating, update
 from domain.speed import PlayCard
 from service import players
 from service.archive.directory import DirectoryArchive
@@ -175,25 +176,44 @@ def rated_game(client, key, opponent=None, winner_resigns=1, svc=None, move=True
     return g["id"], tokens
 
 
+def establish(svc, key, *pids, rating=1500.0, rd=60.0):
+    """Give each player an established rating in Spit (as 30 games before would)."""
+    store = svc.profiles.players
+    app = svc.apps.authenticate(key["X-Api-Key"])
+    for pid in pids:
+        pkey = players.resolve(app, pid)
+        store.touch_player(pkey, pid.title(), 0)
+        [(guard, _r)] = store.read_for_rating("g_none", "spit", [pkey])[1]
+        new = {"rating": rating, "rd": rd, "vol": 0.06, "games": 30, "wins": 15,
+               "losses": 15, "draws": 0}  # fmt: skip
+        assert store.apply_rating(f"g_seed_{pid}", "spit", "{}", [(pkey, guard, new, True)])[
+            0] == "ok"  # fmt: skip
+
+
 def test_a_rated_game_is_rated_once_however_often_the_job_runs(client, svc, key):
+    establish(svc, key, "alice", "bob")
     gid, _tokens = rated_game(client, key)  # bob resigns: alice wins
     rater = Rater(svc.reading, svc.store, svc.profiles.players)
     assert [rater.step(gid) for _ in range(3)] == ["rated", "done", "done"]
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
     bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
-    assert (alice["rating"], bob["rating"]) == (1662, 1338)  # Glicko-2 from 1500/350 each
-    assert (alice["games"], alice["wins"], bob["losses"]) == (1, 1, 1) and alice["provisional"]
-    assert (alice["rd"], bob["rd"], bob["provisional"]) == (290.3, 290.3, True)
+    even = Rating(1500.0, 60.0, 0.06)
+    won, lost = update(even, [(even, 1.0)]), update(even, [(even, 0.0)])
+    assert (alice["rating"], bob["rating"]) == (round(won.rating), round(lost.rating))
+    assert (alice["games"], alice["wins"], bob["losses"]) == (31, 16, 16)
+    assert (alice["rd"], bob["rd"]) == (round(won.rd, 1), round(lost.rd, 1))
     view = client.get(f"/v1/games/{gid}").get_json()
-    assert [p["rating_diff"] for p in view["players"]] == [162, -162]
+    diff = round(won.rating) - 1500
+    assert [p["rating_diff"] for p in view["players"]] == [diff, -diff] and diff > 0
     board = client.get("/v1/leaderboard?game=spit").get_json()
-    assert board["players"] == []  # both provisional after one game: none is ranked yet
+    assert [p["id"] for p in board["players"]] == ["alice", "bob"]
     assert client.get("/v1/leaderboard?game=speed").get_json()["players"] == []
 
 
 def test_a_marker_without_the_outcome_is_copied_not_applied_again(client, svc, key):
     """A run that applied and died before it wrote the outcome to the game's record: the
     next run finds the marker and only copies it."""
+    establish(svc, key, "alice", "bob")
     gid, _t = rated_game(client, key)
     store = svc.store
     real = store.set_rating
@@ -202,10 +222,11 @@ def test_a_marker_without_the_outcome_is_copied_not_applied_again(client, svc, k
         Rater(svc.reading, svc.store, svc.profiles.players).step(gid)
     store.set_rating = real
     assert Rater(svc.reading, svc.store, svc.profiles.players).step(gid) == "done"
-    assert client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]["games"] == 1
+    assert client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]["games"] == 31
 
 
 def test_a_guard_that_moved_is_rated_again_on_the_new_rating(client, svc, key):
+    establish(svc, key, "alice", "bob")
     g1, _ = rated_game(client, key)
     g2, _ = rated_game(client, key)
     players = svc.profiles.players
@@ -221,7 +242,7 @@ def test_a_guard_that_moved_is_rated_again_on_the_new_rating(client, svc, key):
     players.read_for_rating = interleaved
     assert Rater(svc.reading, svc.store, players).step(g1) == "rated" and calls == ["rated"]
     alice = client.get("/v1/players/alice", headers=key).get_json()["ratings"]["spit"]
-    assert alice["games"] == 2 and alice["wins"] == 2
+    assert alice["games"] == 32 and alice["wins"] == 17
 
 
 def test_against_a_hosted_level_only_the_player_moves(client, svc, key):
@@ -250,6 +271,7 @@ def test_the_player_and_its_rating_survive_the_archive(r, key, tmp_path):
     app = create_app(app_settings(), redis_client=r, archive=archive)
     client, svc = app.test_client(), app.extensions["spitlog"]
     key = {"X-Api-Key": svc.apps.create("acme")[1]}
+    establish(svc, key, "alice", "bob")
     gid, _ = rated_game(client, key)
     rater = Rater(svc.reading, svc.store, svc.profiles.players)
     archiver = Archiver(RedisStore(r), archive, 0, rater=rater, players=svc.profiles.players)
@@ -260,7 +282,8 @@ def test_the_player_and_its_rating_survive_the_archive(r, key, tmp_path):
     fresh = create_app(app_settings(), redis_client=r, archive=archive).test_client()
     after = fresh.get(f"/v1/games/{gid}").get_json()
     assert after["players"] == before["players"] and after["rated"]
-    assert [p["rating_diff"] for p in after["players"]] == [162, -162]
+    diffs = [p["rating_diff"] for p in after["players"]]
+    assert diffs == [p["rating_diff"] for p in before["players"]] and diffs[0] > 0
     listed = fresh.get("/v1/players/alice/games", headers=key).get_json()
     assert [g["id"] for g in listed["games"]] == [gid] and listed["games"][0]["status"] == (
         "finished"
@@ -466,25 +489,38 @@ def test_provisional_players_are_not_on_the_leaderboard(client, svc, key):
     bob = client.get("/v1/players/bob", headers=key).get_json()["ratings"]["spit"]
     assert bob["provisional"] and bob["games"] == 1
     board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+    # against bob, provisional, alice's rating stays (docs/decisions/0036)
     assert [(p["rank"], p["id"], p["provisional"], p["games"]) for p in board] == [
-        (1, "alice", False, played + 1)]  # fmt: skip
+        (1, "alice", False, played)]  # fmt: skip
 
 
-def test_a_provisional_rating_found_on_the_leaderboard_is_taken_off(client, svc, key):
-    """A provisional rating listed before they were kept off (a leaderboard of older
-    data) is taken off as the board is read, and the ranks count only those left."""
-    gid, _ = rated_game(client, key)
-    Rater(svc.reading, svc.store, svc.profiles.players).step(gid)
+def test_a_provisional_rating_found_on_the_leaderboard_is_skipped_and_unlisted_once(
+    client, svc, key
+):
+    """Provisional ratings found listed (by data written before they were kept off) are
+    skipped when the board is read, which writes nothing; ``unlist_provisional`` (``spitlog
+    admin unlist-provisional``) takes them off, once."""
     store = svc.profiles.players
-    for pid in ("alice", "bob"):  # each listed with its provisional rating as it stands
-        page = client.get(f"/v1/players/{pid}", headers=key).get_json()
-        pkey = f"{page['app']}:{pid}"
-        [(guard, stored)] = store.read_for_rating("g_none", "spit", [pkey])[1]
+    app = svc.apps.authenticate(key["X-Api-Key"])
+    for pid in ("alice", "bob"):  # each listed with a provisional rating
+        pkey = players.resolve(app, pid)
+        store.touch_player(pkey, pid.title(), 0)
+        [(guard, _r)] = store.read_for_rating("g_none", "spit", [pkey])[1]
+        stored = {"rating": 1662.0, "rd": 290.3, "vol": 0.06, "games": 1, "wins": 1,
+                  "losses": 0, "draws": 0}  # fmt: skip
         assert store.apply_rating(f"g_{pid}", "spit", "{}", [(pkey, guard, stored, True)])[0] == (
             "ok")  # fmt: skip
     assert len(store.leaderboard("spit", None, 10)[0]) == 2  # listed, as older code did
-    assert client.get("/v1/leaderboard?game=spit").get_json()["players"] == []
-    assert store.leaderboard("spit", None, 10)[0] == []  # and taken off for good
+    establish(svc, key, "carol", rating=1400.0)  # established, listed below both
+    board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+    assert [(p["id"], p["rank"]) for p in board] == [("carol", 1)]
+    assert len(store.leaderboard("spit", None, 10)[0]) == 3  # the read wrote nothing
+    assert svc.profiles.unlist_provisional() == 2
+    assert [pkey for _m, pkey in store.leaderboard("spit", None, 10)[0]] == [
+        players.resolve(app, "carol")]  # fmt: skip
+    board = client.get("/v1/leaderboard?game=spit").get_json()["players"]
+    assert [(p["id"], p["rank"]) for p in board] == [("carol", 1)]
+    assert svc.profiles.unlist_provisional() == 0
 
 
 def test_rated_games_between_one_pair_are_capped_per_day(redis_client):

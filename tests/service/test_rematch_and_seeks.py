@@ -242,6 +242,28 @@ def test_a_rematch_ask_counts_against_the_game_creation_bucket(redis_client):
     assert again.status_code == 201
 
 
+def test_asking_again_or_reading_a_rematch_never_draws_on_the_game_creation_bucket(
+    redis_client,
+):
+    """Only a seat's first ask may make a game: asking again (an ask is idempotent) and
+    reading are reads, and leave the game-creation bucket alone, so the other seat's ask
+    from the same address still makes the game."""
+    app = create_app(app_settings(rate_games=0.001, rate_games_burst=3), redis_client=redis_client)
+    app.extensions["spitlog"].limits.clock = Clock(1_000_000.0)
+    client = app.test_client()
+    g = client.post("/v1/games", json={"game": "speed"}).get_json()  # the bucket's first
+    t1 = client.post(f"/v1/games/{g['id']}/seats", json={}).get_json()["token"]
+    resign(client, g["id"], g["token"])
+    path = f"/v1/games/{g['id']}/rematch"
+    assert client.post(path, headers=bearer(g["token"])).status_code == 202  # its second
+    for _ in range(3):
+        assert client.post(path, headers=bearer(g["token"])).status_code == 202
+        assert client.get(path, headers=bearer(g["token"])).status_code == 200
+    made = client.post(path, headers=bearer(t1))  # a new ask: the bucket's third
+    assert made.status_code == 201
+    assert problem_of(client.post("/v1/games", json={"game": "spit"}), 429)  # it is empty
+
+
 def players_app(redis_client, clock, **settings):
     app = create_app(app_settings(rematch_s=60, **settings), redis_client=redis_client,
                      clock=clock)  # fmt: skip

@@ -248,3 +248,22 @@ def test_strict_waits_for_one_replica_behind_sentinels_and_none_otherwise():
     assert config.load(warn=None, redis_url=sentinel).replicas == 1
     assert config.load(warn=None, redis_url="redis://h:6379/0").replicas == 0
     assert config.load(warn=None, redis_url=sentinel, durability_replicas=2).replicas == 2
+
+
+def test_strict_create_and_join_require_an_idempotency_key_and_take_nothing_without(confirmed):
+    """Strict durability: a create or a join without an Idempotency-Key is a 400 naming
+    the header, before anything is made (no game, no seat, no count of a rated pair):
+    answered 503, it could never give its seat's token. Default durability needs none."""
+    strict = create_app(app_settings(durability="strict"), redis_client=fakeredis.FakeRedis())
+    client = strict.test_client()
+    store = strict.extensions["spitlog"].store
+    r = client.post("/v1/games", json={"game": "spit"})
+    assert "Idempotency-Key" in problem_of(r, 400)["errors"]
+    assert _games(store) == 0
+    key = {"Idempotency-Key": "create-0123456789abcdef"}
+    gid = client.post("/v1/games", json={"game": "spit"}, headers=key).get_json()["id"]
+    r = client.post(f"/v1/games/{gid}/seats", json={})
+    assert "Idempotency-Key" in problem_of(r, 400)["errors"]
+    assert store.game_record(gid).seats[1].kind is None  # the seat is free still
+    default = create_app(app_settings(), redis_client=fakeredis.FakeRedis()).test_client()
+    assert default.post("/v1/games", json={"game": "spit"}).status_code == 201

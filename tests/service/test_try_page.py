@@ -55,3 +55,19 @@ def test_the_vendored_files_are_the_pinned_swagger_ui_dist():
     assert installed == pinned["devDependencies"]["swagger-ui-dist"], "npm ci --prefix tests/e2e"
     for name in VENDORED:
         assert (TRYIT / name).read_bytes() == (DIST / name).read_bytes(), name
+
+
+def test_an_unknown_page_is_an_html_404_for_a_browser_and_problem_json_for_the_api(client):
+    """A browser (Accept preferring text/html) on an unknown path gets a page that says so,
+    under the page's policy; a client of the API (Accept JSON, */* or none), and any path
+    under /v1/, gets the problem+json 404 as before."""
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    r = client.get("/nope", headers={"Accept": browser})
+    assert r.status_code == 404 and r.content_type == "text/html; charset=utf-8"
+    assert b"Page not found" in r.data and b'href="/"' in r.data
+    assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+    for accept in ("application/json", "*/*", None):
+        r = client.get("/nope", headers={"Accept": accept} if accept else {})
+        assert r.status_code == 404 and r.content_type == "application/problem+json", accept
+    r = client.get("/v1/nope", headers={"Accept": browser})
+    assert r.status_code == 404 and r.content_type == "application/problem+json"

@@ -3,6 +3,7 @@
 import random
 import threading
 import time
+import uuid
 
 import domain
 from service import config
@@ -57,16 +58,21 @@ def bearer(token: str) -> dict:
 
 
 def new_game(client, game: str = "spit", join: bool = True, **body) -> tuple[str, str, str | None]:
-    """Create a game (and take seat 1): (id, seat 0's token, seat 1's token)."""
-    r = client.post("/v1/games", json={"game": game, **body})
+    """Create a game (and take seat 1): (id, seat 0's token, seat 1's token); each with an
+    Idempotency-Key of its own (strict durability requires one)."""
+    r = client.post("/v1/games", json={"game": game, **body}, headers=_seat_key())
     assert r.status_code == 201, r.get_json()
     g = r.get_json()
     tok1 = None
     if join:
-        r = client.post(f"/v1/games/{g['id']}/seats", json={})
+        r = client.post(f"/v1/games/{g['id']}/seats", json={}, headers=_seat_key())
         assert r.status_code == 201, r.get_json()
         tok1 = r.get_json()["token"]
     return g["id"], g["token"], tok1
+
+
+def _seat_key() -> dict:
+    return {"Idempotency-Key": uuid.uuid4().hex}
 
 
 def pick(view: dict, rng: random.Random) -> dict | None:

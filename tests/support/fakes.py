@@ -148,6 +148,7 @@ class MemoryGameStore:
         self.lobbies: dict[str, set[str]] = {s: set() for s in LOBBY_STATUSES}
         self.tokens: dict[str, tuple[str, int]] = {}
         self.creates: dict[str, tuple[str, str, int]] = {}
+        self.confirming = True  # False: strict durability's replicas do not confirm
         self._lock = threading.RLock()
 
     def _game(self, game_id: str) -> _Game | None:
@@ -177,7 +178,7 @@ class MemoryGameStore:
                 g.record = record if before is None else merged(g.record, before, record)
             elif g.record is None:
                 g.record = GameRecord("")
-            return Appended(len(g.log))
+            return Appended(len(g.log), self.confirming)
 
     def load(self, game_id, known=-1, idem_key=None):
         with self._lock:
@@ -198,7 +199,7 @@ class MemoryGameStore:
             return Loaded(g.record, v, base, snap, tail, idems)
 
     def confirm(self) -> bool:
-        return True
+        return self.confirming
 
     def read_after(self, game_id, after, limit=None, upto=None):
         g = self.games.get(game_id)

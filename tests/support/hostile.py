@@ -147,6 +147,7 @@ class Players:
         conn.close()
 
     def start(self) -> "Players":
+        self._stop.clear()  # (started again after a stop: the same game goes on)
         self._threads = [threading.Thread(target=self._seat, args=(s,), daemon=True)
                          for s in (0, 1)]  # fmt: skip
         for t in self._threads:

@@ -40,6 +40,11 @@ their rules. These are the engine's, beyond the text:
     (T-4) before that aborts it, reason ``unplayed``, as Lichess aborts a game resigned
     or abandoned before both players moved (docs/decisions/0027). Unrated games keep
     E-5 and T-4 as they are.
+18. (ruling 2 of the service, ``game.RULING``) The abort window of ruling 17 closes for
+    a seat that has not moved ``ABORT_WINDOW_S`` (10 s) after its opponent's first move:
+    from then on its resignation (E-5) or its forfeit (T-4) is a result, the opponent
+    wins and the game is rated, although the loser never moved (docs/decisions/0036). A
+    seat whose opponent has not moved can still abort; a game of ruling 1 keeps 17.
 """
 
 from dataclasses import replace
@@ -249,11 +254,13 @@ def test_ruling_17_T4_a_rated_game_forfeited_before_both_seats_moved_is_aborted_
             "before seat 0 and seat 1 had made a move, so it has no result",
         ),
     ]
-    one = after(given, Play(1, 0), 0, now=T0 + 1)
+    ruling_1 = [replace(given[0], ruling=1), *given[1:]]  # ruling 18 is ruling 2's
+    one = after(ruling_1, Play(1, 0), 0, now=T0 + 1)
     due = next(d.at for d in deadlines(one) if d.rule == "T-4" and d.seat == 1)
     expired = when(one, Timeout("T-4", 1), None, now=due)
     assert expired[0] == DeadlineExpired(rule="T-4", seat=1)
     assert expired[1].reason == "unplayed" and "before seat 1 had made" in expired[1].why
+    one = after(given, Play(1, 0), 0, now=T0 + 1)
     both = after(one, Play(0, 1), 1, now=T0 + 2)
     due = next(d.at for d in deadlines(both) if d.rule == "T-4" and d.seat == 0)
     assert when(both, Timeout("T-4", 0), None, now=due) == [
@@ -288,3 +295,35 @@ def spit_stuck_playable():
     play 9D (stockpile 0) on 8S or on 7H."""
     return spit_game(["KH", "7H", "2D", "5S", "10S"], ["9D", "4H", "JC", "3D", "QC"],
                      "8S 3C", "8D 5C")  # fmt: skip
+
+
+def test_ruling_18_E5_a_seat_that_watched_its_opponent_move_cannot_abort_by_resigning():
+    """E-5: seat 1 never moves, watches seat 0 play, then resigns: inside the window (less
+    than ABORT_WINDOW_S after seat 0's first move) the game is aborted; after it, seat 1
+    loses by E-5 and the game is a result. Seat 0, whose opponent never moved, still
+    aborts; a game of ruling 1 aborts as ruling 17 has it."""
+    from domain.game import ABORT_WINDOW_S
+
+    given = rated(spit_stuck_playable())
+    one = after(given, Play(1, 0), 0, now=T0 + 1)
+    assert one.first_move_at == T0 + 1 and one.moved == (True, False)
+    inside = when(one, Resign(), 1, now=T0 + 1 + ABORT_WINDOW_S - 0.001)
+    assert inside[-1].reason == "unplayed"
+    late = T0 + 1 + ABORT_WINDOW_S
+    assert when(one, Resign(), 1, now=late) == [
+        PlayerResigned(seat=1), GameEnded(winner=0, reason="E-5")]  # fmt: skip
+    assert when(one, Resign(), 0, now=late)[-1].reason == "unplayed"
+    old = after([replace(given[0], ruling=1), *given[1:]], Play(1, 0), 0, now=T0 + 1)
+    assert when(old, Resign(), 1, now=late)[-1].reason == "unplayed"
+    both = after(one, Play(0, 1), 1, now=T0 + 2)
+    assert both.first_move_at is None and both.moved == (True, True)
+
+
+def test_ruling_18_T4_a_seat_that_never_moved_after_its_opponent_did_loses_by_T4():
+    """T-4: seat 0 moved; seat 1 never does and its clock runs out (at least 30 s on a
+    rated table, past the window): seat 0 wins by T-4, a result."""
+    given = rated(spit_stuck_playable())
+    one = after(given, Play(1, 0), 0, now=T0 + 1)
+    due = next(d.at for d in deadlines(one) if d.rule == "T-4" and d.seat == 1)
+    assert when(one, Timeout("T-4", 1), None, now=due) == [
+        DeadlineExpired(rule="T-4", seat=1), GameEnded(winner=0, reason="T-4")]  # fmt: skip

@@ -206,3 +206,22 @@ def test_T5_fires_by_the_injected_clock(world):
     assert world.acting.submit(made["id"], None, timeout).status == "aborted"
     record = world.store.game_record(made["id"])
     assert record.status == "aborted" and dataclasses.replace(record, status="x") != record
+
+
+def test_a_rated_create_that_fails_before_its_game_is_made_gives_its_pair_count_back():
+    """The cap of rated games of a pair (here 1): a create that counted its game and then
+    failed before making it (the player store down as the seat is made) leaves the count
+    as it was, so the next create of the pair is not refused."""
+    world = make_world(rated_pair_cap=1)
+    alice = Who("human", "Alice", "a_0123456789ab:alice")
+    real = world.players.touch_player
+
+    def down(*_a):
+        raise ConnectionError("the player store is down")
+
+    world.players.touch_player = down
+    with pytest.raises(ConnectionError):
+        world.cases.seating.create("spit", {}, "bot:hard", "", who=alice, rated=True)
+    world.players.touch_player = real
+    made = world.cases.seating.create("spit", {}, "bot:hard", "", who=alice, rated=True).body
+    assert world.store.game_record(made["id"]).rated

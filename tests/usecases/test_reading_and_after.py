@@ -7,11 +7,18 @@ import random
 import pytest
 
 import domain
-from service.errors import GameRunning, NoSuchGame, NoSuchVersion, RatedPairCapped
+from service.errors import (
+    GameRunning,
+    NoSuchGame,
+    NoSuchVersion,
+    RatedPairCapped,
+    Unconfirmed,
+)
 from service.players import Who
 from service.webhooks import verify
 from tests.usecases.conftest import T0, make_world
 from tests.usecases.test_games import seated
+from tests.usecases.test_ratings import establish
 
 ALICE = Who("human", "Alice", "a_0123456789ab:alice")
 BOB = Who("human", "Bob", "a_0123456789ab:bob")
@@ -135,14 +142,36 @@ def test_both_seats_asking_make_one_rematch_seats_swapped(world):
     assert new.rematch_of == gid and world.store.game_record(gid).rematch.game == made["game"]
 
 
+def test_a_rematch_made_but_unconfirmed_is_answered_only_once_confirmed(world):
+    """Strict durability: the ask that makes the rematch is a 503 while the replicas do not
+    confirm it; its retry finds the game made, and is a 503 too until they do."""
+    gid, (t0, t1) = finished(world)
+    rematches = world.rematches()
+    assert rematches.ask(gid, t0)[0] == 202
+    world.store.confirming = False
+    with pytest.raises(Unconfirmed):
+        rematches.ask(gid, t1)
+    new_id = world.store.game_record(gid).rematch.game
+    assert world.store.game_record(new_id) is not None  # made, in the primary's log
+    with pytest.raises(Unconfirmed):
+        rematches.ask(gid, t1)  # the retry
+    with pytest.raises(Unconfirmed):
+        world.another_process().rematches().read(gid, t0)
+    world.store.confirming = True
+    code, made = rematches.ask(gid, t1)
+    assert code == 201 and made["game"] == new_id
+
+
 def test_a_rated_game_is_rated_once_and_capped_per_pair(world):
     capped = make_world(rated_pair_cap=1)
+    for who in (ALICE, BOB):  # established: each is rated against the other
+        establish(capped, who, "speed", 1600.0)
     gid, _tokens = finished(capped, who=ALICE, rated=True, second=BOB)
     game = capped.cases.reading.load(gid)
     assert game.state.status == "finished" and game.rated and all(game.state.moved)
     assert capped.rater().step(gid) == "rated" and capped.rater().step(gid) == "done"
     ratings = capped.players.ratings([ALICE.pkey, BOB.pkey], "speed")
-    assert ratings[0]["losses"] == 1 and ratings[1]["wins"] == 1  # alice resigned
+    assert ratings[0]["losses"] == 16 and ratings[1]["wins"] == 16  # alice resigned
     assert capped.store.game_record(gid).rating["seats"][1]["who"] == BOB.pkey
     made = capped.cases.seating.create("speed", {}, "human", "", who=ALICE, rated=True).body
     with pytest.raises(RatedPairCapped):  # the pair's one rated game of the day is taken

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game; you take seat 0
-         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends, if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` declare a client's bot.
+         * @description Answers your seat's token (shown once) and the commitment to the secret server seed, sha256 hex. Against a bot the game starts at once. With `seat0` a bot (bot against bot), you watch: `seat` and `token` are null. With `Idempotency-Key` (random: it gives the token back; the rule is the header's), your retry with the same body answers the same game and token (`Idempotent-Replayed: true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's: your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends; a resignation or a T-4 forfeit in its abort window, by a seat that has not moved until 10 s after its opponent's first move, aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name` declare a client's bot.
          */
         post: operations["create_game"];
         delete?: never;
@@ -293,6 +293,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/asyncapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AsyncAPI 3.0 document of the live path (the seat channel, the streams) */
+        get: operations["asyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket for your seat's WebSocket channel (`GET /v1/games/{id}/live`)
+         * @description Single use, for about 30 s, bound to this game and your seat. Offer `spitlog.v1` and `spitlog.ticket.<ticket>` as the WebSocket's subprotocols (a browser cannot send `Authorization` on a WebSocket; a ticket is never put in a URL). The channel's messages: asyncapi.yaml.
+         */
+        post: operations["ticket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The seat channel: a WebSocket (asyncapi.yaml) of views and events in, actions out
+         * @description `Upgrade: websocket`, subprotocols `spitlog.v1` and, for a seat, `spitlog.ticket.<ticket>` (`POST /v1/games/{id}/tickets`); none: a spectator. `?after=<version>` resumes: the events since follow `hello`. Each `act` is `POST /v1/games/{id}/actions`, with the same limits, checks and answers. Close codes: `1000` the game is over: every event and the final view were sent; `1008` policy: a ticket unknown, used or expired; too many open streams for the address or the seat; frames or bytes over the connection's rate; a send queue full (the client reads too slowly); `1009` a message over the size limit (`SPITLOG_MAX_CONTENT_LENGTH`); `1011` the server failed: reconnect and resume with `?after=<version>`; `1012` the server restarts: reconnect and resume with `?after=<version>`; `4000` open for `SPITLOG_SSE_MAX_S`: reconnect and resume with `?after=<version>`. Refused over HTTP before the upgrade: 400 (a bad handshake or `after`), 404, 426 (no `Upgrade`), 429 (the address's requests).
+         */
+        get: operations["live"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players/{player_id}": {
         parameters: {
             query?: never;
@@ -408,7 +469,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a rematch of a finished game (a seat's token)
-         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
+         * @description 202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive closed the asks (a few seconds later, or at once by an operator), or for a game not finished. A seat's first ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`; asking again reads, as GET does); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
          */
         post: operations["ask_rematch"];
         delete?: never;
@@ -629,7 +690,7 @@ export interface components {
                 id: string;
                 /** @description when it sat down */
                 rating: number | null;
-                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: a seat taken before this was noted */
+                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: the game's record does not say */
                 provisional: boolean | null;
             } | null;
             /** @description a rated game, once rated: the player's new rating minus the old */
@@ -676,7 +737,7 @@ export interface components {
             commitment: string;
             /** @description the table is rated: its game is rated (Glicko-2) if it ends with a result */
             rated: boolean;
-            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null otherwise */
+            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won inside its abort window, against a seat that had not moved (`unplayed`); null otherwise */
             unrated: string | null;
             /** @description a finished game's rematch; null before the end */
             rematch: {
@@ -733,7 +794,7 @@ export interface components {
                 id: string;
                 /** @description when it sat down */
                 rating: number | null;
-                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: a seat taken before this was noted */
+                /** @description its rating was provisional when it sat down (RD 110 or more: not on the leaderboard); null: the game's record does not say */
                 provisional: boolean | null;
             } | null;
             /** @description a rated game, once rated: the player's new rating minus the old */
@@ -781,7 +842,7 @@ export interface components {
             commitment: string;
             /** @description the table is rated: its game is rated (Glicko-2) if it ends with a result */
             rated: boolean;
-            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null otherwise */
+            /** @description a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`, `E-5`: the rule or ruling it was aborted under) or was won inside its abort window, against a seat that had not moved (`unplayed`); null otherwise */
             unrated: string | null;
             /** @description a finished game's rematch; null before the end */
             rematch: {
@@ -1460,7 +1521,7 @@ export interface components {
              * @enum {string}
              */
             seat0?: "human" | "bot:random" | "bot:easy" | "bot:medium" | "bot:hard";
-            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot, once both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`); a rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`) */
+            /** @description rated (Glicko-2) when it ends: your player against another player or a hosted bot (a player's rating moves only against a level or an established player); a resignation or a T-4 forfeit in the abort window (a seat that has not moved, until 10 s after its opponent's first move) aborts the game, reason `unplayed`; a rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`) */
             rated?: boolean;
             /** @description your contribution to every shuffle of the game (RULES H-6) */
             client_seed?: string;
@@ -1633,6 +1694,16 @@ export interface components {
         };
         Health: {
             status: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Ticket: {
+            /** @description single use; offer it as a subprotocol */
+            ticket: string;
+            /** @description ISO 8601, UTC: about 30 s from now */
+            expires_at: string;
+            /** @description the subprotocols to offer: `spitlog.v1` and `spitlog.ticket.<ticket>` */
+            protocols: string[];
         } & {
             [key: string]: unknown;
         };
@@ -1855,6 +1926,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Upgrade Required */
+        UPGRADE_REQUIRED: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Too Many Requests */
         TOO_MANY_REQUESTS: {
             headers: {
@@ -1930,7 +2010,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same game and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
+                /** @description a retry answers the same game and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not. Required with strict durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write its replicas did not confirm is a 503 whose body (problem+json) holds no token, and the retry with the same key answers it once they hold it */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1963,6 +2043,7 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
     get_game: {
@@ -2008,7 +2089,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description a retry answers the same seat and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not */
+                /** @description a retry answers the same seat and token (your app's or your address's key): 16-255 characters holding at least 24 bits (its length times the Shannon entropy of how often each of its characters occurs): a random UUID, a ULID, 16 random hex digits pass; a run of one character, 16 of two alternating, or a key nearly all one character do not; 400 if not. Required with strict durability (`SPITLOG_DURABILITY=strict`; 400 without it): there a write its replicas did not confirm is a 503 whose body (problem+json) holds no token, and the retry with the same key answers it once they hold it */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2044,6 +2125,7 @@ export interface operations {
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             422: components["responses"]["UNPROCESSABLE_ENTITY"];
             429: components["responses"]["TOO_MANY_REQUESTS"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
     act: {
@@ -2379,6 +2461,81 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    asyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AsyncAPI 3.0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": Record<string, never>;
+                };
+            };
+        };
+    };
+    ticket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
+        };
+    };
+    live: {
+        parameters: {
+            query?: {
+                /** @description resume: the events after this version follow `hello`, nothing lost or repeated */
+                after?: number;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the channel (asyncapi.yaml) */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BAD_REQUEST"];
+            404: components["responses"]["NOT_FOUND"];
+            414: components["responses"]["REQUEST_URI_TOO_LONG"];
+            426: components["responses"]["UPGRADE_REQUIRED"];
+            429: components["responses"]["TOO_MANY_REQUESTS"];
         };
     };
     get_player: {

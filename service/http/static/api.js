@@ -39,17 +39,23 @@ export function keepSeat(id, seat, token) {
 
 /** Reads the game's live stream (SSE over fetch, so that the seat's token can go in a
  * header, which EventSource cannot send) and calls onEvent(event) for each event after
- * version `after`, in order. Returns when the game is over and every event has been read
+ * version `after`, in order; with `onView`, the stream carries the viewer's views
+ * (`?views=true`: the view of now first, then one after each batch of events) and
+ * onView(view) is called with each, so that the page never reads the game after an event; onLink("open" | "lost" | "gone") each time it opens the
+ * stream, cannot reach the server, or hears that the game does not exist (then it stops). Returns when the game is over and every event has been read
  * (the API answers 204), or when `signal` aborts; a dropped or refused stream is opened
  * again a second later from the last version read. */
-export async function follow(id, token, after, onEvent, signal) {
+export async function follow(id, token, after, onEvent, signal, onLink = () => {}, onView = null) {
   let last = after;
+  const path = `/v1/games/${id}/events` + (onView ? "?views=true" : "");
   while (!signal.aborted) {
     try {
       const headers = { Accept: "text/event-stream", "Last-Event-ID": String(last) };
       if (token) headers.Authorization = "Bearer " + token;
-      const r = await fetch(`/v1/games/${id}/events`, { headers, signal });
+      const r = await fetch(path, { headers, signal });
       if (r.status === 204) return;
+      onLink(r.ok ? "open" : r.status === 404 ? "gone" : "lost");
+      if (r.status === 404) return;
       if (r.ok) {
         const reader = r.body.getReader();
         const dec = new TextDecoder();
@@ -64,6 +70,10 @@ export async function follow(id, token, after, onEvent, signal) {
             buf = buf.slice(cut + 2);
             const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
             if (!data.length) continue;  // a keep-alive comment
+            if (onView && block.split("\n").includes("event: view")) {
+              onView(JSON.parse(data.join("\n")).state);
+              continue;
+            }
             const event = JSON.parse(data.join("\n"));
             if (event.version > last) {
               last = event.version;
@@ -74,6 +84,7 @@ export async function follow(id, token, after, onEvent, signal) {
       }
     } catch (e) {
       if (signal.aborted) return;
+      onLink("lost");  // the server cannot be reached
     }
     await new Promise((res) => setTimeout(res, 1000));
   }

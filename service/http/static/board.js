@@ -72,11 +72,13 @@ function seatEl(v, i, o, area) {
     counts = `${plural(p.cards, "card")}: ${inStock} in stockpiles, ${plural(p.spit_cards || 0, "spit card")}`;
     if (p.pool) counts += `, ${p.pool} taken for the next deal`;
     piles.forEach((s, j) => row.append(stockSlot(v, i, j, s, mine ? o : null)));
+    for (let j = piles.length; j < ((v.options || {}).stockpiles || 0); j++) row.append(placeholder(`st${i}-${j}`));
   } else {
     const handSize = Array.isArray(p.hand) ? p.hand.length : (p.hand_size || 0);
     counts = `${plural(p.cards, "card")}: ${handSize} in hand, ${p.draw_pile || 0} in the draw pile`;
     if (Array.isArray(p.hand)) p.hand.forEach((c, j) => row.append(handSlot(v, i, j, c, mine ? o : null)));
-    else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${who(i, v.you, v.players)}'s hand` })));
+    else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${who(i, v.you, v.players)}'s hand` }), UNDER()));
+    for (let j = Array.isArray(p.hand) ? p.hand.length : handSize; j < HAND; j++) row.append(placeholder(`h${i}-${j}`));
     row.append(h("div", { class: "slot", "data-key": `draw-${i}` },
       cardEl(p.draw_pile ? null : undefined, { testid: `draw-${i}`, label: `draw pile: ${plural(p.draw_pile || 0, "card")}`, emptyText: "none" }),
       h("span", { class: "under", "aria-hidden": "true" }, `draw ${p.draw_pile || 0}`)));
@@ -86,6 +88,14 @@ function seatEl(v, i, o, area) {
   return h("section", { class: `seat ${area}`, "data-testid": `seat-${i}`, "aria-label": title }, head, row);
 }
 
+const HAND = 5;  // a Speed hand holds at most five cards
+
+/** An invisible place of a card's size: a row keeps its width as cards leave it. */
+const placeholder = (key) => h("div", { class: "slot", "data-key": key, "aria-hidden": "true" },
+  h("div", { class: "card none" }), UNDER());
+/** The line under a card that has nothing to say there (every slot of a row is as tall). */
+const UNDER = () => h("span", { class: "under", "aria-hidden": "true" });
+
 function stockSlot(v, i, j, s, o) {
   const card = s.size ? s.top : undefined;
   const what = s.size ? (s.top ? null : "face down") : "empty";
@@ -94,14 +104,16 @@ function stockSlot(v, i, j, s, o) {
   const cls = [];
   if (o) {
     cmd = o.cmds.stock(j);
-    if (cmd.startsWith("turn") || cmd.startsWith("sel")) cls.push("legal");
+    if (cmd.startsWith("turn") || cmd.startsWith("sel") || cmd.startsWith("play")) cls.push("legal");
     if (cmd.startsWith("move")) cls.push("target");
     if (o.sel === j) cls.push("selected");
   }
   const name = s.size && s.top ? `${stockName(j)}: ${cardNameOf(s.top)}` : label;
-  const hint = !o || !cmd ? "" : cmd.startsWith("turn") ? ", turn it up" : cmd.startsWith("move") ? ", move the selected card here" : o.sel === j ? ", selected" : ", can be played";
+  const hint = !o || !cmd ? "" : cmd.startsWith("turn") ? ", turn it up" : cmd.startsWith("move") ? ", move the selected card here"
+    : o.sel === j ? ", selected" : cmd.startsWith("why") ? ", fits no pile now" : playsOn(cmd);
+  const extra = o ? { "data-drop": `stock:${j}`, "data-drag": o.cmds.drag(j) ? String(j) : null } : {};
   return h("div", { class: "slot", "data-key": `st${i}-${j}` },
-    cardEl(card, { cmd: o ? cmd : null, cls, testid: `stock-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: name + hint, emptyText: "empty" }),
+    cardEl(card, { cmd: o ? cmd : null, cls, testid: `stock-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: name + hint, emptyText: "empty", extra }),
     h("span", { class: "under", "aria-hidden": "true" }, plural(s.size, "card")));
 }
 
@@ -110,12 +122,21 @@ function handSlot(v, i, j, c, o) {
   const cls = [];
   if (o) {
     cmd = o.cmds.hand(c);
-    if (cmd) cls.push("legal");
+    if (cmd && !cmd.startsWith("why")) cls.push("legal");
     if (o.sel === c) cls.push("selected");
   }
-  const hint = !o || !cmd ? "" : o.sel === c ? ", selected" : ", can be played";
+  const hint = !o || !cmd ? "" : o.sel === c ? ", selected" : cmd.startsWith("why") ? ", fits no pile now" : playsOn(cmd);
+  const extra = o && o.cmds.drag(c) ? { "data-drag": c } : {};
   return h("div", { class: "slot", "data-key": `h${i}-${j}` },
-    cardEl(c, { cmd: o ? cmd : null, cls, testid: i === v.you ? `hand-${j}` : `hand-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: cardNameOf(c) + hint }));
+    cardEl(c, { cmd: o ? cmd : null, cls, testid: i === v.you ? `hand-${j}` : `hand-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: cardNameOf(c) + hint, extra }),
+    UNDER());
+}
+
+/** The end of a card's accessible name that says what a click does. */
+function playsOn(cmd) {
+  if (cmd.startsWith("play:")) return `, plays on ${pileName(+cmd.split(":")[2])}`;
+  if (cmd.startsWith("sel:") || cmd.startsWith("card:")) return ", can be played: pick it, then where it goes";
+  return "";
 }
 
 function centreEl(v, o) {
@@ -135,7 +156,8 @@ function centreEl(v, o) {
     const what = !exists ? "none this round" : p.size ? (p.top ? cardNameOf(p.top) : "face down") : "empty";
     const label = `${pileName(k)}: ${what}${exists && p.size ? `, ${plural(p.size, "card")}` : ""}${cmd ? (o.sel !== null && o.sel !== undefined ? ", play the selected card here" : v.phase === "slap" ? ", slap it" : v.phase === "choose" ? ", choose it" : ", spit here") : ""}`;
     row.append(h("div", { class: "slot", "data-key": `pile-${k}` },
-      cardEl(card, { cmd: o.pileCmd ? cmd : null, cls: cmd ? ["target"] : [], testid: `pile-${k}`, hotkey: o.pileCmd ? "ab"[k] : null, label, emptyText: exists ? "—" : "none" }),
+      cardEl(card, { cmd: o.pileCmd ? cmd : null, cls: cmd ? ["target"] : [], testid: `pile-${k}`, hotkey: o.pileCmd ? "ab"[k] : null, label, emptyText: exists ? "—" : "none",
+        extra: o.pileCmd ? { "data-drop": `pile:${k}` } : {} }),
       h("span", { class: "under", "aria-hidden": "true" }, `${pileName(k)} · ${exists ? p.size : "none"}`)));
   });
   return row;

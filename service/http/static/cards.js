@@ -23,7 +23,7 @@ export function cardShort(card) {
 /** A card on the table. `card`: a wire name, null for a face-down card, undefined for an
  * empty place. With `cmd` it is a button that does that command (see table.js); without,
  * an image with its name. `label` is the accessible name (default: the card's name). */
-export function cardEl(card, { cmd = null, cls = [], label = null, key = null, testid = null, hotkey = null, emptyText = "" } = {}) {
+export function cardEl(card, { cmd = null, cls = [], label = null, key = null, testid = null, hotkey = null, emptyText = "", extra = {} } = {}) {
   const classes = ["card", ...cls];
   let face = [];
   let name;
@@ -51,7 +51,9 @@ export function cardEl(card, { cmd = null, cls = [], label = null, key = null, t
   const kids = [h("span", { "aria-hidden": "true", class: "face" }, face)];
   const hot = hotkey ? { "data-hotkey": hotkey } : {};
   if (cmd !== null) {
-    return h("button", { ...attrs, ...hot, type: "button", "data-cmd": cmd || null, "aria-disabled": cmd ? null : "true" }, kids);
+    // "why:…" says why the card cannot be played: the button stays marked as disabled
+    const off = !cmd || cmd.startsWith("why:");
+    return h("button", { ...attrs, ...hot, ...extra, type: "button", "data-cmd": cmd || null, "aria-disabled": off ? "true" : null }, kids);
   }
-  return h("div", { ...attrs, ...hot, role: "img" }, kids);
+  return h("div", { ...attrs, ...hot, ...extra, role: "img" }, kids);
 }

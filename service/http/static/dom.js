@@ -54,8 +54,8 @@ function syncAttributes(live, next) {
   if ("value" in next && live.tagName === "INPUT" && live !== document.activeElement) live.value = next.value;
 }
 
-/** Replaces the screen: `nodes` become the children of <main>, and the log of events is
- * shown (a game, a replay) or kept for screen readers only (other screens). */
+/** Replaces the screen: `nodes` become the children of <main>. `inGame` marks the page as
+ * showing a game (the stylesheet's hook). */
 export function screen(nodes, { inGame = false } = {}) {
   const app = document.getElementById("app");
   app.replaceChildren(...[nodes].flat());
@@ -63,20 +63,68 @@ export function screen(nodes, { inGame = false } = {}) {
   return app;
 }
 
-const LOG_LINES = 6;
+const LOG_LINES = 5;
+const LIVE_GAP_MS = 10000;  // the live region speaks at most once in this time
+const live = { queue: [], last: 0, timer: null };
 
-/** One line in the log of events (an aria-live region: screen readers read each line once,
- * as it arrives). The log keeps its last few lines. */
-export function announce(text) {
-  const log = document.getElementById("log");
-  if (!log || !text) return;
-  log.append(h("p", {}, text));
-  while (log.children.length > LOG_LINES) log.firstElementChild.remove();
+/** The visible history of a game: its last few lines, in places of a fixed size that are
+ * filled from the bottom and shifted up by text (no line box moves, so the table above
+ * and the page below never jump). It is not a live region: see announce(). */
+export function historyEl() {
+  const lines = Array.from({ length: LOG_LINES }, () => h("p", {}));
+  return h("section", { class: "log-box", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title", class: "sr-only" }, "What happened"),
+    h("div", { id: "log", "data-testid": "log" }, lines));
 }
 
-export function clearLog() {
+/** A line in the visible history only (what the player did: the focus already says it). */
+export function note(text) {
   const log = document.getElementById("log");
-  if (log) log.replaceChildren();
+  if (!log || !text) return;
+  const lines = [...log.children];
+  for (let i = 0; i < lines.length - 1; i++) lines[i].textContent = lines[i + 1].textContent;
+  lines[lines.length - 1].textContent = text;
+}
+
+/** A line in the visible history, and said by screen readers through the live region
+ * (#live): lines that come within LIVE_GAP_MS of the last one spoken wait and are said
+ * together in one addition, so that a fast game is summed up, not streamed. `now`: say it
+ * (with what waits) at once, for the answer to the player's own action. */
+export function announce(text, { now = false } = {}) {
+  if (!text) return;
+  note(text);
+  live.queue.push(text);
+  const wait = live.last + LIVE_GAP_MS - Date.now();
+  if (now || wait <= 0) return speak();
+  if (!live.timer) live.timer = setTimeout(speak, wait);
+}
+
+/** Says one thing now, alone, and drops what waits (the end of a game sums it all up). */
+export function announceOnly(text) {
+  live.queue = [];
+  if (text) live.queue.push(text);
+  speak();
+}
+
+function speak() {
+  clearTimeout(live.timer);
+  live.timer = null;
+  const region = document.getElementById("live");
+  const text = live.queue.join(" ");
+  live.queue = [];
+  if (!region || !text) return;
+  live.last = Date.now();
+  region.append(h("p", {}, text));
+  while (region.children.length > 3) region.firstElementChild.remove();
+}
+
+/** Forgets the history and what waits to be said (a new screen). */
+export function clearLog() {
+  clearTimeout(live.timer);
+  live.timer = null;
+  live.queue = [];
+  const region = document.getElementById("live");
+  if (region) region.replaceChildren();
 }
 
 /** Whether the person asked for less motion (then plays are not animated). */

@@ -7,7 +7,9 @@ const BOTS = [["bot:easy", "bot: easy"], ["bot:medium", "bot: medium"], ["bot:ha
 const option = ([value, text], selected) => h("option", { value, selected: value === selected }, text);
 const field = (label, control, cls = "field") => h("label", { class: cls }, h("span", {}, label), control);
 
-export function home() {
+/** The home screen; `tab`: the lobby's tab to open ("open", "running", "finished"), which
+ * the URL keeps (#/games/<tab>) so that Back comes back to it. */
+export function home(tab = "open") {
   const said = h("p", { role: "status", "data-testid": "home-status" });
   const form = h("form", { "data-testid": "new-game-form", onsubmit: (e) => { e.preventDefault(); start(form, said, false); } },
     h("fieldset", {}, h("legend", {}, "New game"),
@@ -41,15 +43,17 @@ export function home() {
   const kinds = [["open", "Open: take a seat"], ["running", "Live: watch"], ["finished", "Finished: replay"]];
   for (const [status, text] of kinds) {
     tabs.append(h("button", { type: "button", role: "tab", id: `tab-${status}`, "aria-controls": "lobby-panel", "data-testid": `tab-${status}`,
-      onclick: () => loadLobby(tabs, list, status) }, text));
+      onclick: () => loadLobby(tabs, list, status, true) }, text));
   }
   screen([
     h("h1", { tabindex: "-1" }, "Spit and Speed, live"),
     h("p", {}, "Two-player card games with no turns: both players play at once, and the quickest hands win. New here? Read ",
       h("a", { href: "#/learn/spit" }, "how to play Spit"), " or ", h("a", { href: "#/learn/speed" }, "how to play Speed"), "."),
-    form, lobby, find,
+    h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", "data-testid": "play-now", onclick: () => playNow(said) },
+      "Play Spit now"), h("span", { class: "muted" }, "against the easy bot, with the usual rules")),
+    form, find, lobby,
   ]);
-  loadLobby(tabs, list, "open");
+  loadLobby(tabs, list, ["open", "running", "finished"].includes(tab) ? tab : "open", false);
 }
 
 function showOptions(form) {
@@ -107,7 +111,20 @@ function ago(iso) {
 
 const kindText = (k) => (!k ? "a free seat" : k.startsWith("bot:") ? `bot (${k.slice(4)})` : "a person");
 
-async function loadLobby(tabs, list, status) {
+/** One click to a game: Spit against the easy bot, default options. */
+async function playNow(said) {
+  said.textContent = "Starting the game…";
+  try {
+    const r = await api("POST", "/v1/games", { body: { game: "spit", opponent: "bot:easy" } });
+    keepSeat(r.id, r.seat, r.token);
+    location.hash = `#/play/${r.id}`;
+  } catch (e) {
+    said.textContent = `The game could not be started: ${e.message}.`;
+  }
+}
+
+async function loadLobby(tabs, list, status, chosen = false) {
+  if (chosen) history.replaceState(null, "", `#/games/${status}`);
   for (const t of tabs.children) t.setAttribute("aria-selected", String(t.id === `tab-${status}`));
   tabs.parentElement.querySelector("[role=tabpanel]").setAttribute("aria-labelledby", `tab-${status}`);
   list.setAttribute("aria-busy", "true");

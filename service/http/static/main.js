@@ -3,7 +3,8 @@
 import { clearLog, h, screen } from "./dom.js";
 import { home } from "./home.js";
 import { learnPanel } from "./learn.js";
-import { command, join, key, leave, open } from "./table.js";
+import { command, dropped, join, key, leave, open } from "./table.js";
+import { installDrag } from "./drag.js";
 import { leaveReplay, replay } from "./replay.js";
 
 function route() {
@@ -19,6 +20,7 @@ function route() {
   else if (what === "replay" && arg) shown = replay(arg);
   else if (what === "learn") shown = learn(arg);
   else if (!what || what === "") shown = home();
+  else if (what === "games") shown = home(arg);
   else shown = screen([h("h1", { tabindex: "-1" }, "Page not found"), h("p", {}, h("a", { href: "#/" }, "Back to the games"))]);
   Promise.resolve(shown).then(focusHeading);
 }
@@ -43,12 +45,20 @@ function focusHeading() {
 
 document.getElementById("app").addEventListener("click", (e) => {
   const el = e.target.closest("[data-cmd]");
-  if (el && el.getAttribute("aria-disabled") !== "true") command(el.dataset.cmd);
+  if (!el) return;
+  // a card that fits nowhere is disabled, but a click on it is told why
+  if (el.getAttribute("aria-disabled") !== "true" || el.dataset.cmd.startsWith("why:")) command(el.dataset.cmd, { shift: e.shiftKey });
 });
+installDrag(document.getElementById("app"), dropped);
 document.addEventListener("keydown", (e) => {
   const t = e.target;
   if (e.ctrlKey || e.metaKey || e.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName)) return;
   if (key(e)) e.preventDefault();
+});
+// "Skip to the game" moves the focus to the screen's content, without a change of route
+document.querySelector(".skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  document.getElementById("app").focus();
 });
 window.addEventListener("hashchange", route);
 route();

@@ -1,10 +1,10 @@
 // A game on screen, live: playing a seat this browser holds, or watching; and its end.
 import { ApiError, api, follow, GAME_ID, keepSeat, offers, seatOf } from "./api.js";
-import { announce, clearLog, h, land, morph, screen } from "./dom.js";
+import { announce, announceOnly, clearLog, h, historyEl, land, morph, note, screen } from "./dom.js";
 import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
 import {
-  clockOwner, endReason, endTitle, hintText, kindWords, narrate, phaseText, refusalText, timerWords, who,
+  clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, timerWords, who,
 } from "./words.js";
 
 let G = null;  // the game on screen: see open()
@@ -44,10 +44,14 @@ export async function open(id, mode) {
   g.title = title;
   g.box = h("div", { class: "table-box" });
   g.meta = h("div", { class: "meta-box" });
-  screen([title, g.box, g.meta, learnFold(g.view.game)], { inGame: true });
+  g.banner = h("div", { class: "connection", role: "status", "data-testid": "connection" });
+  g.link = "open";
+  screen([title, g.banner, g.box, historyEl(), g.meta, learnFold(g.view.game)], { inGame: true });
   draw(g);
   if (over(g.view)) return;
-  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal).then(() => G === g && refresh(g));
+  if (token) offers("/v1/games/{game_id}/rematch");  // read now: the end screen needs it at once
+  follow(id, token, g.view.version, (e) => onEvent(g, e), g.ctl.signal, (state) => link(g, state), (v) => onView(g, v))
+    .then(() => G === g && g.link !== "gone" && refresh(g));
   g.timer = setInterval(() => tick(g), 250);
 }
 
@@ -74,11 +78,27 @@ function failed(e, id) {
 }
 
 // ------------------------------------------------------------------ the live loop
+const OWN = new Set(["card_played", "card_turned_up", "card_moved", "card_drawn", "player_ready", "spit_called",
+  "pile_slapped", "pile_chosen", "player_resigned"]);
+
 function onEvent(g, e) {
   if (G !== g) return;
   if (e.type === "seat_taken") g.kinds[e.seat] = e.kind;
-  announce(narrate(e, { you: g.view.you, players: g.kinds.map((kind) => ({ kind })), game: g.view.game }));
-  if (e.version > g.view.version) refresh(g);
+  const line = narrate(e, { you: g.view.you, players: g.kinds.map((kind) => ({ kind })), game: g.view.game });
+  // the player's own moves are said by the focus, and the end by the end screen: shown only
+  const own = g.view.you !== null && g.view.you !== undefined && e.seat === g.view.you && !e.by && OWN.has(e.type);
+  if (own || e.type === "game_ended" || e.type === "game_aborted") note(line);
+  else announce(line);
+}
+
+/** A view the stream brought (after its events): drawn if it is newer than the one shown. */
+function onView(g, v) {
+  if (G !== g) return;
+  g.seen = Date.now();
+  if (v.version > g.view.version) {
+    g.view = v;
+    draw(g);
+  }
 }
 
 /** Reads the view again; calls that come while one is on its way are folded into one more. */
@@ -97,7 +117,10 @@ function refresh(g) {
           g.view = v;
           draw(g);
         }
-      } catch (e) { /* the next event or the clock's check reads it again */ }
+      } catch (e) {  // the next event or the clock's check reads it again
+        if (e instanceof ApiError && e.status === 404) link(g, "gone");
+        else if (!(e instanceof ApiError)) link(g, "lost");
+      }
     } while (g.again && G === g);
     g.refreshing = null;
   })();
@@ -105,10 +128,37 @@ function refresh(g) {
 }
 
 function tick(g) {
-  if (G !== g) return;
+  if (G !== g || g.link === "gone") return;
   if (Date.now() - g.seen > 5000) refresh(g);  // a safety net under the stream
   const el = g.box.querySelector("[data-testid=countdown]");
-  if (el) el.textContent = timerLine(g.view);
+  if (!el) return;
+  el.classList.toggle("paused", g.link === "lost");
+  if (g.link !== "lost") el.textContent = timerLine(g.view);  // paused while the server is away
+}
+
+/** The state of the link to the server, from the stream and the reads: "open", "lost"
+ * (reconnecting: the clock on screen stops), "gone" (the server does not know the game).
+ * The banner says it; a link that comes back reads the game again, without a reload. */
+function link(g, state) {
+  if (G !== g || g.link === state || g.link === "gone") return;
+  const was = g.link;
+  g.link = state;
+  clearTimeout(g.bannerTimer);
+  g.banner.className = `connection ${state}`;
+  if (state === "lost") {
+    g.banner.textContent = "Connection lost: reconnecting… The clock on screen is paused; moves wait until the server is back.";
+  } else if (state === "gone") {
+    g.ctl.abort();
+    clearInterval(g.timer);
+    g.banner.replaceChildren("This game is gone: the server no longer has it (it may have been restarted). ",
+      h("a", { href: "#/" }, "Back to the games"));
+    announce("This game is gone: the server no longer has it.", { now: true });
+  } else if (was === "lost") {
+    g.banner.textContent = "Back online: the table is up to date.";
+    g.bannerTimer = setTimeout(() => { if (G === g && g.link === "open") { g.banner.textContent = ""; g.banner.className = "connection"; } }, 4000);
+    refresh(g);
+  }
+  draw(g);
 }
 
 function timerLine(v) {
@@ -120,18 +170,34 @@ function timerLine(v) {
 async function act(g, action) {
   if (!action) return;
   g.sel = null;
+  const since = g.view.version;
   try {
     const r = await api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
     if (G !== g) return;
     g.notice = "";
     if (r.state.version >= g.view.version) g.view = r.state;
+    g.seen = Date.now();
     draw(g);
   } catch (e) {
     if (G !== g) return;
-    g.notice = refusalText(action, e);  // stays until the player's next action
-    announce(g.notice);
+    const race = e.status === 422 && action.to !== undefined && action.type === "play" ? await raceOn(g, since, action.to) : null;
+    if (G !== g) return;
+    g.notice = refusalText(action, e, race, g.view.you);  // stays until the player's next action
+    announce(g.notice, { now: true });
     draw(g);
-    refresh(g);
+    if (g.link !== "open") refresh(g);  // with the stream open, a newer view is on its way
+  }
+}
+
+/** The seat that played on pile `k` after version `since` (the race a refused play lost),
+ * read from the game's log; null if none did or the log cannot be read. */
+async function raceOn(g, since, k) {
+  try {
+    const page = await api("GET", `/v1/games/${g.id}/events?after=${since}&limit=100`, { token: g.token });
+    const hit = page.events.find((e) => e.type === "card_played" && e.to === k);
+    return hit ? hit.seat : null;
+  } catch (e) {
+    return null;
   }
 }
 
@@ -146,29 +212,65 @@ function pileAction(g, k) {
   return find(g, (a) => a.type === "play" && a.card === g.sel && a.to === k);
 }
 
-/** The commands of the player's own cards (data-cmd of their buttons; "" when none). */
+/** The piles (k) a card can be played on now: `src` is a stockpile (Spit) or a card (Speed). */
+function pilesFor(g, src) {
+  const spit = g.view.game === "spit";
+  return legal(g).filter((a) => a.type === "play" && (spit ? a.from === src : a.card === src)).map((a) => a.to);
+}
+
+/** The empty stockpile spaces (j) the top card of stockpile `src` can move to now (Spit). */
+const spacesFor = (g, src) => legal(g).filter((a) => a.type === "move" && a.from === src).map((a) => a.to);
+
+/** The commands of the player's own cards (data-cmd of their buttons; "" when none). A card
+ * that fits exactly one pile plays there at once ("play:<src>:<k>"); one that fits both,
+ * or can only move to a space, is selected first ("sel:"/"card:"); a face-up card that fits
+ * nowhere says why when clicked ("why:<src>"). `drag(src)`: whether it can be dragged. */
 function cardCmds(g) {
   return {
     stock(j) {
       if (find(g, (a) => a.type === "turn_up" && a.stockpile === j)) return `turn:${j}`;
       if (g.sel !== null && find(g, (a) => a.type === "move" && a.from === g.sel && a.to === j)) return `move:${j}`;
-      if (find(g, (a) => (a.type === "play" || a.type === "move") && a.from === j)) return `sel:${j}`;
-      return "";
+      const piles = pilesFor(g, j);
+      if (piles.length === 1) return `play:${j}:${piles[0]}`;
+      if (piles.length || spacesFor(g, j).length) return `sel:${j}`;
+      const st = ((g.view.players[g.view.you] || {}).stockpiles || [])[j];
+      return st && st.size && st.top ? `why:${j}` : "";
     },
     hand(card) {
-      return find(g, (a) => a.type === "play" && a.card === card) ? `card:${card}` : "";
+      const piles = pilesFor(g, card);
+      if (piles.length === 1) return `play:${card}:${piles[0]}`;
+      return piles.length ? `card:${card}` : `why:${card}`;
+    },
+    drag(src) {
+      return pilesFor(g, src).length > 0 || (g.view.game === "spit" && spacesFor(g, src).length > 0);
     },
   };
 }
 
-/** Does a command of the table (a button's data-cmd, or a key's). */
-export function command(cmd) {
+/** The action for a card dragged from `src` onto `where` ("pile:<k>" or "stock:<j>"). */
+function dropAction(g, src, where) {
+  const [kind, n] = where.split(":");
+  if (kind === "pile") {
+    const spit = g.view.game === "spit";
+    return find(g, (a) => a.type === "play" && a.to === +n && (spit ? a.from === src : a.card === src));
+  }
+  return find(g, (a) => a.type === "move" && a.from === src && a.to === +n);
+}
+
+/** Does a command of the table (a button's data-cmd, or a key's). With `shift`, a card
+ * that would play at once is selected instead (to move it to an empty space). */
+export function command(cmd, { shift = false } = {}) {
   const g = G;
   if (!g || !g.token || !cmd) return;
-  const [op, arg] = cmd.split(":");
+  const [op, arg, to] = cmd.split(":");
+  const src = g.view.game === "spit" ? +arg : arg;
   switch (op) {
     case "sel": g.sel = g.sel === +arg ? null : +arg; return draw(g);
     case "card": g.sel = g.sel === arg ? null : arg; return draw(g);
+    case "play":
+      if (shift && g.view.game === "spit" && spacesFor(g, src).length) { g.sel = src; return draw(g); }
+      return act(g, find(g, (a) => a.type === "play" && a.to === +to && (g.view.game === "spit" ? a.from === src : a.card === src)));
+    case "why": return say(g, noFit(g, src));
     case "turn": return act(g, find(g, (a) => a.type === "turn_up" && a.stockpile === +arg));
     case "move": return act(g, find(g, (a) => a.type === "move" && a.from === g.sel && a.to === +arg));
     case "pile": return act(g, pileAction(g, +arg));
@@ -181,19 +283,50 @@ export function command(cmd) {
   }
 }
 
+/** A card dragged from `src` (a stockpile's index as text, or a card) and dropped on
+ * `where` ("pile:<k>", "stock:<j>", or null: nowhere). */
+export function dropped(srcText, where) {
+  const g = G;
+  if (!g || !g.token || !g.view || over(g.view)) return;
+  const src = g.view.game === "spit" ? +srcText : srcText;
+  if (!where) return;
+  const action = dropAction(g, src, where);
+  if (action) return act(g, action);
+  if (where.startsWith("pile:")) return say(g, noFit(g, src, +where.slice(5)));
+  return say(g, "A card moves only to an empty stockpile space, from a pile of two or more.");
+}
+
+/** The card of `src` (a stockpile's top or a card in hand) and the words for why it fits
+ * nowhere (or not on pile `only`). */
+function noFit(g, src, only = null) {
+  const v = normalize(g.view);
+  const card = v.game === "spit" ? ((v.players[v.you].stockpiles || [])[src] || {}).top : src;
+  const piles = (v.game === "spit" ? v.spit_piles : v.centre_piles) || [];
+  const tops = piles.map((p, k) => ({ k, top: p.size && !(p.exists === false) ? p.top : null }))
+    .filter((p) => only === null || p.k === only);
+  return noFitText(v, card, tops);
+}
+
+/** Shows `text` in the notice area and says it (a reply to the player's own click). */
+function say(g, text) {
+  g.notice = text;
+  announce(text, { now: true });
+  draw(g);
+}
+
 /** The keys of keyboard play: 1–5 a card, a/b a pile, r ready, s spit, d draw, Escape. */
 export function key(e) {
   const g = G;
   if (!g || !g.token || !g.view || over(g.view)) return false;
   const v = g.view;
-  if (/^[1-5]$/.test(e.key)) {
-    const j = +e.key - 1;
+  const digit = /^[1-5]$/.test(e.key) ? e.key : /^Digit[1-5]$/.test(e.code || "") ? e.code.slice(5) : null;
+  if (digit) {
+    const j = +digit - 1;
     if (v.game === "spit") {
-      const cmd = cardCmds(g).stock(j);
-      if (cmd) command(cmd);
+      command(cardCmds(g).stock(j), { shift: e.shiftKey });
     } else {
       const card = (v.players[v.you].hand || [])[j];
-      if (card && cardCmds(g).hand(card)) command(`card:${card}`);
+      if (card) command(cardCmds(g).hand(card));
     }
     return true;
   }
@@ -275,12 +408,18 @@ function drawEnd(g, v) {
   g.ended = true;
   leaveStream(g);
   if (!first) return;
+  // whether a rematch is offered is known before the end is drawn: nothing appears later
+  const offered = g.token && v.status === "finished" ? offers("/v1/games/{game_id}/rematch") : Promise.resolve(false);
+  offered.then((can) => G === g && showEnd(g, v, can));
+}
+
+function showEnd(g, v, canRematch) {
   const title = endTitle(v);
   const why = endReason(v);
   const score = v.game === "speed" && Array.isArray(v.scores)
     ? h("p", { "data-testid": "score" }, `Score: ${v.scores.map((s, i) => `${who(i, v.you, v.players)} ${s}`).join(" — ")}`)
     : null;
-  const rematch = h("button", { type: "button", hidden: true, "data-testid": "rematch" }, "Rematch");
+  const rematch = h("button", { type: "button", hidden: !canRematch, "data-testid": "rematch" }, "Rematch");
   const exportBtn = exportButton(v.id);
   const end = h("section", { class: "end", "data-testid": "end", "aria-labelledby": "end-title" },
     h("h1", { id: "end-title", tabindex: "-1", "data-testid": "end-title" }, title),
@@ -291,12 +430,13 @@ function drawEnd(g, v) {
       rematch,
       v.status === "finished" ? h("a", { class: "button", href: `#/replay/${v.id}`, "data-testid": "replay" }, "Watch the replay") : null,
       v.status === "finished" ? exportBtn : null),
-    h("p", { role: "status", "data-testid": "end-status" }));
+    h("p", { role: "status", class: "end-status", "data-testid": "end-status" }));
   const board = boardEl(v, { notice: "" });
   screen([end, h("h2", {}, "The table at the end"), h("div", { class: "table-box" }, board), learnFold(v.game)], { inGame: true });
-  announce(`${title} ${why}`);
+  // the focus reads the title; the live region says why, once
+  announceOnly(why);
   document.getElementById("end-title").focus();
-  if (g.token && v.status === "finished") offerRematch(g, rematch);
+  if (canRematch) offerRematch(g, rematch);
 }
 
 function leaveStream(g) {
@@ -304,9 +444,7 @@ function leaveStream(g) {
   clearInterval(g.timer);
 }
 
-async function offerRematch(g, button) {
-  if (!(await offers("/v1/games/{game_id}/rematch")) || G !== g) return;
-  button.hidden = false;
+function offerRematch(g, button) {
   button.addEventListener("click", async () => {
     const said = document.querySelector("[data-testid=end-status]");
     const path = `/v1/games/${g.id}/rematch`;

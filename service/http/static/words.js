@@ -107,7 +107,10 @@ export function hintText(v, selected) {
   }
   const me = v.players[you];
   const speed = v.game === "speed";
-  if (selected !== null && selected !== undefined) return "Now pick where it goes: a highlighted pile (a or b) or space; Escape cancels.";
+  if (selected !== null && selected !== undefined) {
+    return speed ? "Now pick where it goes: a highlighted pile (a or b); Escape cancels."
+      : "Now pick where it goes: a highlighted pile (a or b) or space; Escape cancels.";
+  }
   switch (v.phase) {
     case "ready": return has(v, "ready") ? "Press Ready (r) when you are set; the round starts when both are ready." : "You are ready: waiting for the other player.";
     case "stalemate":
@@ -122,12 +125,37 @@ export function hintText(v, selected) {
   const m = moves(v);
   if (!m.length) return speed ? "No card of yours fits — wait for the other player or a stalemate." : "No move for you — wait for the other player or a stalemate.";
   if (speed) {
-    if (m.some((a) => a.type === "play")) return "Pick a highlighted card (1–5), then a pile (a or b).";
+    if (m.some((a) => a.type === "play")) return "Click a highlighted card (or press 1–5): it plays where it fits. Drag it to pick a pile.";
     return "Nothing fits: draw a card (d).";
   }
-  if (m.some((a) => a.type === "play")) return "Pick a highlighted stockpile (1–5), then a pile (a or b).";
+  if (m.some((a) => a.type === "play")) return "Click a highlighted card (or press 1–5): it plays where it fits. Drag it to pick a pile or space.";
   if (m.some((a) => a.type === "turn_up")) return "Turn up a face-down card: click it or press its number.";
-  return "Move a card to an empty stockpile space: pick it, then the space.";
+  return "Move a card to an empty stockpile space: pick it, then the space (or drag it there).";
+}
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** Whether two cards are one rank apart (an ace is next to both a king and a 2). */
+function nextTo(a, b) {
+  const d = Math.abs(RANKS.indexOf(a.slice(0, -1)) - RANKS.indexOf(b.slice(0, -1)));
+  return d === 1 || d === 12;
+}
+
+/** Why a card of the viewer's fits no pile, in words: "7♥ fits neither 4♠ nor Q♦: a card
+ * goes on one higher or one lower." `tops`: [{k, top}] of the piles to name. */
+export function noFitText(v, card, tops) {
+  if (!card) return "That card is face down: turn it up first.";
+  const c = cardShort(card);
+  if (v.status !== "running") return `${c} cannot be played: the game is not running.`;
+  if (v.phase === "ready") return `${c} has to wait: cards are played once both players are ready.`;
+  if (v.phase !== "playing") return `${c} cannot be played now: ${phaseText(v)}.`;
+  const shown = tops.filter((t) => t.top);
+  if (!shown.length) return `${c} has no pile to go on yet.`;
+  const names = shown.map((t) => cardShort(t.top));
+  const colours = v.options && v.options.alternate_colors && shown.some((t) => nextTo(card, t.top));
+  const rule = colours ? "with alternate colours a card must change colour" : "a card goes on one higher or one lower";
+  if (names.length === 1) return `${c} does not fit on ${names[0]} (${pileName(shown[0].k)}): ${rule}.`;
+  return `${c} fits neither ${names[0]} nor ${names[1]}: ${rule}.`;
 }
 
 /** Why a game ended, in words, for the viewer (`v`: the final view, full or not). */
@@ -200,8 +228,9 @@ const REFUSED = {
   "Q-5": "spit only when neither player can move, and once",
 };
 
-/** A refused action in words: what was tried and why the rules said no. */
-export function refusalText(action, err) {
+/** A refused action in words: what was tried and why the rules said no. `race`: the seat
+ * that played on the same pile between the click and the server's answer, if any. */
+export function refusalText(action, err, race = null, you = null) {
   let tried;
   switch (action.type) {
     case "play": tried = action.card ? `Playing ${cardShort(action.card)} on ${pileName(action.to)}` : `Playing from ${stockName(action.from)} on ${pileName(action.to)}`; break;
@@ -212,9 +241,13 @@ export function refusalText(action, err) {
     default: tried = cap(action.type === "spit" ? "calling spit" : action.type);
   }
   let why;
+  if (err.status === 422 && race !== null && action.to !== undefined) {
+    return `${tried} was refused: ${race === you ? "you had already played" : "the other player played"} on ${pileName(action.to)} first.`;
+  }
   if (err.status === 422) why = REFUSED[err.rule] || "the rules do not allow it now";
   else if (err.status === 409) why = "the game is over";
   else if (err.status === 429 || err.status === 503) why = "the server is busy: try again in a moment";
+  else if (err.status === undefined) why = "it did not reach the server (the connection is down)";
   else why = "the server could not take it";
   const late = err.status === 422 ? " The table changed before your move arrived." : "";
   return `${tried} was refused: ${why}.${late}`;

@@ -120,6 +120,7 @@ from .spit_state_status import SpitStateStatus
 from .spit_stockpile import SpitStockpile
 from .spit_stockpile_cards import SpitStockpileCards
 from .spit_turn_up_action import SpitTurnUpAction
+from .ticket import Ticket
 from .view_message import ViewMessage
 from .view_message_type import ViewMessageType
 from .webhook import Webhook
@@ -247,6 +248,7 @@ __all__ = (
     "SpitStockpile",
     "SpitStockpileCards",
     "SpitTurnUpAction",
+    "Ticket",
     "ViewMessage",
     "ViewMessageType",
     "Webhook",

@@ -35,9 +35,10 @@ class CreateGame:
             options and values out of range are a 400.
         opponent (CreateGameOpponent | Unset): who takes seat 1: a human who joins, or a bot
         seat0 (CreateGameSeat0 | Unset): who takes seat 0: you (human, the default) or a bot, and you watch
-        rated (bool | Unset): rated (Glicko-2) when it ends: your player against another player or a hosted bot, once
-            both seats have made a move (a resignation or a T-4 forfeit before that aborts the game, reason `unplayed`); a
-            rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`)
+        rated (bool | Unset): rated (Glicko-2) when it ends: your player against another player or a hosted bot (a
+            player's rating moves only against a level or an established player); a resignation or a T-4 forfeit in the
+            abort window (a seat that has not moved, until 10 s after its opponent's first move) aborts the game, reason
+            `unplayed`; a rated table's `idle_forfeit_s` is at least 30 (400 `options.idle_forfeit_s`)
         client_seed (str | Unset): your contribution to every shuffle of the game (RULES H-6)
         webhook (Webhook | Unset):
     """

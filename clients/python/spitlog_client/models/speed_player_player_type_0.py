@@ -18,7 +18,7 @@ class SpeedPlayerPlayerType0:
         id (str):
         rating (int | None): when it sat down
         provisional (bool | None): its rating was provisional when it sat down (RD 110 or more: not on the leaderboard);
-            null: a seat taken before this was noted
+            null: the game's record does not say
     """
 
     app: str

@@ -57,8 +57,8 @@ class SpitState:
         commitment (str): sha256 hex of the server seed
         rated (bool): the table is rated: its game is rated (Glicko-2) if it ends with a result
         unrated (None | str): a rated table's game that was not rated, why: it ended with no result (`T-6`, `unplayed`,
-            `E-5`: the rule or ruling it was aborted under) or was won against a seat that never moved (`unplayed`); null
-            otherwise
+            `E-5`: the rule or ruling it was aborted under) or was won inside its abort window, against a seat that had not
+            moved (`unplayed`); null otherwise
         rematch (None | SpitStateRematchType0): a finished game's rematch; null before the end
         rematch_of (None | str): the game this one rematches
         solo_pile (int | None): S-3: the one spit pile left

@@ -95,10 +95,10 @@ def sync_detailed(
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
     first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
-    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask
-    counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game
-    is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24
-    hours.
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. A
+    seat's first ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`; asking again
+    reads, as GET does); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats
+    started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
 
     Args:
         game_id (str):
@@ -132,10 +132,10 @@ def sync(
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
     first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
-    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask
-    counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game
-    is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24
-    hours.
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. A
+    seat's first ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`; asking again
+    reads, as GET does); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats
+    started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
 
     Args:
         game_id (str):
@@ -164,10 +164,10 @@ async def asyncio_detailed(
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
     first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
-    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask
-    counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game
-    is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24
-    hours.
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. A
+    seat's first ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`; asking again
+    reads, as GET does); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats
+    started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
 
     Args:
         game_id (str):
@@ -199,10 +199,10 @@ async def asyncio(
      202 while the other seat has not asked (a hosted bot always agrees); 201 once both have: the new
     game (seats swapped, same kind, options, players and `rated`), your new seat and its token. The
     first asker reads its own with GET (or by asking again). 409 once `until` has passed or the archive
-    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. An ask
-    counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`); the rematch of a rated game
-    is a 429 (`rated-pair-cap`) once its two seats started `SPITLOG_RATED_PAIR_CAP` rated games in 24
-    hours.
+    closed the asks (a few seconds later, or at once by an operator), or for a game not finished. A
+    seat's first ask counts against the address's game-creation rate (`SPITLOG_RATE_GAMES`; asking again
+    reads, as GET does); the rematch of a rated game is a 429 (`rated-pair-cap`) once its two seats
+    started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours.
 
     Args:
         game_id (str):

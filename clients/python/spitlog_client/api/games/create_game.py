@@ -86,6 +86,11 @@ def _parse_response(
 
         return response_429
 
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -117,10 +122,11 @@ def sync_detailed(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
-    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
-    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
-    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends; a
+    resignation or a T-4 forfeit in its abort window, by a seat that has not moved until 10 s after its
+    opponent's first move, aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -160,10 +166,11 @@ def sync(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
-    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
-    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
-    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends; a
+    resignation or a T-4 forfeit in its abort window, by a seat that has not moved until 10 s after its
+    opponent's first move, aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -198,10 +205,11 @@ async def asyncio_detailed(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
-    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
-    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
-    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends; a
+    resignation or a T-4 forfeit in its abort window, by a seat that has not moved until 10 s after its
+    opponent's first move, aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
@@ -239,10 +247,11 @@ async def asyncio(
     header's), your retry with the same body answers the same game and token (`Idempotent-Replayed:
     true`); another body is a 422; a retry while the first is in flight, a 409. A key is its caller's:
     your app's (`X-Api-Key`), else your address's; another caller's same key is another key, a game of
-    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends,
-    if both seats make a move: a resignation or a T-4 forfeit before that aborts it, reason `unplayed`;
-    against a hosted level, a 429 `rated-pair-cap` once the two started `SPITLOG_RATED_PAIR_CAP` rated
-    games in 24 hours); `kind: bot` and a `name` declare a client's bot.
+    its own. With an app's `X-Api-Key`, `player` seats your app's player (`rated`: rated when it ends; a
+    resignation or a T-4 forfeit in its abort window, by a seat that has not moved until 10 s after its
+    opponent's first move, aborts it, reason `unplayed`; against a hosted level, a 429 `rated-pair-cap`
+    once the two started `SPITLOG_RATED_PAIR_CAP` rated games in 24 hours); `kind: bot` and a `name`
+    declare a client's bot.
 
     Args:
         idempotency_key (str | Unset):
