@@ -26,18 +26,22 @@ class CardError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Card:
+    """A card. Made by ``Card.of(rank, suit)`` (or ``Card.parse``), which computes the
+    fields derived from the rank and the suit; the 52 of them are ``DECK``."""
+
     rank: int  # 1 (ace) .. 13 (king)
     suit: str  # C D H S
     # Canonical position 0..51: suits in order C, D, H, S; ranks A..K within a suit.
-    index: int = field(init=False, compare=False, repr=False)
+    index: int = field(compare=False, repr=False)
     # The wire form, made once: views and events write cards by the dozen.
-    name: str = field(init=False, compare=False, repr=False)
+    name: str = field(compare=False, repr=False)
 
-    def __post_init__(self):
-        if not (1 <= self.rank <= 13 and self.suit in SUITS):
-            raise CardError(f"no card of rank {self.rank!r} and suit {self.suit!r}")
-        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
-        object.__setattr__(self, "name", RANKS[self.rank - 1] + self.suit)
+    @classmethod
+    def of(cls, rank: int, suit: str) -> "Card":
+        """The card of ``rank`` (1..13) and ``suit``; CardError for no such card."""
+        if not (isinstance(rank, int) and 1 <= rank <= 13 and suit in SUITS):
+            raise CardError(f"no card of rank {rank!r} and suit {suit!r}")
+        return cls(rank, suit, SUITS.index(suit) * 13 + rank - 1, RANKS[rank - 1] + suit)
 
     @property
     def red(self) -> bool:
@@ -60,7 +64,7 @@ class Card:
             ) from None
 
 
-DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(1, 14))  # C-1
+DECK: tuple[Card, ...] = tuple(Card.of(r, s) for s in SUITS for r in range(1, 14))  # C-1
 _BY_NAME = {str(c): c for c in DECK}
 
 

@@ -100,43 +100,33 @@ def parse_action(game: str, body):
     return read_action(rules_for(game).ACTIONS, body, game)
 
 
-# What is made from the registered games, made when first asked and forgotten when the
-# list of games changes: per game, its evolve table and its rules; per action type, its
-# encoder (a type two games share, such as ready, is written alike by both).
-_GAMES: dict[str, tuple[dict, Rules]] = {}
-_ENCODERS: dict[type, Encoder] = {}
-_WIRE: dict = {}  # action -> its wire form, made once (actions are frozen values)
-
-
-def _forget() -> None:
-    _GAMES.clear()
-    _ENCODERS.clear()
-    _WIRE.clear()
-
-
-registry.on_change(_forget)
-
-
 def action_to_dict(action) -> dict:
     """The wire form of a player's action (the inverse of ``parse_action``)."""
-    wire = _WIRE.get(action)
+    # made once per action (actions are frozen values), at most 4096 kept
+    wires = registry.derived("action wire forms", _no_wires)
+    wire = wires.get(action)
     if wire is None:
-        try:
-            wire = (_ENCODERS.get(type(action)) or _encoder(type(action)))(action)
-        except KeyError:
-            raise TypeError(f"not a player's action: {action!r}") from None
-        if len(_WIRE) < 4096:
-            _WIRE[action] = wire
+        encoder = registry.derived("action encoders", _encoders).get(type(action))
+        if encoder is None:
+            raise TypeError(f"not a player's action: {action!r}")
+        wire = encoder(action)
+        if len(wires) < 4096:
+            wires[action] = wire
     return dict(wire)
 
 
-def _encoder(cls: type) -> Encoder:
-    for rules in registry.games().values():
-        for kind, (c, fields) in rules.ACTIONS.items():
-            if c is cls:
-                _ENCODERS[cls] = Encoder(kind, fields)
-                return _ENCODERS[cls]
-    raise KeyError(cls)
+def _no_wires(_games: dict) -> dict:
+    return {}
+
+
+def _encoders(games: dict[str, Rules]) -> dict[type, Encoder]:
+    """Per action type, its encoder (a type two games share, such as ready, is written
+    alike by both: the first game's)."""
+    out: dict[type, Encoder] = {}
+    for rules in games.values():
+        for kind, (cls, fields) in rules.ACTIONS.items():
+            out.setdefault(cls, Encoder(kind, fields))
+    return out
 
 
 # ---------------------------------------------------------------- evolve
@@ -199,13 +189,14 @@ def _upcasting(handler):
     return lambda s, e: handler(s, current(e))
 
 
-def _game(name: str) -> tuple[dict, Rules]:
-    """The evolve table of the game ``name`` (the engine's events and its own) and its rules."""
-    rules = registry.get(name)
-    table = {**_COMMON, **rules.EVOLVE}
-    table = {cls: _upcasting(fn) if cls.VERSION > 1 else fn for cls, fn in table.items()}
-    _GAMES[name] = table, rules
-    return _GAMES[name]
+def _tables(games: dict[str, Rules]) -> dict[str, tuple[dict, Rules]]:
+    """Per game, its evolve table (the engine's events and its own) and its rules."""
+    out = {}
+    for name, rules in games.items():
+        table = {**_COMMON, **rules.EVOLVE}
+        table = {cls: _upcasting(fn) if cls.VERSION > 1 else fn for cls, fn in table.items()}
+        out[name] = table, rules
+    return out
 
 
 def evolve(state: State, event: Event) -> State:
@@ -214,9 +205,9 @@ def evolve(state: State, event: Event) -> State:
     once (``values.build``); ``state`` is not changed."""
     if state.status == "new":
         new = _NEW[type(event)](state, event)
-        table, rules = _GAMES.get(event.game) or _game(event.game)
+        table, rules = registry.derived("evolve", _tables)[event.game]
         return build(new, {}, _book, state, event, rules)
-    table, rules = _GAMES.get(state.game) or _game(state.game)
+    table, rules = registry.derived("evolve", _tables)[state.game]
     return build(state, table[type(event)](state, event), _book, state, event, rules)
 
 

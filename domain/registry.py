@@ -5,8 +5,10 @@ packages declare in the entry-point group ``spitlog.games`` (each entry point, n
 its game, names a module implementing ``rules.Rules``), and those ``register`` adds (a
 test's game). Whatever lists games asks when it needs them (``games``, ``RULES``,
 ``event_types``): the built-ins and the entry points are loaded the first time,
-``refresh`` reads the entry points again, and ``on_change`` tells the caches made from
-the list when it changes.
+``refresh`` reads the entry points again. What the engine makes from the list of games
+(each game's evolve table, the actions' encoders, the views' redactions) is kept here,
+in the open, by ``derived``, and dropped whenever the list changes; ``on_change`` tells
+any other listener.
 
 Which packages are installed is the one thing the domain reads of its environment
 (``importlib.metadata``), once, as importing a module reads it: no game's rules depend
@@ -16,6 +18,7 @@ on it.
 import re
 from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import entry_points
+from typing import TypeVar
 
 from .events import ENGINE, OPENING, Event
 from .options import ENGINE as ENGINE_OPTIONS
@@ -23,6 +26,7 @@ from .options import Options
 from .rules import Rules
 from .state import State
 
+T = TypeVar("T")
 GROUP = "spitlog.games"
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -35,6 +39,7 @@ _games: dict[str, Rules] = {}  # built-ins, then entry points, then registered
 _registered: dict[str, Rules] = {}
 _loaded = False
 _listeners: list[Callable[[], None]] = []
+_derived: dict[str, object] = {}  # ``derived``: name -> what was made of the games listed
 EVENT_TYPES: dict[str, type[Event]] = {}  # filled by ``event_types``, emptied on a change
 
 
@@ -107,10 +112,22 @@ def on_change(listener: Callable[[], None]) -> None:
     _listeners.append(listener)
 
 
+def derived(name: str, make: Callable[[dict[str, Rules]], T]) -> T:
+    """What ``make(games())`` gives, made the first time ``name`` is asked for and kept
+    until the list of games changes (``register``, ``unregister``, ``refresh``). ``make``
+    reads nothing but the games; what it gives may be filled later with values made from
+    them alone (a table of encoders by action type), never with anything else."""
+    got = _derived.get(name)
+    if got is None:
+        got = _derived[name] = make(games())
+    return got  # type: ignore[return-value]
+
+
 def _changed() -> None:
     global _loaded
     _loaded = False
     EVENT_TYPES.clear()
+    _derived.clear()
     for listener in _listeners:
         listener()
 

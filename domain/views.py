@@ -16,15 +16,13 @@ from .events import Event
 from .game import action_to_dict, deadlines, legal_actions
 from .state import State
 
-_REDACT: dict = {}  # event type -> how it is hidden, of every game (made when first asked)
-registry.on_change(_REDACT.clear)
 
-
-def _hiders() -> dict:
-    for rules in registry.games().values():
-        _REDACT.update(rules.REDACT)
-    _REDACT[None] = None  # made
-    return _REDACT
+def _hiders(games: dict) -> dict:
+    """Event type -> how it is hidden, of every game (``registry.derived``)."""
+    out: dict = {}
+    for rules in games.values():
+        out.update(rules.REDACT)
+    return out
 
 
 @lru_cache(maxsize=1024)  # a game's deadlines repeat from view to view
@@ -91,7 +89,7 @@ def _common(state: State, seat: int | None) -> dict:
 def redact(event: Event, seat: int | None, public: bool = False, wire: dict | None = None) -> dict:
     """The wire form of ``event`` as ``seat`` may see it; in full when ``public`` (H-6).
     ``wire``: its full wire form, made already (not changed: a copy is redacted)."""
-    hide = None if public else (_REDACT or _hiders()).get(type(event))
+    hide = None if public else registry.derived("redact", _hiders).get(type(event))
     d = event_to_dict(event) if wire is None else dict(wire) if hide is not None else wire
     if hide is not None:
         hide(event, seat, d)

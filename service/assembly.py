@@ -1,6 +1,6 @@
-"""The game's use cases assembled on their ports, one set per process: what the API
-(``service.http.app.create_app``) and the workers (``workers.runtime``) both build from
-their adapters (``GameCases.build``)."""
+"""The game's use cases assembled on their ports, one set per process
+(``GameCases.build``): the composition root (``service.bootstrap.Root``) builds it on the
+adapters, the use cases' tests on in-memory fakes."""
 
 from dataclasses import dataclass
 

@@ -343,8 +343,8 @@ class Settings(BaseSettings):
         "WARNING", "log level of workers and scheduler (RQ logs a line per job at `INFO`)"
     )
     trace: bool = _f(
-        False, "`1`: every job records its due time, start and outcome in the stream "
-        "`spitlog:sched:trace` (benchmarks, tests)",
+        False, "`1`: every job records its due time, start and outcome in the schedule's "
+        "trace stream on the queue Redis (benchmarks, tests)",
     )  # fmt: skip
     parent_pid: int | None = _f(
         None, "set by `spitlog dev` for its worker and scheduler: they stop when it does"

@@ -15,8 +15,9 @@
 Each has an in-memory fake in tests/support/fakes.py, on which the use cases' tests run.
 
 The entry points plug the workers' scheduler in (``workers.schedule.Scheduler``, given to
-``create_app`` and ``workers.runtime``): after each append it learns the game's new state (and
-the one before) and arms what ``domain.deadlines(state)`` and the bots' turns require.
+the composition root, ``service.bootstrap.Root``): after each append it learns the
+game's new state (and the one before) and arms what ``domain.deadlines(state)`` and the
+bots' turns require.
 By default nothing happens.
 """
 

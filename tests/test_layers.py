@@ -8,7 +8,9 @@ Layers, from the inside out (a module may import its own layer and those inside 
    ``idempotency``, ``errors``, ``ports``, ``metrics``, ``config``, ...;
 2. the adapters: ``service.store``, ``service.limits``, ``service.http``,
    ``service.archive`` (the archive's object stores), ``service.outbound`` (webhook
-   deliveries), ``workers`` (and the workers never import the HTTP adapter);
+   deliveries), ``service.bootstrap`` (the composition root, which builds the adapters
+   and the use cases from the settings for the API, the workers and the command line),
+   ``workers`` (and the workers never import the HTTP adapter);
 3. the entry points: ``service.cli`` (nothing outside it imports it).
 
 The graph is read from the source, every ``import`` (a function's too), as
@@ -27,6 +29,7 @@ ADAPTERS = (
     "service.http",
     "service.archive",
     "service.outbound",
+    "service.bootstrap",
     "workers",
 )
 
@@ -251,3 +254,87 @@ def test_the_shared_tool_agrees(tmp_path):
         return
     out = subprocess.run([sys.executable, str(tool), str(ROOT)], capture_output=True, text=True)
     assert re.search(r"cycles 0\s*$", out.stdout), out.stdout
+
+
+KEY_NAME = re.compile(r"spit(log)?:[a-z{]")  # a Redis key of the service: spit:..., spitlog:...
+
+
+def key_names_outside_the_store() -> list[str]:
+    """Where a module outside ``service/store/`` writes a Redis key's name: a string (a
+    docstring, an f-string's text) that starts one."""
+    found = []
+    for pkg in PACKAGES:
+        for f in sorted((ROOT / pkg).rglob("*.py")):
+            rel = f.relative_to(ROOT)
+            if rel.parts[:2] == ("service", "store"):
+                continue
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(n, ast.Constant)
+                    and isinstance(n.value, str)
+                    and KEY_NAME.search(n.value)
+                ):
+                    found.append(f"{rel}:{n.lineno}")
+    return found
+
+
+def test_no_key_name_outside_the_store():
+    """The names of the service's Redis keys (the games', the rate limits', the
+    schedule's) are made in ``service/store/`` alone (``service.store.keys``)."""
+    assert key_names_outside_the_store() == []
+
+
+# per-class memos of what a class's own fields make (a copier, a codec): a pure function
+# of the class, the same whatever games are listed
+CLASS_MEMOS = {
+    "domain/codec.py": {"_READERS", "_WRITERS"},
+    "domain/export.py": {"_OPTIONAL"},
+    "domain/snapshot.py": {"_DECODERS"},
+    "domain/values.py": {"_COPIERS", "_SETTERS"},
+}
+
+
+def module_level_containers(path: Path) -> set[str]:
+    """The names a module binds at its top level to an empty dict, list or set (a memo
+    filled at run time)."""
+    out = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            v = node.value
+            literal = (isinstance(v, ast.Dict) and not v.keys) or (
+                isinstance(v, ast.List | ast.Set) and not v.elts
+            )
+            called = (isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                      and v.func.id in ("dict", "list", "set") and not v.args)  # fmt: skip
+            empty = literal or called
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if empty:
+                out |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return out
+
+
+def test_the_domain_keeps_no_hidden_memo():
+    """What the engine makes from the list of games (evolve tables, encoders, redactions)
+    is kept by ``registry.derived`` and dropped when the list changes; no other module of
+    the domain fills a container of its own at run time, but the per-class memos above."""
+    found = []
+    for f in sorted((ROOT / "domain").rglob("*.py")):
+        rel = str(f.relative_to(ROOT))
+        if rel == "domain/registry.py":
+            continue
+        left = module_level_containers(f) - CLASS_MEMOS.get(rel, set())
+        found += [f"{rel} {n}" for n in sorted(left)]
+    assert found == []
+
+
+def test_frozen_values_are_not_written_after_they_are_made():
+    """No module writes a frozen value through ``object.__setattr__``: a value's derived
+    fields are computed by its constructor (``Card.of``) or by ``values.build``."""
+    found = []
+    for pkg in PACKAGES:
+        for f in sorted((ROOT / pkg).rglob("*.py")):
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if (isinstance(n, ast.Attribute) and n.attr == "__setattr__"
+                        and isinstance(n.value, ast.Name) and n.value.id == "object"):  # fmt: skip
+                    found.append(f"{f.relative_to(ROOT)}:{n.lineno}")
+    assert found == []

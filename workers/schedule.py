@@ -1,26 +1,26 @@
-"""Due-time scheduling of a game's next decisions: the only module that knows the
-schedule's Redis keys (on the queue Redis, ``SPITLOG_QUEUE_URL``).
+"""Due-time scheduling of a game's next decisions, on the queue Redis
+(``SPITLOG_QUEUE_URL``; the keys' names are made by ``service.store.keys``).
 
 RQ's own ``enqueue_in`` rounds to whole seconds and polls once a second
 (ARCHITECTURE.md), far too coarse for a 300 ms bot reaction. Instead:
 
-- ``spitlog:sched:due``   a sorted set of *decision slots* scored by due time in ms;
-- ``spitlog:sched:plan``  a hash: slot -> ``<version>|<attempt>|<claimed ms, 0 if not yet>``;
-- ``spitlog:sched:v:<game>``  the highest game version armed (an hour's TTL once the
+- ``DUE``  a sorted set of *decision slots* scored by due time in ms;
+- ``PLAN``  a hash: slot -> ``<version>|<attempt>|<claimed ms, 0 if not yet>``;
+- ``store_keys.sched_version(game)``  the highest game version armed (an hour's TTL once the
   game is over): an arm from an older version changes nothing;
-- ``spitlog:sched:trace`` a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests);
-- ``spitlog:sched:wake``  a Pub/Sub channel: an arm that makes a slot the soonest in the
-  set publishes its due time there, so that a ticker waiting for a later one (or for
-  nothing) wakes at once (``workers.ticker``): an idle scheduler sleeps;
-- ``spitlog:sched:ctx:<game>`` the trace context (``traceparent``) of the game's latest
+- ``TRACE``  a Stream of job runs, only with ``SPITLOG_TRACE=1`` (bench, tests);
+- ``WAKE``  a Pub/Sub channel: an arm that makes a slot the soonest in the set publishes
+  its due time there, so that a ticker waiting for a later one (or for nothing) wakes at
+  once (``workers.ticker``): an idle scheduler sleeps;
+- ``store_keys.sched_context(game)``  the trace context (``traceparent``) of the game's latest
   append, when tracing is on (an hour's TTL): the jobs it arms continue that trace;
-- ``spitlog:sched:beat:<host>`` the time (ms) a scheduler on that host last ticked, for
+- ``store_keys.sched_beat(host)``  the time (ms) a scheduler on that host last ticked, for
   ``spitlog health scheduler`` (a minute's TTL);
-- ``spitlog:sched:failed`` a hash: game -> JSON ``{at, why}`` (ms, the error), the finished
-  games whose archive job failed for a reason no retry can fix
-  (``service.archiving.permanent``): their archive slot is gone, the sweeper arms none
-  again, and they stay in Redis until an operator sees to them (``spitlog admin failed``,
-  ``spitlog admin archive``; the ``spitlog_archive_failed_games`` gauge).
+- ``FAILED``  a hash: game -> JSON ``{at, why}`` (ms, the error), the finished games whose
+  archive job failed for a reason no retry can fix (``service.archiving.permanent``):
+  their archive slot is gone, the sweeper arms none again, and they stay in Redis until
+  an operator sees to them (``spitlog admin failed``, ``spitlog admin archive``; the
+  ``spitlog_archive_failed_games`` gauge).
 
 A game has at most three slots, so the set holds a few members per live game whatever
 the pace of play (and a finished game one, until it has left Redis):
@@ -81,18 +81,14 @@ from domain import State
 from domain.bots import POLICIES
 from service import telemetry
 from service.config import Settings
+from service.store import keys as store_keys
 from service.store.connect import client, options
 
-PREFIX = "spitlog:sched"
-DUE = f"{PREFIX}:due"
-PLAN = f"{PREFIX}:plan"
-TRACE = f"{PREFIX}:trace"
-WAKE = f"{PREFIX}:wake"
-CTX = f"{PREFIX}:ctx"  # <ctx>:<game> -> the traceparent of its latest append (tracing on)
-CTX_TTL_S = 3600
-BEAT = f"{PREFIX}:beat"
-BEAT_TTL_S = 60
-FAILED = f"{PREFIX}:failed"
+PREFIX = store_keys.SCHED
+DUE, PLAN, TRACE = store_keys.SCHED_DUE, store_keys.SCHED_PLAN, store_keys.SCHED_TRACE
+WAKE, FAILED = store_keys.SCHED_WAKE, store_keys.SCHED_FAILED
+CTX_TTL_S = 3600  # a game's trace context (``store_keys.sched_context``)
+BEAT_TTL_S = 60  # a host's beat (``store_keys.sched_beat``)
 FINAL_TTL_S = 3600  # how long a finished game's high-water mark outlives it
 # a human game's append that takes away a deadline due this soon sets the deadline slot
 # to the next one (``Scheduler.on_appended``); a later one is left to fire its job
@@ -243,10 +239,6 @@ def all_slots(game_id: str) -> list[str]:
     return [bot_slot(game_id, 0), bot_slot(game_id, 1), deadline_slot(game_id)]
 
 
-def _hw_key(game_id: str) -> str:
-    return f"{PREFIX}:v:{game_id}"
-
-
 def _s(b) -> str:
     return b.decode() if isinstance(b, bytes) else str(b)
 
@@ -342,7 +334,7 @@ class Schedule:
         else:
             args += [deadline_slot(game_id), "", 0, "none"]
         args += list(removes)
-        keys = [DUE, PLAN, _hw_key(game_id)]
+        keys = [DUE, PLAN, store_keys.sched_version(game_id)]
         return bool(self._arm(keys=keys, args=args))
 
     def claim(
@@ -376,7 +368,8 @@ class Schedule:
         """The highest version armed of each game (None: never armed or long over)."""
         if not game_ids:
             return []
-        return [int(v) if v is not None else None for v in self.r.mget(map(_hw_key, game_ids))]
+        raw = self.r.mget(map(store_keys.sched_version, game_ids))
+        return [int(v) if v is not None else None for v in raw]
 
     def arm_archive(self, game_id: str, due_ms: float, attempt: int = 0) -> None:
         """Arm the finished game's archive slot at ``due_ms`` (its plan's version is 0:
@@ -420,7 +413,7 @@ class Schedule:
         pipe = self.r.pipeline(transaction=True)
         pipe.zrem(DUE, *slots)
         pipe.hdel(PLAN, *slots)
-        pipe.delete(_hw_key(game_id))
+        pipe.delete(store_keys.sched_version(game_id))
         pipe.hdel(FAILED, game_id)
         pipe.execute()
 
@@ -458,7 +451,7 @@ class Schedule:
         if not game_ids:
             return []
         return [_s(v) if v is not None else None
-                for v in self.r.mget([f"{CTX}:{g}" for g in game_ids])]  # fmt: skip
+                for v in self.r.mget([store_keys.sched_context(g) for g in game_ids])]  # fmt: skip
 
     def depth(self) -> int:
         return int(self.r.zcard(DUE))
@@ -478,11 +471,11 @@ class Schedule:
 
     def beat(self, host: str, now_ms: float) -> None:
         """A scheduler on ``host`` is alive at ``now_ms``."""
-        self.r.set(f"{BEAT}:{host}", int(now_ms), ex=BEAT_TTL_S)
+        self.r.set(store_keys.sched_beat(host), int(now_ms), ex=BEAT_TTL_S)
 
     def last_beat(self, host: str) -> float | None:
         """When a scheduler on ``host`` last said it was alive (ms), or None."""
-        raw = self.r.get(f"{BEAT}:{host}")
+        raw = self.r.get(store_keys.sched_beat(host))
         return float(raw) if raw is not None else None
 
     # ---------------------------------------------------------------- the trace
@@ -551,7 +544,8 @@ class Scheduler:
         for the ticker to hand to the jobs they become (``trace_of``)."""
         carrier = telemetry.carrier()
         if carrier.get("traceparent"):
-            self.schedule.r.set(f"{CTX}:{game_id}", carrier["traceparent"], ex=CTX_TTL_S)
+            key = store_keys.sched_context(game_id)
+            self.schedule.r.set(key, carrier["traceparent"], ex=CTX_TTL_S)
 
     def on_appended(
         self, game_id: str, state: State, before: State | None = None, *, rated: bool = False

@@ -3,7 +3,8 @@ there, where, and how it is read back and checked. ``GameArchive`` is the use ca
 ``ports.Archive``; ``directory.DirectoryArchive`` and ``s3.S3Archive`` give it the object
 store (``put``, ``get``, ``keys``).
 
-Per game, three objects, written in this order (a reader starts from the last):
+Per game, three objects (their keys made by ``service.store.keys``), written in this
+order (a reader starts from the last):
 
 - ``games/YYYY/MM/<id>.ndjson.zst``: the export (``spitlog-log/1``, ``domain.export``),
   zstd-compressed with a frame checksum; YYYY/MM is the month the game ended in (UTC);
@@ -27,10 +28,8 @@ the grammar only (``service.ids``): none names another path.
 
 import hashlib
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 
 import zstandard
 
@@ -44,11 +43,22 @@ from ..errors import ArchiveConflict, ArchiveCorrupt
 from ..players import summary
 from ..ports import Listing
 from ..records import GameRecord, Player, Rematch, Seat
+from ..store.keys import (
+    export_key,
+    is_record_key,
+    month,
+    month_prefix,
+    parse_player_game_key,
+    player_game_key,
+    player_games_prefix,
+    pointer_key,
+    record_game_id,
+    record_key,
+)
 from ..store.records import member
 
 FORMAT = "spitlog-archive/1"
 LEVEL = 10  # zstd level: ~8x on a log, a few ms a game
-_NEWEST = 9_999_999_999_999  # a player's game's key holds this less its creation (ms)
 
 
 def _seat(seat: Seat) -> dict:
@@ -76,30 +86,6 @@ def _extra(record: GameRecord) -> dict:
     if record.rematch.any:
         out["rematch"] = {"asked_ms": list(record.rematch.asked_ms), "game": record.rematch.game}
     return out
-
-
-def month(ended_s: float) -> str:
-    """``YYYY/MM`` of a time (UTC)."""
-    return datetime.fromtimestamp(ended_s, UTC).strftime("%Y/%m")
-
-
-def _gid(game_id: str) -> str:
-    """``game_id``, if it is a game's id (``service.ids``); ValueError if not."""
-    if not ids.is_game_id(game_id):
-        raise ValueError(f"not a game id: {game_id!r}")
-    return game_id
-
-
-def export_key(game_id: str, ym: str) -> str:
-    return f"games/{ym}/{_gid(game_id)}.ndjson.zst"
-
-
-def record_key(game_id: str, ym: str) -> str:
-    return f"games/{ym}/{_gid(game_id)}.json"
-
-
-def pointer_key(game_id: str) -> str:
-    return f"ids/{_gid(game_id)}"
 
 
 def compress(data: bytes) -> bytes:
@@ -171,18 +157,6 @@ def pack(game_id: str, game: GameRecord, entries: list[tuple[int, dict]]) -> Pac
             objects[player_game_key(pkey, game.created_ms, game_id)] = row
     objects[pointer_key(game_id)] = rkey.encode()
     return Packed(record, objects, text)
-
-
-def player_games_prefix(pkey: str) -> str:
-    """The folder of a player's games; ValueError for a pkey not of the grammar."""
-    split = ids.split_pkey(pkey)
-    if split is None:
-        raise ValueError(f"not a player's key: {pkey!r}")
-    return f"players/{split[0]}/{split[1]}/"
-
-
-def player_game_key(pkey: str, created_ms: int, game_id: str) -> str:
-    return f"{player_games_prefix(pkey)}{_NEWEST - created_ms:013d}-{game_id}.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,24 +246,6 @@ def unpack(record: dict, export_raw: bytes) -> Archived:
     return Archived(record, text, header, tuple(entries))
 
 
-_MONTH = re.compile(r"(\d{4})-(0[1-9]|1[0-2])$")
-
-
-def month_prefix(month: str | None) -> str:
-    """The key prefix of the games archived in ``month`` (``YYYY-MM``), or of every game
-    (None); ValueError for another form.
-
-    >>> month_prefix("2026-11"), month_prefix(None)
-    ('games/2026/11/', 'games/')
-    """
-    if month is None:
-        return "games/"
-    m = _MONTH.match(month)
-    if not m:
-        raise ValueError(f"{month!r} is not a month (YYYY-MM)")
-    return f"games/{m[1]}/{m[2]}/"
-
-
 class GameArchive:
     """The archive of finished games (``ports.Archive``) on an object store, which the
     subclass gives: ``put(key, data)`` (whole or not at all), ``get(key)`` (None: no
@@ -339,21 +295,19 @@ class GameArchive:
         """The keys of the records (``games/YYYY/MM/<id>.json``) of every archived game, or
         of those of ``month`` (``YYYY-MM``), in key order; ValueError for a month of
         another form."""
-        return [k for k in self.keys(month_prefix(month)) if k.endswith(".json")]
+        return [k for k in self.keys(month_prefix(month)) if is_record_key(k)]
 
     def read_listed(self, key: str) -> Archived:
         """The archived game whose record is at ``key`` (one of ``record_keys``), read
         back and checked as ``read`` does."""
-        name = key.rpartition("/")[2].removesuffix(".json")
-        return self._read(key, name, "it was listed")
+        return self._read(key, record_game_id(key), "it was listed")
 
     def player_games(self, pkey: str, before: str | None, limit: int) -> list[Listing]:
         """The player's archived games, newest first, older than the cursor ``before``,
         at most ``limit`` (their cursors sort as the player store's)."""
         out = []
         for key in self.keys(player_games_prefix(pkey)):
-            inv, _sep, rest = key.rpartition("/")[2].partition("-")
-            created_ms, game_id = _NEWEST - int(inv), rest.removesuffix(".json")
+            created_ms, game_id = parse_player_game_key(key)
             cursor = member(created_ms, game_id)
             if before is None or cursor < before:
                 out.append(Listing(cursor, game_id, created_ms))

@@ -241,13 +241,14 @@ def init_archive(wait: float) -> int:
     s3:// archive's bucket made if there is none (on SPITLOG_S3_ENDPOINT_URL), a
     directory made and written to once. Exit 2 with one line if it is not ready within
     --wait seconds. docker-compose.yml runs it once before the API and the workers."""
-    from ..archive import DirectoryArchive, open_archive
+    from ..archive import DirectoryArchive
+    from ..bootstrap import WORKER, Root
     from ..config import SettingsError
     from ..errors import ArchiveUnavailable
 
     s = tool_settings()
     try:
-        archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
+        archive = Root(s, role=WORKER).archive
     except SettingsError as e:
         click.echo(f"spitlog: SPITLOG_ARCHIVE_URL: {e}", err=True)
         raise click.exceptions.Exit(2) from None

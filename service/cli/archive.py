@@ -23,7 +23,7 @@ def is_archive(source: str) -> bool:
 
 def month_option(help: str, **kw):
     def check(_ctx, _param, value):
-        from ..archive.games import month_prefix
+        from ..store.keys import month_prefix
 
         try:
             month_prefix(value)

@@ -54,8 +54,7 @@ def dev(bind: str | None) -> int:
         s = settings(redis_url=f"redis://127.0.0.1:{port}/0", warn=None)
     from werkzeug.serving import make_server, run_simple
 
-    from workers.schedule import Scheduler
-
+    from ..bootstrap import Root, queue_scheduler
     from ..http.app import create_app
 
     host, port = _split_bind(bind or s.bind)
@@ -95,7 +94,7 @@ def dev(bind: str | None) -> int:
 
     signal.signal(signal.SIGTERM, interrupt)
     try:
-        app = create_app(s, scheduler=Scheduler.from_settings(s))
+        app = create_app(root=Root(s, scheduler=queue_scheduler(s)))
         if s.metrics_bind is not None:  # the same app: it tells the listeners apart
             m_host, m_port = _split_bind(s.metrics_bind)
             metrics = make_server(m_host, m_port, app, threaded=True)

@@ -12,16 +12,14 @@ from .common import StoreGroup, tool_settings, unreachable
 def _apps():
     import redis
 
-    from service.apps import Apps
-    from service.store.connect import clients
-    from service.store.players import PlayerStore
+    from ..bootstrap import WORKER, Root
 
-    client, _live = clients(tool_settings().redis_url, 2)
+    root = Root(tool_settings(), role=WORKER)
     try:
-        client.ping()
+        root.client.ping()
     except redis.RedisError as e:
         unreachable(e, "the game store")
-    return Apps(PlayerStore(client))
+    return root.apps
 
 
 def _when(ms: int | None) -> str:

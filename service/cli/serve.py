@@ -14,14 +14,6 @@ from .. import logs, telemetry
 from ..config import tcp_port
 from .common import settings
 
-
-def _scheduler(s):
-    """The hook that arms bots and timeouts after each append (workers.schedule)."""
-    from workers.schedule import Scheduler
-
-    return Scheduler.from_settings(s)
-
-
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's (service.metrics)
 GRACEFUL_TIMEOUT_S = 10  # SIGTERM: in-flight requests get this long (compose waits 10 s)
 
@@ -146,11 +138,12 @@ def serve(bind: str | None) -> int:
                     self.cfg.set(key, value)
 
         def load(self):
+            from ..bootstrap import Root, queue_scheduler
             from ..http.app import create_app
 
             s = settings(warn=None)
             telemetry.setup("spitlog-api")  # in each worker process: after the fork
-            return create_app(s, scheduler=_scheduler(s))
+            return create_app(root=Root(s, scheduler=queue_scheduler(s)))
 
     try:
         Gunicorn().run()

@@ -1,67 +1,47 @@
-"""The WSGI application: ``create_app(settings)`` wires the use cases, the game store, the
-limits and the request pipeline into a Flask app.
+"""The WSGI application: ``create_app(settings)`` puts the parts of the composition root
+(``service.bootstrap.Root``: the use cases, the game store, the limits) behind the request
+pipeline in a Flask app.
 
-Every route is a ``pipeline.Route`` (``routes.ROUTES``, ``web.ROUTES``); Flask routes a
-request to its route's view, which runs the pipeline. The hot routes (an action, a
-read of a game) are
-matched by ``Front`` in front of Flask's dispatch and run the same pipeline. A request
-Flask finds no route for (404, 405) goes through the pipeline too, as ``unmatched``.
+Every route is a ``pipeline.Route`` of the one route table (``table.TABLE``); Flask routes
+a request to its route's view, which runs the pipeline. The hot routes (an action, a
+read of a game) are matched by ``Front`` in front of Flask's dispatch and run the same
+pipeline. A request Flask finds no route for (404, 405) goes through the pipeline too, as
+``unmatched``.
 """
 
-import re
 from dataclasses import dataclass, field
 
 import redis
 from flask import Flask, request
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException, NotFound
-from werkzeug.routing import BaseConverter
 
-from .. import config, ids, webhooks
+from .. import config
 from ..acting import Acting
 from ..apps import Apps
-from ..archive import open_archive
-from ..assembly import GameCases
 from ..audit import Audits
+from ..bootstrap import Root
 from ..deadlines import Deadlines
 from ..deliveries import DeliveryLog
 from ..joining import Joining
 from ..limits import GameGate, Limits
 from ..lobby import Lobby
 from ..metrics import Metrics
-from ..outbound.webhooks import HttpOutbound
 from ..ports import SYSTEM_ENTROPY, Clock, Entropy, Scheduler, ms_now
 from ..profiles import Profiles
 from ..reading import Reading
 from ..rematch import Rematches
 from ..seating import Seating
 from ..seeks import Seeks
-from ..store.connect import clients
 from ..store.live import Hub
-from ..store.players import PlayerStore
 from ..store.redis import RedisStore
-from ..store.seeks import SeekStore
 from ..tokens import Tokens
-from . import asyncapi, channel, docs, openapi, pairing, people, routes, web
+from . import asyncapi, docs, openapi, web
 from .cors import Cors
 from .pipeline import NOSNIFF, Pipeline, Route, json_answer, request_id
 from .problems import PROBLEM_JSON, problem
+from .table import TABLE, RouteTable
 from .views import ViewCache
-
-
-class GameIdConverter(BaseConverter):
-    regex = ids.GAME_ID  # another path: a 404, as a game that does not exist
-
-
-class SeekIdConverter(BaseConverter):
-    regex = ids.SEEK_ID
-
-
-class PlayerRefConverter(BaseConverter):
-    """A player's id (or ``<app id>:<id>``) in a path: any segment, so that one not of
-    the grammar is a 400 naming it (``players.resolve``), not a 404."""
-
-    regex = "[^/]+"
 
 
 @dataclass
@@ -150,36 +130,18 @@ class App(Flask):
 
 
 class Front:
-    """WSGI middleware: a request of a hot route is matched here and served by the
-    pipeline; every other request goes to Flask (``app``), unchanged."""
+    """WSGI middleware: a request of a hot route of the route table is matched here and
+    served by the pipeline; every other request goes to Flask (``app``), unchanged."""
 
-    _CONVERTERS = {"gid": (ids.GAME_ID, str), "sid": (ids.SEEK_ID, str),
-                   "pid": (PlayerRefConverter.regex, str), "int": (r"\d+", int),
-                   "": (r"[^/]+", str)}  # fmt: skip
-
-    def __init__(self, app, pipeline: Pipeline, hot: list[Route]):
+    def __init__(self, app, pipeline: Pipeline, table: RouteTable):
         self.app = app
         self.pipeline = pipeline
-        self.table = [(r.method, self._compile(r.path), r) for r in hot]
-
-    @classmethod
-    def _compile(cls, rule: str):
-        conv: dict[str, type] = {}
-
-        def group(m: re.Match) -> str:
-            regex, kind = cls._CONVERTERS[m.group(1) or ""]
-            conv[m.group(2)] = kind
-            return f"(?P<{m.group(2)}>{regex})"
-
-        pattern = re.compile(re.sub(r"<(?:(\w+):)?(\w+)>", group, rule))
-        return pattern, conv
+        self.table = table
 
     def __call__(self, environ, start_response):
-        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO", "")
-        for m, (pattern, conv), route in self.table:
-            if m == method and (match := pattern.fullmatch(path)):
-                args = {k: conv[k](v) for k, v in match.groupdict().items()}
-                return self.pipeline.wsgi(route, environ, start_response, args)
+        found = self.table.match_hot(environ.get("REQUEST_METHOD"), environ.get("PATH_INFO", ""))
+        if found is not None:
+            return self.pipeline.wsgi(found[0], environ, start_response, found[1])
         return self.app(environ, start_response)
 
 
@@ -240,68 +202,42 @@ def create_app(
     entropy: Entropy = SYSTEM_ENTROPY,
     front: bool = True,
     archive=None,
+    table: RouteTable = TABLE,
+    root: Root | None = None,
 ) -> Flask:
-    """The API. ``settings`` (default: ``config.load()``); ``redis_client`` replaces the
-    clients made from ``redis_url`` (tests pass fakeredis); ``scheduler`` is told of every
-    append (``ports.Scheduler``; default: nothing); ``clock`` and ``entropy``: the use
-    cases' (``ports.Clock``, ``ports.Entropy``; default: the system's, a test gives its
-    own: seeds, tokens and ids of its choosing); ``front=False`` sends the hot routes
-    through Flask's dispatch like the others (the parity test); ``archive`` (a
-    ``ports.Archive``; default: the one ``archive_url`` names) is where finished games
-    are read once they have left Redis."""
-    s = settings if settings is not None else config.load()
-    app = App(__name__)
+    """The API, on the parts of ``root`` (``service.bootstrap.Root``; default: one made
+    of the other arguments). ``settings`` (default: ``config.load()``); ``redis_client``
+    replaces the clients made from ``redis_url`` (tests pass fakeredis); ``scheduler`` is
+    told of every append (``ports.Scheduler``; default: nothing); ``clock`` and
+    ``entropy``: the use cases' (``ports.Clock``, ``ports.Entropy``; default: the
+    system's, a test gives its own: seeds, tokens and ids of its choosing); ``front=False``
+    sends the hot routes through Flask's dispatch like the others (the parity test);
+    ``archive`` (a ``ports.Archive``; default: the one ``archive_url`` names) is where
+    finished games are read once they have left Redis; ``table``: the routes
+    (``table.TABLE``), which Flask's URL map, the front and CORS all read."""
+    if root is None:
+        s = settings if settings is not None else config.load()
+        root = Root(s, redis_client=redis_client, scheduler=scheduler, clock=clock,
+                    entropy=entropy, archive=archive)  # fmt: skip
+    s = root.settings
+    app = App(__name__, static_folder=None)  # its URL map holds the table's routes alone
     app.config["MAX_CONTENT_LENGTH"] = s.max_content_length
-    app.url_map.converters.update(gid=GameIdConverter, sid=SeekIdConverter, pid=PlayerRefConverter)
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False  # a path is what it is: no 308 to another
 
-    if redis_client is not None:
-        client = live = redis_client
-    else:
-        client, live = clients(s.redis_url, s.redis_pool)
-    store = RedisStore(
-        client, live=live, durability=s.durability, idempotency_ttl_s=s.idempotency_ttl_s,
-        replicas=s.replicas, wait_s=s.durability_wait_s,
-    )  # fmt: skip
-    metrics = Metrics()
-    player_store = PlayerStore(client)
-    if archive is None:
-        archive = open_archive(s.archive_url, s3_endpoint_url=s.s3_endpoint_url)
-    cases = GameCases.build(
-        store, players=player_store, scheduler=scheduler, metrics=metrics, archive=archive,
-        webhooks=webhooks.Settings.from_settings(s), outbound=HttpOutbound(), clock=clock,
-        entropy=entropy, snapshot_every=s.snapshot_every, cache_size=s.state_cache,
-        retries=s.append_retries, rematch_s=s.rematch_s, rated_pair_cap=s.rated_pair_cap,
-    )  # fmt: skip
-    limits = Limits.from_settings(client, s, registry=metrics.registry)
-    seek_store = SeekStore(client)
-    all_routes = routes.ROUTES + channel.ROUTES + people.ROUTES + pairing.ROUTES + web.ROUTES
+    cases = root.cases
     services = Services(
         settings=s, reading=cases.reading, tokens=cases.tokens, seating=cases.seating,
         joining=cases.joining, acting=cases.acting, lobby=cases.lobby,
-        deadlines=cases.deadlines,
-        deliveries=DeliveryLog(cases.reading, cases.tokens, store),
-        audits=Audits(cases.reading), store=store,
-        hub=Hub(store, seeks=seek_store), limits=limits,
-        gate=GameGate(s.game_concurrency, s.game_gate_wait_s), metrics=metrics,
-        routes=all_routes,
-        cors=Cors(s.origins, [(Front._compile(r.path)[0], r.method) for r in all_routes]),
-        apps=Apps(player_store, entropy=entropy),
-        profiles=Profiles(store, player_store, archive),
-        seeks=Seeks(cases.seating, seek_store, player_store, scheduler, s.seek_max_s,
-                    clock=clock, entropy=entropy),
-        rematches=Rematches(cases.reading, cases.tokens, cases.seating, cases.pairs, store,
-                            clock=clock, rematch_s=s.rematch_s, entropy=entropy),
-        views=ViewCache(renders=metrics.view_renders),
+        deadlines=cases.deadlines, deliveries=root.deliveries, audits=root.audits,
+        store=root.store, hub=root.hub, limits=root.limits, gate=root.gate,
+        metrics=root.metrics, routes=table.routes, cors=Cors(s.origins, table),
+        apps=root.apps, profiles=root.profiles, seeks=root.seeks, rematches=root.rematches,
+        views=ViewCache(renders=root.metrics.view_renders),
     )  # fmt: skip
     app.extensions["spitlog"] = services
     pipeline = services.pipeline = Pipeline(services)
-    for route in all_routes:
-        app.add_url_rule(
-            route.path, endpoint=route.name, view_func=pipeline.view(route),
-            methods=[route.method], provide_automatic_options=False,
-        )  # fmt: skip
+    table.install(app, pipeline.view)
 
     def unmatched(exc: HTTPException):
         """404 and 405 of Flask's routing, through the pipeline like every request."""
@@ -324,9 +260,9 @@ def create_app(
     app.register_error_handler(HTTPException, unmatched)
     app.register_error_handler(Exception, bug)
     if front:
-        app.wsgi_app = Front(app.wsgi_app, pipeline, [r for r in all_routes if r.hot])
+        app.wsgi_app = Front(app.wsgi_app, pipeline, table)
     if s.metrics_bind is not None:
-        app.wsgi_app = MetricsListener(app.wsgi_app, config.tcp_port(s.metrics_bind), metrics)
+        app.wsgi_app = MetricsListener(app.wsgi_app, config.tcp_port(s.metrics_bind), root.metrics)
     return app
 
 

@@ -15,8 +15,6 @@ No cookies are involved (a seat's token travels in ``Authorization``), so no
 ``Access-Control-Allow-Credentials``.
 """
 
-import re
-
 ALLOW_HEADERS = (
     "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID, "
     "X-Api-Key, "
@@ -30,13 +28,13 @@ MAX_AGE_S = 600
 
 
 class Cors:
-    def __init__(self, origins: frozenset[str], paths: list[tuple[re.Pattern, str]]):
-        """``origins``: those allowed (``*``: any); ``paths``: (pattern, method) of every
-        route, to answer a preflight with the methods of its path."""
+    def __init__(self, origins: frozenset[str], table):
+        """``origins``: those allowed (``*``: any); ``table``: the API's routes
+        (``table.RouteTable``), to answer a preflight with the methods of its path."""
         self.any = "*" in origins
         self.origins = origins - {"*"}
         self.on = bool(origins)
-        self.paths = paths
+        self.table = table
 
     def allowed(self, origin: str | None) -> bool:
         return bool(origin) and (self.any or origin.lower() in self.origins)
@@ -64,7 +62,7 @@ class Cors:
         if not wanted or not self.allowed(origin):
             return None
         path = environ.get("PATH_INFO", "")
-        methods = sorted({m for pattern, m in self.paths if pattern.fullmatch(path)})
+        methods = self.table.methods(path)
         if wanted not in methods:
             return None
         return [

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document of the API, made from the route table (``routes.ROUTES``),
+"""The OpenAPI 3.1 document of the API, made from the route table (``table.TABLE``),
 the marshmallow schemas (``schemas``) and the domain's own definitions (``shapes``), by
 apispec. ``openapi.yaml`` at the project root is this document (``spitlog openapi`` writes
 it; a test fails while they differ); the clients under ``clients/`` are generated from it.

@@ -69,15 +69,8 @@ different slots and a script may only touch one: there every request is charged 
 its handler, one call per bucket (so a request refused by its second bucket has used
 up its first), after a read of the game's seats when it carries a token.
 
-The keys are this module's alone (``store.redis`` owns the games' keys):
-
-- ``spit:rl:a:<address>``  an address's request bucket (a number; expires once full)
-- ``spit:rl:p:<sha256 of the token>``  a seat's request bucket
-- ``spit:rl:o:<sha256 of the token>``  a seat's share of its address (never refuses)
-- ``spit:rl:t:<sha256 of the token>``  a seat's action bucket
-- ``spit:rl:g:<address>``  an address's game-creation bucket
-- ``spit:rl:f:<address>``  an address's failed authentications
-- ``spit:rl:s:<a|t>:<address or token hash>``  a sorted set: open stream -> its end (ms)
+The buckets' keys are named by ``service.store.keys`` (``rl_*``); ``store.redis`` owns the
+games' keys.
 
 Time is the Redis server's (``TIME``), the one clock every process shares; tests may
 give a ``clock`` instead. Rates of 0 turn a limit off (``service.config``).
@@ -95,6 +88,7 @@ import redis.cluster
 from prometheus_client import Counter
 
 from ..errors import RateLimited
+from ..store import keys as store_keys
 from ..store.records import TOKEN_FIELDS
 from ..tokens import token_hash
 
@@ -330,25 +324,26 @@ class Limits:
         buckets = []
         if "requests" in names:
             if seated and self.seat is not None:
-                buckets.append(("seat", f"spit:rl:p:{th}", self.seat, "cs"))
+                buckets.append(("seat", store_keys.rl_seat(th), self.seat, "cs"))
             if self.requests is not None:
-                key = f"spit:rl:a:{address}"
+                key = store_keys.rl_requests(address)
                 if seated:
                     interval, burst = self.requests
                     reserved = (interval, burst + self.seat_reserve)
                     buckets.append(("requests", key, reserved, "cs"))
                     buckets.append(("requests", key, self.requests, "cn"))
                     share = (interval, max(1, self.seat_reserve))
-                    buckets.append(("share", f"spit:rl:o:{th}", share, "os"))
+                    buckets.append(("share", store_keys.rl_share(th), share, "os"))
                 else:
                     buckets.append(("requests", key, self.requests, "ca"))
         if "actions" in names and token is not None and self.actions is not None:
-            buckets.append(("actions", f"spit:rl:t:{th}", self.actions, "cs" if seated else "ca"))
+            mode = "cs" if seated else "ca"
+            buckets.append(("actions", store_keys.rl_actions(th), self.actions, mode))
         if "games" in names and self.games is not None:
-            buckets.append(("games", f"spit:rl:g:{address}", self.games, "ca"))
+            buckets.append(("games", store_keys.rl_games(address), self.games, "ca"))
         if self.auth is not None and (app_key or token is not None):
             peek = "pa" if app_key or not seated else "pn"
-            buckets.append(("auth", f"spit:rl:f:{address}", self.auth, peek))
+            buckets.append(("auth", store_keys.rl_auth(address), self.auth, peek))
         if not buckets:
             return None
         either = seated and any(mode[1] != "a" for *_b, mode in buckets)
@@ -361,9 +356,9 @@ class Limits:
         the failure's answer is the 429 then."""
         buckets = []
         if self.auth is not None:
-            buckets.append(("auth", f"spit:rl:f:{address}", self.auth, "ca"))
+            buckets.append(("auth", store_keys.rl_auth(address), self.auth, "ca"))
         if requests and self.requests is not None:
-            buckets.append(("requests", f"spit:rl:a:{address}", self.requests, "ca"))
+            buckets.append(("requests", store_keys.rl_requests(address), self.requests, "ca"))
         if not buckets:
             return None
         return self.settle(Bill(self, tuple(buckets), self._now(), None))
@@ -435,9 +430,10 @@ class Limits:
         hold_ms = int((longest_s + STREAM_SLACK_S) * 1000)
         caps = []
         if token is not None and self.streams > 0:
-            caps.append((f"spit:rl:s:t:{token_hash(token)}", self.streams, "token"))
+            caps.append((store_keys.rl_streams_of_token(token_hash(token)), self.streams, "token"))
         if self.streams_address > 0:
-            caps.append((f"spit:rl:s:a:{address}", self.streams_address, "address"))
+            key = store_keys.rl_streams_of_address(address)
+            caps.append((key, self.streams_address, "address"))
 
         def release() -> None:
             while taken:

@@ -17,6 +17,7 @@ import redis
 
 from service import logs, telemetry
 from service.http.app import create_app
+from tests.support import otel
 from tests.support.api import act, app_settings, bearer, new_game, pick
 from workers.schedule import Schedule, Scheduler
 
@@ -177,15 +178,14 @@ def test_good_tracing_settings_pass_the_check(monkeypatch, caplog):
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
-    from opentelemetry.sdk.trace.sampling import _get_from_env_or_default
 
     with caplog.at_level(logging.WARNING):
         exporter = OTLPSpanExporter()
         BatchSpanProcessor(exporter).shutdown()
-        sampler = _get_from_env_or_default()
+        sampler = otel.sampler_from_env()
         resource = Resource.create({})
     said = [r.getMessage() for r in caplog.records if r.name.startswith("opentelemetry")]
     assert said == []
-    assert exporter._endpoint == "http://[::1]:4318/v1/traces"
+    assert otel.endpoint(exporter) == "http://[::1]:4318/v1/traces"
     assert "0.25" in sampler.get_description()
     assert resource.attributes["region"] == "eu"

@@ -44,7 +44,7 @@ def test_C1_wire_form_is_rank_then_suit():
     assert [str(Card.parse(t)) for t in ("AS", "10H", "QD", "2C", "kc", "10d")] == [
         "AS", "10H", "QD", "2C", "KC", "10D",
     ]  # fmt: skip
-    assert Card.parse("10H") == Card(10, "H") and Card.parse("AS").rank == 1
+    assert Card.parse("10H") == Card.of(10, "H") and Card.parse("AS").rank == 1
     assert sorted(str(c) for c in DECK) == sorted(
         r + s
         for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
