@@ -98,8 +98,6 @@ def serve(bind: str | None) -> int:
     from gunicorn.app.base import BaseApplication
     from gunicorn.glogging import Logger
 
-    from .http_worker import Worker
-
     class Logs(Logger):
         """gunicorn's logger without its access line: a ``logconfig_dict`` turns that line on
         in gunicorn, and the app logs each request itself (SPITLOG_ACCESS_LOG)."""
@@ -112,6 +110,10 @@ def serve(bind: str | None) -> int:
     if s.metrics_bind is not None and tcp_port(s.metrics_bind) == tcp_port(public):
         raise click.UsageError(f"--bind {public}: SPITLOG_METRICS_BIND has its port")
     made = _metrics_dir()
+    # imported once PROMETHEUS_MULTIPROC_DIR is set: prometheus_client chooses its values'
+    # class (one process's, or the files every worker writes) when it is first imported
+    from .http_worker import Worker
+
     options = {
         # the API's listener, and the metrics' own (``MetricsListener`` tells them apart)
         "bind": [public] + ([s.metrics_bind] if s.metrics_bind is not None else []),
