@@ -126,7 +126,9 @@ def ask_rematch(call: Call) -> Answer:
     rematches, limits = call.services.rematches, call.services.limits
     if limits is not None and limits.rate_limited and call.address is not None and \
             rematches.asks_anew(call.args["game_id"], call.token):  # fmt: skip
-        limits.settle(limits.bill(("games",), call.address, None))
+        bill = limits.bill(("games",), call.address, None)
+        if bill is not None:  # None: no game-creation limit (SPITLOG_RATE_GAMES=0)
+            limits.settle(bill)
     status, out = rematches.ask(call.args["game_id"], call.token)
     headers = [*NO_STORE] + ([("Location", "/v1/games/" + out["game"])] if status == 201 else [])
     return json_answer(out, status, headers)

@@ -326,8 +326,10 @@ def test_a_whole_spit_game_against_the_random_bot_by_clicking_to_the_end_screen(
         page.wait_for_timeout(50)
     assert page.evaluate("location.hash").startswith("#/play/g_")
     new = page.evaluate("location.hash").rsplit("/", 1)[1]
+    assert new != gid, page.inner_text("[data-testid=end-status]")  # the page went there
     view = requests.get(f"{server}/v1/games/{new}", timeout=5).json()
-    assert view["rematch_of"] == gid and [p["kind"] for p in view["players"]] == [
+    assert view.get("rematch_of") == gid, (new, view)
+    assert [p["kind"] for p in view["players"]] == [
         "bot:random", "human"]  # fmt: skip
     expect(page.locator("[data-testid=game-title]")).to_have_text("Spit against bot (random)")
 

@@ -242,6 +242,19 @@ def test_a_rematch_ask_counts_against_the_game_creation_bucket(redis_client):
     assert again.status_code == 201
 
 
+def test_a_rematch_ask_with_no_game_creation_limit_makes_its_game(redis_client):
+    """With the game-creation limit off (``SPITLOG_RATE_GAMES=0``, as ``spitlog dev`` and
+    the browser tests run) and the other limits on, an ask is charged to nothing and
+    makes its game."""
+    app = create_app(app_settings(rate_games=0, rate_requests=1000.0), redis_client=redis_client)
+    client = app.test_client()
+    g = client.post("/v1/games", json={"game": "speed", "opponent": "bot:easy"}).get_json()
+    resign(client, g["id"], g["token"])
+    made = client.post(f"/v1/games/{g['id']}/rematch", json={}, headers=bearer(g["token"]))
+    assert made.status_code == 201, made.get_json()
+    assert made.get_json()["state"]["rematch_of"] == g["id"]
+
+
 def test_asking_again_or_reading_a_rematch_never_draws_on_the_game_creation_bucket(
     redis_client,
 ):
