@@ -57,7 +57,9 @@ class HttpOutbound:
                 return conn.getresponse().status
             except (HTTPError, OSError, http.client.HTTPException) as e:
                 last = e
-                if not timer.is_alive():  # the time is up: no other address either
+                # the time is up (the timer cut the connection, or the socket's own timeout,
+                # of the same length, came first): no other address either
+                if not timer.is_alive() or isinstance(e, TimeoutError):
                     raise OSError(f"no answer within {timeout_s:g} s") from None
             finally:
                 timer.cancel()
