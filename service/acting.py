@@ -122,8 +122,9 @@ class Acting:
                     f"the game is at version {result.version}", version=result.version
                 )
             self.metrics.append_retries.inc()
-            # a random pause, growing: two seats acting in lockstep take turns losing
-            time.sleep(self.entropy.jitter(0.001 * (attempt + 1)))
+            # a random pause, growing up to 20 ms: two seats acting in lockstep take turns
+            # losing
+            time.sleep(self.entropy.jitter(min(0.001 * (attempt + 1), 0.02)))
             game, fresh = self.reading.caught_up(game, result), True
         self.metrics.action("any", "busy")
         raise Busy("the game changed too fast to act on: retry", retry_after_s=1)

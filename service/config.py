@@ -137,7 +137,7 @@ class Settings(BaseSettings):
     )  # fmt: skip
     state_cache: int = _f(2048, "games whose latest state each process keeps decoded", ge=0)
     append_retries: int = _f(
-        8, "re-decisions after a version clash before a `503` (`Retry-After: 1`)", ge=0
+        32, "re-decisions after a version clash before a `503` (`Retry-After: 1`)", ge=0
     )
     idempotency_ttl_s: float = _f(
         86_400, "how long an `Idempotency-Key`'s record is kept (as Stripe keeps keys)", gt=0

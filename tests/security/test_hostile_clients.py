@@ -84,8 +84,7 @@ def test_a_hundred_slow_bodies_freeze_nothing(stack):
         bystanders.stop()
     assert played, (attacked.acked, bystanders.acked, attacked.statuses, bystanders.statuses)
     for players in (attacked, bystanders):
-        assert players.statuses.get(503, 0) == 0, players.statuses
-        assert not any(s >= 500 for s in players.statuses), players.statuses
+        assert not any(s >= 500 for s in players.statuses), (players.statuses, players.errors)
         assert [r for _g, r in players.results if r == "T-4"] == []  # nobody forfeited
     # the slow bodies got 408 once their time was up (or nothing yet), never a game's answer
     assert set(slow.answers) <= {408}, set(slow.answers)

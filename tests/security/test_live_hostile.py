@@ -93,7 +93,7 @@ def _raw(port: int, gid: str, protocols: list[str], rcvbuf: int | None = None):
 
 def _played(players: Players, timeout: float = 300) -> None:
     assert until(lambda: min(players.acked) >= ACKED, timeout), players.acked
-    assert not any(s >= 500 for s in players.statuses), players.statuses
+    assert not any(s >= 500 for s in players.statuses), (players.statuses, players.errors)
 
 
 def test_a_reader_that_never_reads_is_closed_and_holds_nothing(stack):

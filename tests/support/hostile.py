@@ -98,6 +98,7 @@ class Players:
         self.statuses: dict[int, int] = {}
         self.results: list[tuple[str, str | None]] = []  # (game id, result) of ended games
         self.acked = [0, 0]  # each seat's actions answered 201
+        self.errors: list[str] = []  # the bodies of the answers of 500 and above
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self.new_game()
@@ -115,6 +116,8 @@ class Players:
         with self._lock:
             self.latencies.append(took)
             self.statuses[r.status] = self.statuses.get(r.status, 0) + 1
+            if r.status >= 500:
+                self.errors.append(f"{method} {path} {r.status} {data[:300]!r}")
         return r.status, json.loads(data) if data else None
 
     def new_game(self) -> None:
