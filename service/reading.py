@@ -134,7 +134,7 @@ class Reading:
         (version, event's wire form); from the archive once the game has left Redis."""
         last = game.version if upto is None else min(upto, game.version)
         if game.log is None:
-            entries = self.store.read_after(game.id, after, limit, last)
+            entries = self.store.read_after(game.id, after, limit, upto)
             want = max(0, last - after) if limit is None else min(limit, max(0, last - after))
             if len(entries) >= want or not game.state.over:
                 return entries

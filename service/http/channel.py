@@ -243,7 +243,9 @@ class Session:
                           % (game.version, orjson.dumps(seat), state))  # fmt: skip
         self.last = game.version
         if self.after is not None and self.after < game.version:
-            self._events(game, svc.reading.entries(game, self.after), state)
+            # up to the hello's version: what came after is the pusher's to send
+            entries = svc.reading.entries(game, self.after, upto=game.version)
+            self._events(game, entries, state)
 
     def _events(self, game, entries, state: bytes) -> None:
         events = self.svc.reading.redacted(entries, self.seat, game.state.over, game.record)

@@ -228,13 +228,17 @@ def test_apps_keys_authenticate_until_revoked(world):
     assert "revoked" in str(e.value)
 
 
-def test_the_entries_of_a_loaded_game_end_at_its_version_though_the_log_went_on(world):
-    """A game loaded at version v reads its entries up to v, not what was appended since:
-    a channel's resume sends them with the view of v, and the pusher the rest (once)."""
+def test_the_entries_of_a_game_loaded_earlier_go_on_to_the_log_or_end_at_upto(world):
+    """A game loaded at version v reads the entries appended since (a stream holds the game
+    it began with and reads on), unless ``upto`` ends them (a channel's resume sends them
+    up to its hello's version, and its pusher the rest)."""
     gid, t0, _t1 = seated(world)
     reading = world.cases.reading
     game = reading.load(gid)
     world.acting.act(gid, t0, {"type": "ready"})
-    assert reading.load(gid).version > game.version
-    assert [v for v, _d in reading.entries(game)] == list(range(1, game.version + 1))
-    assert [v for v, _d in reading.entries(game, 1)] == list(range(2, game.version + 1))
+    now = reading.load(gid).version
+    assert now > game.version
+    assert [v for v, _d in reading.entries(game)] == list(range(1, now + 1))
+    assert [v for v, _d in reading.entries(game, 1, upto=game.version)] == list(
+        range(2, game.version + 1)
+    )
