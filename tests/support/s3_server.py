@@ -92,7 +92,7 @@ def start_s3(workdir: str | os.PathLike, timeout: float = 60) -> S3Server:
     proc = subprocess.Popen(
         [exe, "server", f"-dir={work / 'data'}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
          f"-master.port={master}", f"-volume.port={volume}", f"-filer.port={filer}",
-         "-s3", f"-s3.port={s3}", "-s3.port.iceberg=0", f"-s3.config={config}",
+         "-s3", f"-s3.port={s3}", "-s3.port.iceberg=0", "-s3.port.lance=0", f"-s3.config={config}",
          "-master.volumeSizeLimitMB=64", "-volume.max=0"],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
