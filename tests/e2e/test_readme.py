@@ -63,7 +63,7 @@ S3_AUDIT = (  # (the archive on a real S3 server: its test runs the audit of the
 # Where each README command runs (a test of this module), or why CI runs it already.
 RUNS = {
     "pip install -e '.[dev]' && spitlog dev": "test_spitlog_dev_then_replay_audit_and_archive",
-    "pip install -e '.[test]' && python -m pytest -q": "CI: .ci/run runs exactly this",
+    "pip install -e '.[test]' && python -m pytest -q -n 2": "CI: .ci/run runs exactly this",
     "spitlog simulate --game spit --games 200": "test_simulate",
     "spitlog asyncapi -o asyncapi.yaml": "test_asyncapi",
     "spitlog worker": "test_worker_and_scheduler",
@@ -112,7 +112,7 @@ def test_every_command_of_the_readme_runs_here():
         else:
             assert how.startswith("CI: ") or callable(globals().get(how)), how
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
-    assert ci[-1] == "python -m pytest -q"
+    assert ci[-1] == "python -m pytest -q -n 2"
     assert any(line.startswith("pip install --quiet -e '.[test]'") for line in ci)
     assert len(replay) >= 6 and REPLAY_AND_AUDIT in globals()
 

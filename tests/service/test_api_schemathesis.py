@@ -101,7 +101,10 @@ schema = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml"), config=CONFI
 CASES: dict[str, set[str]] = defaultdict(set)  # operation -> the modes of the cases sent
 
 
-@pytest.fixture(scope="module")
+# one parameter, the server's command: its ID gives each operation's test a node ID of its
+# own (under pytest 9 schemathesis's otherwise share their function's), which pytest-xdist
+# schedules by
+@pytest.fixture(scope="module", params=["serve"])
 def served(redis_url):
     """``spitlog serve`` on the real Redis, limits off, streams and long polls ending at
     once: (its base URL, {game kind: (a game of it there, seat 0's token)})."""

@@ -48,6 +48,7 @@ def test_its_schemas_are_openapi_yamls_and_every_close_code_is_documented():
     assert doc["operations"]["hello"]["action"] == "send"
 
 
+@pytest.mark.slow  # a Node.js process, and tests/e2e's npm packages
 def test_asyncapi_parser_finds_it_valid():
     """@asyncapi/parser, from tests/e2e's package lock (``npm ci --prefix tests/e2e``)."""
     if shutil.which("node") is None or not (E2E / "node_modules" / "@asyncapi").exists():

@@ -136,6 +136,7 @@ def test_main_returns_the_exit_status():
     assert main(["no-such-command"]) == 2
 
 
+@pytest.mark.slow  # a worker process, which waits for its Sentinels' timeouts: about 5 s
 def test_a_worker_whose_sentinels_name_no_master_says_so_in_one_line_and_exits_2():
     """``spitlog worker`` with a ``redis+sentinel://`` URL whose Sentinel port nobody
     listens on: one line naming SPITLOG_REDIS_URL and the master, no traceback, no

@@ -213,6 +213,7 @@ def served() -> tuple[object, set[str]]:
     return app, set(re.findall(r'\bid="([^"]+)"', r.get_data(as_text=True)))
 
 
+@pytest.mark.slow  # every module's source read and every game's rules: about 4 s
 def test_every_rule_id_the_code_can_emit_has_an_entry_and_an_anchor(served):
     """The rules (C-*..Q-*, H-*, T-1..T-6) and the rulings (unplayed) of the built-in games:
     docs/rules.md has an entry for each, and /docs/rules an anchor."""
