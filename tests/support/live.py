@@ -143,6 +143,17 @@ def until(condition, timeout: float = 60, step: float = 0.01) -> bool:
     return True
 
 
+def _sent(v: Viewer, msg: dict) -> bool:
+    """Send ``msg`` on ``v``'s channel; False if it closed before (the game ended meanwhile:
+    the caller looks at the close code)."""
+    try:
+        v.send(msg)
+    except ConnectionClosed:
+        v.closed()
+        return False
+    return True
+
+
 def play_over_channels(seats: list[Viewer], seed: int, illegal=None) -> int:
     """Random legal actions of the seats, each chosen on the view its channel was pushed
     and sent on that channel (with the version it saw and a key), until the game is
@@ -167,12 +178,13 @@ def play_over_channels(seats: list[Viewer], seed: int, illegal=None) -> int:
             continue
         seat, action, version = rng.choice(choices)
         if illegal is not None and rng.random() < 0.15:
-            seats[1].send({"op": "act", "id": f"i{step}", "action": illegal(seats[1].view, rng)})
-            seats[1].reply(f"i{step}", closing=True)
+            mid = f"i{step}"
+            if _sent(seats[1], {"op": "act", "id": mid, "action": illegal(seats[1].view, rng)}):
+                seats[1].reply(mid, closing=True)
         v, mid = seats[seat], f"m{step}"
-        v.send({"op": "act", "id": mid, "action": action, "expected_version": version,
-                "idempotency_key": mid})  # fmt: skip
-        reply = v.reply(mid, closing=True)
+        sent = _sent(v, {"op": "act", "id": mid, "action": action, "expected_version": version,
+                         "idempotency_key": mid})  # fmt: skip
+        reply = v.reply(mid, closing=True) if sent else None
         if reply is None:  # the game ended (the other seat's move): the channel closed
             assert v.code == 1000, (v.code, v.reason)
             return acked
