@@ -5,6 +5,7 @@ that shows cards goes through ``domain.view`` / ``domain.redact`` for the caller
 its log, its past states and its export."""
 
 import logging
+from dataclasses import replace
 
 import domain
 from domain import State
@@ -16,6 +17,10 @@ from .players import decorate, with_players
 from .ports import Archive, Clash, GameStore
 
 log = logging.getLogger(__name__)
+
+# the events after which a game's record is no longer the one before them: a seat taken
+# names its player; the end applies the rating and opens the rematch
+RECORD_EVENTS = frozenset({"seat_taken", "game_ended", "game_aborted"})
 
 
 class Reading:
@@ -57,6 +62,33 @@ class Reading:
             state = cached.state
         game = self._advance(Game(game_id, state, loaded.record), tail, loaded.version)
         return game, loaded.idem
+
+    def moved_on(self, game: Game, entries) -> Game | None:
+        """``game`` moved on by the log's ``entries`` (as the live hub or the store gave
+        them; those it already holds are passed over) with the reducer, without a read;
+        this process's cached game instead when it is already there. None, and the
+        caller loads the game, when they do not follow on from it, when one of them
+        changes the game's record (``RECORD_EVENTS``), or for an archived game."""
+        fresh = [e for e in entries if e[0] > game.version]
+        if not fresh:
+            return game
+        if game.log is not None or fresh[0][0] != game.version + 1:
+            return None
+        if any(d["type"] in RECORD_EVENTS for _v, d in fresh):
+            return None
+        target = fresh[-1][0]
+        cached = self.cache.get(game.id)
+        if cached is not None and cached.version == target and cached.log is None:
+            return cached
+        state = domain.replay((domain.event_from_dict(d) for _v, d in fresh), game.state)
+        if state.version != target:
+            return None
+        record = game.record
+        if record.status != state.status:  # as an append keeps it
+            record = replace(record, status=state.status)
+        moved = Game(game.id, state, record)
+        self.cache.put(moved)
+        return moved
 
     def caught_up(self, game: Game, clash: Clash) -> Game:
         """``game`` after an append that found it behind: moved on by the events the clash

@@ -155,6 +155,7 @@ class Session:
         self.token: str | None = None
         self.ws: websocket.Socket | None = None
         self.last = 0  # the version the client has every event up to
+        self.known = None  # the game as the pusher knows it (``Reading.moved_on``)
         s = self.svc.settings
         self.frames = _Bucket(s.live_frames_per_s, max(2 * s.live_frames_per_s, 10))
         self.bytes = _Bucket(BYTES_PER_S, BYTES_BURST)
@@ -241,7 +242,7 @@ class Session:
         state = svc.views.json(svc.reading, game, seat)
         self.ws.send_text(b'{"op":"hello","version":%d,"seat":%s,"state":%s}'
                           % (game.version, orjson.dumps(seat), state))  # fmt: skip
-        self.last = game.version
+        self.last, self.known = game.version, game
         if self.after is not None and self.after < game.version:
             # up to the hello's version: what came after is the pusher's to send
             entries = svc.reading.entries(game, self.after, upto=game.version)
@@ -275,13 +276,16 @@ class Session:
                     ping = now + s.sse_keepalive_s
                 if not hub.wait(self.game_id, self.last, min(step, end - now, ping - now)):
                     continue
-                game = svc.reading.load(self.game_id)
+                entries = hub.since(self.game_id, self.last)
+                game = svc.reading.moved_on(self.known, entries) if entries else None
+                if game is None:  # not told by the hub, or the game's record changed
+                    game = svc.reading.load(self.game_id)
+                    if not entries or entries[-1][0] < game.version:
+                        entries = svc.reading.entries(game, self.last)
+                    entries = [e for e in entries if e[0] <= game.version]
+                self.known = game
                 if game.version <= self.last or not ws.open:
                     continue
-                entries = hub.since(self.game_id, self.last)
-                if not entries or entries[-1][0] < game.version:
-                    entries = svc.reading.entries(game, self.last)
-                entries = [e for e in entries if e[0] <= game.version]
                 self._events(game, entries, svc.views.json(svc.reading, game, self.seat))
                 self.last = game.version
                 if game.state.over:

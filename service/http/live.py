@@ -184,14 +184,21 @@ def stream(
     sock = client_socket(environ)
     cache = svc.views
 
+    known, pending = game, []  # the game as the stream knows it; the entries sent since
+
     def current(last: int, ended: bool):
-        """(version, the view's JSON) of the game now, or None if it is behind ``last``. At
-        the end, read anew: the view shows the game's meta as it is then."""
+        """(version, the view's JSON) of the game now, or None if it is behind ``last``:
+        the game the stream knows moved on by the entries it sent (``Reading.moved_on``),
+        else read anew (always at the end: the view shows the game's meta as it is then)."""
+        nonlocal known
+        sent = pending[:]
+        pending.clear()
         if not (public or ended):
-            body = cache.peek(game.id, last, seat)
-            if body is not None:
-                return last, body
-        now = svc.reading.load(game.id)
+            moved = svc.reading.moved_on(known, sent)
+            if moved is not None and moved.version == last:
+                known = moved
+                return last, cache.json(svc.reading, moved, seat)
+        now = known = svc.reading.load(game.id)
         if now.version < last:
             return None
         return now.version, cache.json(svc.reading, now, seat)
@@ -199,12 +206,13 @@ def stream(
     def stream():
         metrics.sse_open.inc()
         try:
-            if fmt.start:
-                yield fmt.start
             last = viewed = after
+            head = fmt.start
             if views:
                 viewed = game.version
-                yield fmt.view(viewed, cache.json(svc.reading, game, seat), after >= viewed)
+                head += fmt.view(viewed, cache.json(svc.reading, game, seat), after >= viewed)
+            if head:
+                yield head
             now = time.monotonic()
             end, ping = now + max_s, now + keep_s
             # whether the log moved past ``last``: None (unknown: read the store), True
@@ -216,19 +224,22 @@ def stream(
                 if entries is None and moved is not False:
                     entries = svc.reading.entries(game, last, PAGE)
                     more = len(entries) >= PAGE
-                if entries:
-                    yield b"".join(
+                if entries:  # the events, and the view they lead to, in one write
+                    out = [
                         fmt.event(e) for e in Reading.redacted(entries, seat, public, game.record)
-                    )
+                    ]
                     last = entries[-1][0]
+                    if views:
+                        pending.extend(entries)
                     ended = any(d["type"] in _END_EVENTS for _v, d in entries)
                     if views and not more and last > viewed:
                         seen = current(last, ended)
                         if seen is not None and seen[0] == last:
                             viewed = last
-                            yield fmt.view(last, seen[1])
+                            out.append(fmt.view(last, seen[1]))
                         elif seen is not None and seen[0] > last:
                             more = True  # events it shows are not sent yet: read them
+                    yield b"".join(out)
                     if ended:
                         return
                     moved = None if more else False  # the next wait says if more came

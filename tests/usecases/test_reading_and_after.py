@@ -5,6 +5,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import domain
 from service.errors import (
@@ -242,3 +244,49 @@ def test_the_entries_of_a_game_loaded_earlier_go_on_to_the_log_or_end_at_upto(wo
     assert [v for v, _d in reading.entries(game, 1, upto=game.version)] == list(
         range(2, game.version + 1)
     )
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**16), step=st.integers(1, 4))
+def test_a_game_moved_on_by_its_entries_is_the_game_read_anew(seed, step):
+    """A stream's copy of a game moved on by the entries it sent (``Reading.moved_on``,
+    the reducer, no read) is the game another process reads anew at that version: its
+    state, and its views for both seats and a spectator. Entries that do not follow on,
+    or that change the game's record (a seat taken, the end), are left to a load."""
+    world = make_world(seed)
+    made = world.cases.seating.create("spit", {}, "human", "c0").body
+    gid = made["id"]
+    watcher = world.another_process().cases.reading  # the stream's process, its own cache
+    known = watcher.load(gid)
+    joined = world.cases.joining.join(gid, "c1").body
+    seat_taken = world.cases.reading.entries(world.cases.reading.load(gid), known.version)
+    assert seat_taken[0][1]["type"] == "seat_taken"
+    assert watcher.moved_on(known, seat_taken) is None  # the record names the player now
+    known = watcher.load(gid)
+    tokens, rng, moved_on = (made["token"], joined["token"]), random.Random(seed), 0
+    for _step in range(200):
+        state = world.cases.reading.load(gid).state
+        if state.over:
+            break
+        for seat in (0, 1):
+            moves = [a for a in domain.legal_actions(state, seat) if type(a) is not domain.Resign]
+            if moves:
+                world.acting.act(gid, tokens[seat], domain.action_to_dict(rng.choice(moves)))
+                state = world.cases.reading.load(gid).state
+        now = world.cases.reading.load(gid)
+        if now.version - known.version < step and not now.state.over:
+            continue
+        entries = world.cases.reading.entries(now, known.version)
+        if len(entries) > 1:
+            assert watcher.moved_on(known, entries[1:]) is None  # a gap: not what follows
+        moved = watcher.moved_on(known, entries)
+        if now.state.over:
+            assert moved is None  # the end changes the record: read anew
+            break
+        fresh = world.another_process().cases.reading.load(gid)
+        assert moved.version == fresh.version and moved.record == fresh.record
+        assert domain.state_to_dict(moved.state) == domain.state_to_dict(fresh.state)
+        for seat in (0, 1, None):
+            assert watcher.view(moved, seat) == watcher.view(fresh, seat)
+        known, moved_on = moved, moved_on + 1
+    assert moved_on >= 3
