@@ -1111,9 +1111,10 @@ def _pair_channel(base: str, seconds: float, seed: int, out: list) -> None:
     out.append((acts, ok, 0))
 
 
-def service(pairs: int, seconds: float, rounds: int) -> str:
+def service(pairs: int, seconds: float, rounds: int) -> dict:
     """Actions over the seat channel against ``POST /actions`` on ``spitlog serve`` (one
-    gevent worker, its own redis-server): the server's CPU per action, side by side."""
+    gevent worker, its own redis-server): the server's CPU per action, side by side, the
+    median of ``rounds``: {"http"|"channel": {"per_act", "per_ok"} in ms, "ratio"}."""
     import tempfile
     import threading
 
@@ -1152,7 +1153,13 @@ def service(pairs: int, seconds: float, rounds: int) -> str:
             stop(redis_proc)
     med = {k: {f: statistics.median(x[f] for x in v) for f in ("per_act", "per_ok")}
            for k, v in got.items()}  # fmt: skip
-    ratio = med["channel"]["per_act"] / med["http"]["per_act"]
+    med["ratio"] = med["channel"]["per_act"] / med["http"]["per_act"]
+    return med
+
+
+def service_table(med: dict) -> str:
+    """``service``'s figures as a Markdown table."""
+    ratio = med["ratio"]
     rows = ["| transport | server CPU per act | per act answered 201 | channel / POST |",
             "|---|---|---|---|",
             f"| POST /actions (+ a read after each refusal) | {med['http']['per_act']:.3f} ms "
@@ -1183,7 +1190,7 @@ def main() -> None:
         return
     if args.service:
         t0, load = time.monotonic(), os.getloadavg()[0]
-        table_ = service(8, 5.0 if args.quick else 15.0, args.rounds)
+        table_ = service_table(service(8, 5.0 if args.quick else 15.0, args.rounds))
         print(f"\nspitlog serve (1 gevent worker), 8 games played flat out; "
               f"{time.monotonic() - t0:.0f} s, load average {load:.2f} at the start, "
               f"{os.getloadavg()[0]:.2f} at the end\n{table_}")  # fmt: skip

@@ -39,6 +39,7 @@ sys.path.insert(0, str(HERE))
 
 import bench_domain  # noqa: E402
 import bench_service as bs  # noqa: E402
+import bench_ws  # noqa: E402
 import capacity as cap  # noqa: E402
 import fault_durability  # noqa: E402
 import flood  # noqa: E402
@@ -48,6 +49,7 @@ import memory  # noqa: E402
 from domain import event_from_dict, event_to_dict, replay  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str, str]] = []  # measure, this machine, against, ratio, target
+FLOOR: dict = {}  # the floor's server CPU per request in this run (``throughput``)
 
 
 def row(measure: str, here: str, against: str = "", ratio: str = "", target: str = "") -> None:
@@ -66,6 +68,7 @@ def q(xs: list[float], p: float) -> float:
 def throughput(redis_port: int, redis_pid: int, seconds: float) -> None:
     t = bs.throughput(redis_port, redis_pid, seconds)
     f, a = t["floor"], t["api"]
+    FLOOR["cpu_ms"] = f["cpu_ms"]
     row("action throughput, 2 gevent workers, 16 clients", f"{a['rate']:,.0f} actions/s",
         f"floor {f['rate']:,.0f} req/s", f"{t['ratio']:.2f}", ">= 0.70")  # fmt: skip
     row("server CPU per action (reads aside) vs floor", f"{t['action_cpu_ms']:.2f} ms",
@@ -159,6 +162,21 @@ def live_loop(redis_port: int, seconds: float) -> None:
             f"game-second; {m['cpu_ms_per_action']:.2f} ms per action",
             "" if o is None else f"x{m['cpu_ms_per_game_s'] / o['cpu_ms_per_game_s']:.2f} "
             f"(x{m['cpu_ms_per_action'] / o['cpu_ms_per_action']:.2f} per action)", "")  # fmt: skip
+    if "cpu_ms" in FLOOR:
+        floor = FLOOR["cpu_ms"]
+        row("live loop, views in the stream: API CPU per game-second vs floor per request",
+            f"{new['cpu_ms_per_game_s']:.2f} ms", f"floor {floor:.2f} ms per request",
+            f"x{new['cpu_ms_per_game_s'] / floor:.1f}", "<= x2.5")  # fmt: skip
+
+
+def channel_cost(seconds: float) -> None:
+    """bench_ws.py --service: the server's CPU per action on the seat channel against
+    ``POST /actions``, the two taking turns (8 pairs of seats, 2 rounds)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        m = bench_ws.service(8, seconds, 2)
+    row("server CPU per action: seat channel vs POST /actions (one worker)",
+        f"{m['channel']['per_act']:.2f} ms", f"POST {m['http']['per_act']:.2f} ms",
+        f"{m['ratio']:.2f}", "")  # fmt: skip
 
 
 # ---------------------------------------------------------------- domain
@@ -275,19 +293,29 @@ def failover(failovers: int, cuts: tuple[float, ...]) -> None:
 # ---------------------------------------------------------------- capacity
 
 
+CAPACITY_RUNS = (  # (mix, the people's clients, target)
+    ("humans", "http", ">= 1,000"),
+    ("humans", "views", ">= 1,000"),
+    ("humans", "channel", ">= 1,000"),
+    ("bots", "views", ">= 600; bot due p99 <= 30 ms"),
+)
+
+
 def capacity(quick: bool) -> None:
-    """bench/capacity.py: games at human pace held at once, humans only and half against
-    a hosted bot; the CPU split at the largest number held (fractions of one core)."""
-    for mix, target in (("humans", ">= 1,000"), ("bots", ">= 1,000; bot due p99 <= 30 ms")):
+    """bench/capacity.py: games at human pace held at once, humans only (each kind of
+    client, one ramp after another) and half against a hosted bot; the CPU split at the
+    largest number held (fractions of one core)."""
+    for mix, clients, target in CAPACITY_RUNS:
         # bots: three worker processes, so that decisions due at once do not wait for one
         # another (with two, the bots' due p99 passes 30 ms at 300 games, the box at 64%)
         r = cap.run(mix, cap.QUICK_LEVELS if quick else cap.LEVELS,
                     warmup=4 if quick else 8, window=8 if quick else 20, procs=2,
                     workers=3 if mix == "bots" else 1, bisect=1 if quick else 2,
-                    verbose=False)  # fmt: skip
+                    verbose=False, clients=clients)  # fmt: skip
         at = r["at"]
-        label = ("capacity, games of two people at human pace" if mix == "humans"
-                 else "capacity, half of them one person against bot:hard, 3 workers")  # fmt: skip
+        label = (f"capacity, games of two people at human pace ({clients})" if mix == "humans"
+                 else f"capacity, half of them one person against bot:hard ({clients}), "
+                 "3 workers")  # fmt: skip
         if at is None:
             row(label, "0 games", f"first level not held: {r['failed']['why']}"[:90], "", target)
             continue
@@ -347,7 +375,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     ap.add_argument("--skip", default="", help="comma-separated parts to leave out: throughput,"
-                    "limits,latency,cost,sse,live,domain,workers,idle,flood,durability,failover,"
+                    "limits,latency,cost,sse,live,channel,domain,workers,idle,flood,durability,failover,"
                     "memory,capacity")  # fmt: skip
     args = ap.parse_args()
     quick, skip = args.quick, set(filter(None, args.skip.split(",")))
@@ -372,6 +400,8 @@ def main() -> None:
                 sse(redis_port, seconds=8 if quick else 15)
             if "live" not in skip:
                 live_loop(redis_port, seconds=15 if quick else 30)
+            if "channel" not in skip:
+                channel_cost(seconds=5 if quick else 15)
             if "flood" not in skip:
                 flood_isolation(redis_port, seconds=5 if quick else 12)
         finally:
