@@ -5,7 +5,6 @@ that shows cards goes through ``domain.view`` / ``domain.redact`` for the caller
 its log, its past states and its export."""
 
 import logging
-from dataclasses import replace
 
 import domain
 from domain import State
@@ -80,13 +79,15 @@ class Reading:
         cached = self.cache.get(game.id)
         if cached is not None and cached.version == target and cached.log is None:
             return cached
-        state = domain.replay((domain.event_from_dict(d) for _v, d in fresh), game.state)
+        try:
+            state = domain.replay((domain.event_from_dict(d) for _v, d in fresh), game.state)
+        except (ValueError, KeyError, TypeError, domain.DomainError, domain.CardError) as e:
+            log.warning("entries of %s did not move its game on (%s)", game.id, type(e).__name__)
+            return None
         if state.version != target:
             return None
-        record = game.record
-        if record.status != state.status:  # as an append keeps it
-            record = replace(record, status=state.status)
-        moved = Game(game.id, state, record)
+        # (the record's status moves only with a seat taken or the end, both read anew)
+        moved = Game(game.id, state, game.record)
         self.cache.put(moved)
         return moved
 

@@ -204,6 +204,7 @@ def stream(
         return now.version, cache.json(svc.reading, now, seat)
 
     def stream():
+        nonlocal known
         metrics.sse_open.inc()
         try:
             last = viewed = after
@@ -225,15 +226,22 @@ def stream(
                     entries = svc.reading.entries(game, last, PAGE)
                     more = len(entries) >= PAGE
                 if entries:  # the events, and the view they lead to, in one write
+                    if any(d["type"] == "seat_taken" for _v, d in entries):
+                        known = svc.reading.load(game.id)  # its record names the player now
                     out = [
-                        fmt.event(e) for e in Reading.redacted(entries, seat, public, game.record)
+                        fmt.event(e) for e in Reading.redacted(entries, seat, public, known.record)
                     ]
                     last = entries[-1][0]
                     if views:
-                        pending.extend(entries)
+                        pending.extend(e for e in entries if e[0] > known.version)
                     ended = any(d["type"] in _END_EVENTS for _v, d in entries)
+                    more = more and not ended  # the end's page is the last
                     if views and not more and last > viewed:
-                        seen = current(last, ended)
+                        try:
+                            seen = current(last, ended)
+                        except Exception:  # the store failing: the events go out first
+                            yield b"".join(out)
+                            raise
                         if seen is not None and seen[0] == last:
                             viewed = last
                             out.append(fmt.view(last, seen[1]))

@@ -268,3 +268,35 @@ def test_the_view_cache_holds_at_most_its_size_of_games_least_recent_out():
     views.json(games, at(1, gid="g_3"), 0)
     assert views.peek("g_2", 1, 0) is None
     assert views.peek("g_1", 1, 0) is not None and views.peek("g_3", 1, 0) is not None
+
+
+@pytest.mark.parametrize("views", [False, True])
+def test_a_stream_opened_on_a_waiting_game_names_the_player_who_takes_the_seat(live, views):
+    """The ``seat_taken`` a stream sends names the seat's player as the log read after it
+    does (the stream was opened before the record knew them), and a views stream's view
+    after it shows them."""
+    app, client = live, live.test_client()
+    gid, t0, _t1 = new_game(client, join=False)
+    got: list = []
+    path = f"/v1/games/{gid}/events?after=0" + ("&views=true" if views else "")
+    reader = threading.Thread(target=read_until, args=(
+        app, path, {**NDJSON, **bearer(t0)},
+        lambda text: '"seat_taken"' in text and (not views or text.count('"view"') >= 2),
+        got))  # fmt: skip
+    reader.start()
+    end = time.monotonic() + 30
+    while '"game_created"' not in "".join(got):  # the stream is open, the seat not taken
+        assert time.monotonic() < end, "the stream sent nothing"
+        time.sleep(0.005)
+    r = client.post(f"/v1/games/{gid}/seats", json={"kind": "bot", "name": "Robo 9000"})
+    assert r.status_code == 201, r.get_json()
+    reader.join(60)
+    lines = ndjson_lines("".join(got))
+    taken = [x["event"] for x in lines if x["type"] == "event"
+             and x["event"]["type"] == "seat_taken"]  # fmt: skip
+    logged = [e for e in client.get(f"/v1/games/{gid}/events", headers=bearer(t0)).get_json()[
+        "events"] if e["type"] == "seat_taken"]  # fmt: skip
+    assert taken == logged and taken[0]["name"] == "Robo 9000"
+    if views:
+        view = [x for x in lines if x["type"] == "view"][-1]["state"]
+        assert view["players"][1]["name"] == "Robo 9000"
