@@ -99,6 +99,12 @@ def pytest_collection_modifyitems(config, items):
         if (_slow_path(item.path) or item.get_closest_marker("redis") is not None
                 or SLOW_FIXTURES.intersection(item.fixturenames)):  # fmt: skip
             item.add_marker(pytest.mark.slow)
+    # `-n 2` hands each worker a module at a time in this order (`--no-loadscope-reorder`):
+    # the modules with a slow test first, the quick ones last, so that no long module
+    # starts late while the other worker runs out of modules (as the longest with the
+    # fewest tests did when xdist put the modules with the most tests first)
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow)  # stable: else the collection's order
 
 
 SESSION_MARK = "PYTEST_SESSION_OF_SPITLOG"

@@ -5,6 +5,7 @@
 import io
 import os
 import runpy
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,40 @@ def test_every_slow_module_and_directory_is_there():
 ])  # fmt: skip
 def test_slow_by_where_it_is(path, slow):
     assert conftest._slow_path(ROOT / path) is slow
+
+
+class _Item:
+    """What the collection hook reads of a test: its module's path, its markers."""
+
+    def __init__(self, path: str, marked: bool = False):
+        self.path, self.fixturenames = ROOT / path, []
+        self.marks = {"slow"} if marked else set()
+
+    def get_closest_marker(self, name: str):
+        return name if name in self.marks else None
+
+    def add_marker(self, mark) -> None:
+        self.marks.add(mark.name)
+
+
+def test_the_modules_with_a_slow_test_are_handed_out_first():
+    """``-n 2`` hands the modules to its workers in the collection's order: every module
+    with a slow test (by where it is, or one marked by hand) before every module without,
+    each in the order it was collected; xdist's own order (the most tests first, which
+    left long modules of two tests to start last) is off."""
+    fast, hand, e2e = "tests/unit/test_a.py", "tests/service/test_b.py", "tests/e2e/test_c.py"
+    items = [_Item(fast), _Item(hand), _Item(hand, marked=True), _Item(fast), _Item(e2e),
+             _Item(e2e)]  # fmt: skip
+    before = list(items)
+    conftest.pytest_collection_modifyitems(None, items)
+    assert items == [before[i] for i in (1, 2, 4, 5, 0, 3)]
+    slow = [i.get_closest_marker("slow") for i in items]
+    assert slow == [None, "slow", "slow", "slow", None, None]  # hand: one test marked
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        addopts = tomllib.load(f)["tool"]["pytest"]["ini_options"]["addopts"].split()
+    assert "--no-loadscope-reorder" in addopts and addopts[addopts.index("--dist") + 1] == (
+        "loadfile"
+    )
 
 
 def test_a_test_on_a_real_server_is_slow(request, redis_url):

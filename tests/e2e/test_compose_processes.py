@@ -235,15 +235,29 @@ def _hosts(value: str, ports: dict[tuple[str, int], int]) -> str:
     return value
 
 
-def _stop(proc: subprocess.Popen) -> int:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+def _stop(procs: dict[str, subprocess.Popen], grace: float = 30.0) -> dict[str, int]:
+    """SIGTERM to each process still running, all at once (as compose stops services that
+    do not depend on one another), then each one's exit code; one still running ``grace``
+    seconds after its SIGTERM is killed with its process group (its code: -9)."""
+    for proc in procs.values():
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    end = time.monotonic() + grace
+    for proc in procs.values():
         try:
-            proc.wait(30)
+            proc.wait(max(0.0, end - time.monotonic()))
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
-    return proc.returncode
+    return {name: proc.returncode for name, proc in procs.items()}
+
+
+def _grace(service: dict) -> float:
+    """A service's ``stop_grace_period`` in seconds (compose's default: 10 s), what
+    ``docker compose down`` waits after its SIGTERM before its SIGKILL."""
+    period = str(service.get("stop_grace_period", "10s"))
+    assert period.endswith("s") and period[:-1].isdigit(), period
+    return float(period[:-1])
 
 
 def _wait(what: str, check, timeout: float = 180.0, every: float = 0.25):
@@ -435,9 +449,9 @@ def test_compose_as_processes_archives_a_game_and_reads_it_back(image, tmp_path,
         view = _call(requests.Session(), "GET", f"{base_url}/v1/games/{gid}")
         assert view.status_code == 200 and view.json()["status"] == "finished", view.text
     finally:
-        codes = {i: _stop(p) for i, p in d.procs.items()}
-        if weed_proc is not None:
-            _stop(weed_proc)
+        codes = _stop(d.procs)
+        if weed_proc is not None:  # (SeaweedFS takes 25 s to stop: compose kills it first)
+            _stop({"s3": weed_proc}, _grace(spec["services"]["s3"]))
         if r_proc is not None:
             stop_redis(r_proc)
         os.chmod(home, 0o700)
