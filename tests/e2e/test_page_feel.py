@@ -6,6 +6,7 @@ The games that count actions are played against a second seat taken through the 
 never moves (a friend who joined and said ready), so that no race with a bot can change
 what a click does between the page drawing it and the test clicking it."""
 
+import json
 import re
 import time
 
@@ -466,3 +467,50 @@ def test_skip_link_play_now_speed_hint_and_the_lobby_tab_kept_by_back(open_page,
     page.go_back()
     expect(page.locator("[data-testid=tab-finished]")).to_have_attribute("aria-selected", "true")
     page.locator("[data-testid=lobby][aria-busy=false]").wait_for()
+
+
+@pytest.mark.timeout(150)
+def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_in_words(
+    open_page, server
+):
+    """Prediction: a card clicked shows on its pile while the server's answer is still held
+    back (a route that has not answered yet); the server's refusal (its real answer to the
+    same card sent onto the pile it does not fit) takes it back to its stockpile and says so;
+    taken, it stays. (The time from the click to the card on screen, with 150 ms of network
+    delay, is measured by bench/page_latency.py, not here.)"""
+    page = open_page(DESKTOP)
+    gid, friend = _game_with_an_idle_friend(page, server)
+    card, k, other = _until_one_pile_card(page, server, gid, friend)
+    testid = card.get_attribute("data-testid")
+    name, j = card.get_attribute("data-card"), int(testid.rsplit("-", 1)[1])
+    pile, table = page.locator(f"[data-testid=pile-{k}]"), page.locator("[data-testid=table]")
+    before, v = pile.get_attribute("data-card"), table.get_attribute("data-version")
+    held = []
+    page.route(f"{server}/v1/games/{gid}/actions", lambda route: held.append(route))
+
+    card.click()
+    expect(pile).to_have_attribute("data-card", name)  # drawn ahead
+    expect(table).to_have_attribute("data-predicted", "true")
+    assert len(held) == 1 and table.get_attribute("data-version") == v  # nothing answered yet
+    assert held[0].request.post_data_json == {"type": "play", "from": j, "to": k}
+    answer = held[0].fetch(post_data=json.dumps({"type": "play", "from": j, "to": other}))
+    assert answer.status == 422, answer.text()  # the server's own refusal
+    held[0].fulfill(response=answer)
+    expect(pile).to_have_attribute("data-card", before)  # rolled back
+    expect(page.locator(f"[data-testid={testid}]")).to_have_attribute("data-card", name)
+    expect(page.locator("[data-testid=notice]")).to_contain_text(
+        f"Playing from stockpile {j + 1} on pile {'ab'[k]} was refused: "
+    )
+    expect(page.locator("[data-testid=notice]")).to_contain_text("The card went back.")
+    assert table.get_attribute("data-predicted") is None
+
+    page.locator(f"[data-testid={testid}]").click()
+    expect(pile).to_have_attribute("data-card", name)
+    assert len(held) == 2 and table.get_attribute("data-version") == v
+    with page.expect_response(f"{server}/v1/games/{gid}/actions") as taken:
+        held[1].continue_()
+    assert taken.value.ok, taken.value.text()
+    expect(table).not_to_have_attribute("data-version", v)
+    expect(pile).to_have_attribute("data-card", name)
+    assert table.get_attribute("data-predicted") is None
+    expect(page.locator("[data-testid=notice]")).to_have_text("")

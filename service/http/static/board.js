@@ -42,7 +42,8 @@ export function boardEl(v, o = {}) {
   const you = v.you;
   const bottom = you === null || you === undefined ? 0 : you;
   const top = 1 - bottom;
-  return h("div", { class: "table", "data-testid": "table", "data-version": v.version, "data-phase": v.phase },
+  return h("div", { class: "table", "data-testid": "table", "data-version": v.version, "data-phase": v.phase,
+    "data-predicted": v.predicted ? "true" : null },
     o.status ? h("div", { class: "area-status" }, o.status) : null,
     seatEl(v, bottom, o, "area-me"),
     centreEl(v, o),

@@ -3,6 +3,7 @@ import { ApiError, api, follow, GAME_ID, keepSeat, offers, seatOf } from "./api.
 import { announce, announceOnly, clearLog, h, historyEl, land, morph, note, screen } from "./dom.js";
 import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
+import { predicted, predicting } from "./predict.js";
 import {
   clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, timerWords, who,
 } from "./words.js";
@@ -18,7 +19,9 @@ export function leave() {
 }
 
 const over = (v) => v.status === "finished" || v.status === "aborted";
-const legal = (g) => (g.view && g.view.legal_actions) || [];
+/** The view on screen: the server's, with the player's plays on their way drawn ahead. */
+const shown = (g) => g.shown || g.view;
+const legal = (g) => (shown(g) && shown(g).legal_actions) || [];
 const find = (g, f) => legal(g).find(f) || null;
 
 /** The screen of a game that an id names: the page plays the seat it holds there
@@ -28,7 +31,8 @@ export async function open(id, mode) {
   if (!GAME_ID.test(id)) return noGame(id);
   const held = seatOf(id);
   const token = mode === "play" && held ? held.token : null;
-  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], refreshing: null, again: false, seen: Date.now() };
+  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], refreshing: null, again: false, seen: Date.now(),
+    pending: [], queue: Promise.resolve(), shown: null };
   G = g;
   screen(h("p", {}, "Loading the game…"), { inGame: true });
   clearLog();
@@ -167,22 +171,39 @@ function timerLine(v) {
 }
 
 // ------------------------------------------------------------------ acting
+/** Sends `action`, after the actions sent before it have their answers (so that the server
+ * takes them in the order played). A play is drawn on its pile at once (predict.js); a
+ * refusal takes it back and says why. */
 async function act(g, action) {
   if (!action) return;
   g.sel = null;
-  const since = g.view.version;
+  const ahead = predicting() && action.type === "play";
+  if (ahead) {
+    g.pending.push(action);
+    g.notice = "";
+    draw(g);
+  }
+  let since = g.view.version;  // the version the action was sent at
+  const send = g.queue.then(() => {
+    since = g.view.version;
+    return api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
+  });
+  g.queue = send.catch(() => {});
+  const done = () => { if (ahead) g.pending.splice(g.pending.indexOf(action), 1); };
   try {
-    const r = await api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
+    const r = await send;
+    done();
     if (G !== g) return;
     g.notice = "";
     if (r.state.version >= g.view.version) g.view = r.state;
     g.seen = Date.now();
     draw(g);
   } catch (e) {
+    done();
     if (G !== g) return;
     const race = e.status === 422 && action.to !== undefined && action.type === "play" ? await raceOn(g, since, action.to) : null;
     if (G !== g) return;
-    g.notice = refusalText(action, e, race, g.view.you);  // stays until the player's next action
+    g.notice = refusalText(action, e, race, g.view.you, ahead);  // stays until the player's next action
     announce(g.notice, { now: true });
     draw(g);
     if (g.link !== "open") refresh(g);  // with the stream open, a newer view is on its way
@@ -203,7 +224,7 @@ async function raceOn(g, since, k) {
 
 /** What clicking pile k does now: play the selected card, slap, choose, or spit there. */
 function pileAction(g, k) {
-  const v = g.view;
+  const v = shown(g);
   if (v.phase === "slap") return find(g, (a) => a.type === "slap" && a.pile === k);
   if (v.phase === "choose") return find(g, (a) => a.type === "choose" && a.pile === k);
   if (v.phase === "stalemate") return find(g, (a) => a.type === "spit" && a.pile === k);
@@ -233,7 +254,7 @@ function cardCmds(g) {
       const piles = pilesFor(g, j);
       if (piles.length === 1) return `play:${j}:${piles[0]}`;
       if (piles.length || spacesFor(g, j).length) return `sel:${j}`;
-      const st = ((g.view.players[g.view.you] || {}).stockpiles || [])[j];
+      const st = ((shown(g).players[g.view.you] || {}).stockpiles || [])[j];
       return st && st.size && st.top ? `why:${j}` : "";
     },
     hand(card) {
@@ -299,7 +320,7 @@ export function dropped(srcText, where) {
 /** The card of `src` (a stockpile's top or a card in hand) and the words for why it fits
  * nowhere (or not on pile `only`). */
 function noFit(g, src, only = null) {
-  const v = normalize(g.view);
+  const v = normalize(shown(g));
   const card = v.game === "spit" ? ((v.players[v.you].stockpiles || [])[src] || {}).top : src;
   const piles = (v.game === "spit" ? v.spit_piles : v.centre_piles) || [];
   const tops = piles.map((p, k) => ({ k, top: p.size && !(p.exists === false) ? p.top : null }))
@@ -318,7 +339,7 @@ function say(g, text) {
 export function key(e) {
   const g = G;
   if (!g || !g.token || !g.view || over(g.view)) return false;
-  const v = g.view;
+  const v = shown(g);
   const digit = /^[1-5]$/.test(e.key) ? e.key : /^Digit[1-5]$/.test(e.code || "") ? e.code.slice(5) : null;
   if (digit) {
     const j = +digit - 1;
@@ -349,7 +370,8 @@ async function copyLink(g) {
 
 // ------------------------------------------------------------------ drawing
 function draw(g) {
-  const v = normalize(g.view);
+  g.shown = g.pending.length ? predicted(g.view, g.pending) : g.view;
+  const v = normalize(g.shown);
   if (g.sel !== null && !cardCmds(g)[v.game === "spit" ? "stock" : "hand"](g.sel)) g.sel = null;
   if (over(v)) return drawEnd(g, v);
   if (g.title.textContent !== gameTitle(v)) g.title.textContent = gameTitle(v);  // a friend joined

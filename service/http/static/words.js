@@ -229,8 +229,9 @@ const REFUSED = {
 };
 
 /** A refused action in words: what was tried and why the rules said no. `race`: the seat
- * that played on the same pile between the click and the server's answer, if any. */
-export function refusalText(action, err, race = null, you = null) {
+ * that played on the same pile between the click and the server's answer, if any; `back`:
+ * the card was drawn on its pile ahead of the answer and has gone back. */
+export function refusalText(action, err, race = null, you = null, back = false) {
   let tried;
   switch (action.type) {
     case "play": tried = action.card ? `Playing ${cardShort(action.card)} on ${pileName(action.to)}` : `Playing from ${stockName(action.from)} on ${pileName(action.to)}`; break;
@@ -242,14 +243,14 @@ export function refusalText(action, err, race = null, you = null) {
   }
   let why;
   if (err.status === 422 && race !== null && action.to !== undefined) {
-    return `${tried} was refused: ${race === you ? "you had already played" : "the other player played"} on ${pileName(action.to)} first.`;
+    return `${tried} was refused: ${race === you ? "you had already played" : "the other player played"} on ${pileName(action.to)} first.${back ? " The card went back." : ""}`;
   }
   if (err.status === 422) why = REFUSED[err.rule] || "the rules do not allow it now";
   else if (err.status === 409) why = "the game is over";
   else if (err.status === 429 || err.status === 503) why = "the server is busy: try again in a moment";
   else if (err.status === undefined) why = "it did not reach the server (the connection is down)";
   else why = "the server could not take it";
-  const late = err.status === 422 ? " The table changed before your move arrived." : "";
+  const late = back ? " The card went back." : err.status === 422 ? " The table changed before your move arrived." : "";
   return `${tried} was refused: ${why}.${late}`;
 }
 
