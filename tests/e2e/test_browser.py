@@ -368,8 +368,23 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     expect(page.locator("[data-testid=counts-1]")).to_have_text(
         "20 cards: 5 in hand, 15 in the draw pile"
     )
+    # the page's own game: its seat is "you" in the replay
+    expect(page.locator("[data-testid=replay-title]")).to_have_text(
+        "Replay of Speed: you (Seat 1) vs Seat 2 · bot, random"
+    )
+    expect(page.locator("[data-testid=replay-result]")).to_have_text(
+        re.compile(r"^(You won|You lost|A draw): ")
+    )
+    expect(page.locator("[data-testid=seat-0] h2")).to_contain_text("You")
+    events = requests.get(f"{server}/v1/games/{gid}/events?limit=1000", timeout=5).json()
+    ready = next(e["version"] for e in events["events"] if e["type"] == "player_ready" and
+                 e["seat"] == 0)  # fmt: skip
+    page.locator("[data-testid=slider]").fill(str(ready))
+    expect(page.locator("[data-testid=narration]")).to_have_text(
+        re.compile(rf"^Step {ready}: You (are|were made) ready")
+    )
     page.locator("[data-testid=slider]").fill("1")
-    expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Seat 1: an empty seat")
+    expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Your opponent")
     expect(page.locator("[data-testid=narration]")).to_have_text(
         "Step 1: A Speed game was created."
     )
@@ -391,8 +406,9 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     page.wait_for_url(re.compile(r"#/watch/g_[0-9a-f]{16}$"))
     gid = page.url.rsplit("/", 1)[1]
     expect(page.locator("[data-testid=game-title]")).to_have_text(
-        "Spit: watching seat 0 (bot (random)) and seat 1 (bot (random))"
-    )
+        "Spit, watching Seat 1 · bot, random vs Seat 2 · bot, random"
+    )  # seats counted from 1, no brackets in brackets
+    expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Seat 2 · bot, random")
     # Live: one line per event in the history, said in short by the live region (not the
     # whole board); nothing to press for a spectator.
     expect(page.locator("#live")).to_have_attribute("aria-live", "polite")
@@ -405,7 +421,7 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     shot(page, "watching")
     page.locator("[data-testid=end]").wait_for(timeout=60_000)
     expect(page.locator("[data-testid=end-title]")).to_have_text(
-        re.compile(r"^(Seat [01] — bot \(random\) — won|A draw)$")
+        re.compile(r"^(Seat [12] won \(bot, random\)|A draw)$")
     )
     reason = page.inner_text("[data-testid=end-reason]")
     assert "limit (1 round) was reached" in reason, reason
@@ -416,7 +432,13 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     expect(page.locator("[data-testid=verdict]")).to_contain_text("Audit verified")
     last = int(page.get_attribute("[data-testid=slider]", "max"))
     expect(page.locator("[data-testid=narration]")).to_have_text(
-        re.compile(rf"^Step {last}: Game over: (seat [01] wins|a draw)\.$")
+        re.compile(rf"^Step {last}: Game over: (seat [12] wins|a draw)\.$")
+    )
+    expect(page.locator("[data-testid=replay-title]")).to_have_text(
+        "Replay of Spit: Seat 1 · bot, random vs Seat 2 · bot, random"
+    )
+    expect(page.locator("[data-testid=replay-result]")).to_have_text(
+        re.compile(r"^(Seat [12] won \(bot, random\)|A draw): ")
     )
     for i in (0, 1):
         counts = page.inner_text(f"[data-testid=counts-{i}]")
@@ -431,13 +453,16 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     expect(page.locator("[data-testid=step-back]")).to_be_focused()
     page.locator("[data-testid=slider]").fill("6")
     expect(page.locator("[data-testid=narration]")).to_have_text(
-        re.compile(r"^Step 6: Spit! seat 0: \S+ on pile a, seat 1: \S+ on pile b\.$")
+        re.compile(r"^Step 6: Spit! seat 1: \S+ on pile a, seat 2: \S+ on pile b\.$")
     )
+    assert not re.search(r"\([^()]*\(", page.inner_text("main"))  # no brackets in brackets
     shot(page, "replay")
     # The lobby lists it with the finished games.
     page.goto(server + "/#/")
     page.click("[data-testid=tab-finished]")
-    expect(page.locator(f"[data-testid=lobby-game][data-id={gid}]")).to_be_visible()
+    expect(page.locator(f"[data-testid=lobby-game][data-id={gid}]")).to_contain_text(
+        "Seat 1 · bot, random vs Seat 2 · bot, random"
+    )
 
 
 # ---------------------------------------------------------------- bugs found by playing

@@ -2,7 +2,7 @@
 // it. A full state (after the game: every card) is first brought to the live view's shape.
 import { h } from "./dom.js";
 import { cardEl, cardName as cardNameOf } from "./cards.js";
-import { kindWords, pileName, stockName, who, Who } from "./words.js";
+import { pileName, seatName, stockName, who, Who } from "./words.js";
 
 /** A view in the live shape, whatever shape it came in. After a game the API answers the
  * full state (stockpiles and piles as lists of cards, spit cards and draw piles as lists,
@@ -60,7 +60,7 @@ function seatEl(v, i, o, area) {
   const spectator = v.you === null || v.you === undefined;
   const bot = p.kind && p.kind.startsWith("bot:") ? p.kind.slice(4) : null;
   let title = Who(i, v.you, v.players);  // "You", "The bot", "Your opponent"
-  if (spectator) title = `Seat ${i}: ${kindWords(p.kind)}`;
+  if (spectator) title = seatName(i, p.kind);
   else if (i !== v.you && bot) title = `The bot (${bot})`;
   const flags = [];
   if (v.status === "running" && v.phase === "ready" && p.ready) flags.push("ready");

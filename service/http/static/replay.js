@@ -1,9 +1,9 @@
 // The replay of a finished game: every version of its table, step by step, each step told
 // in words ("Seat 1 played 7♥ from stockpile 3 on pile b").
-import { allEvents, api, GAME_ID } from "./api.js";
+import { allEvents, api, GAME_ID, seatOf } from "./api.js";
 import { h, morph, screen } from "./dom.js";
 import { boardEl, normalize } from "./board.js";
-import { endReason, kindWords, narrate } from "./words.js";
+import { endReason, endTitle, narrate, seatName } from "./words.js";
 import { exportButton } from "./table.js";
 
 let R = null;  // the replay on screen: {id, n, version, states, timer}
@@ -38,8 +38,12 @@ export async function replay(id) {
   r.n = last.version;
   r.events = events;
   r.players = last.players.map((p) => ({ kind: p.kind }));
+  // a game this browser played: its seat is "you" all along the replay
+  const held = seatOf(id);
+  r.you = held && last.players[held.seat] ? held.seat : null;
   const game = last.game === "speed" ? "Speed" : "Spit";
-  const spectatorEnd = { ...normalize(last), you: null };
+  const end = { ...normalize(last), you: r.you };
+  const name = (i) => (i === r.you ? `you (Seat ${i + 1})` : seatName(i, last.players[i].kind));
   const slider = h("input", { type: "range", id: "replay-slider", min: 1, max: r.n, value: r.n, "data-testid": "slider" });
   slider.addEventListener("input", () => show(r, +slider.value));
   const button = (text, testid, f) => h("button", { type: "button", "data-testid": testid, onclick: f }, text);
@@ -49,8 +53,8 @@ export async function replay(id) {
   r.narration = h("p", { class: "narration", "data-testid": "narration", "aria-live": "polite" });
   r.box = h("div", { class: "table-box" });
   screen([
-    h("h1", { tabindex: "-1", "data-testid": "replay-title" }, `Replay: ${game}, seat 0 (${kindWords(last.players[0].kind)}) against seat 1 (${kindWords(last.players[1].kind)})`),
-    h("p", { "data-testid": "replay-result" }, `${last.status === "aborted" ? "Cancelled" : last.winner === null ? "A draw" : `Seat ${last.winner} won`}: ${endReason(spectatorEnd)}`),
+    h("h1", { tabindex: "-1", "data-testid": "replay-title" }, `Replay of ${game}: ${name(0)} vs ${name(1)}`),
+    h("p", { "data-testid": "replay-result" }, `${endTitle(end).replace(/!$/, "")}: ${endReason(end)}`),
     h("p", { class: `verdict ${audit && audit.verified ? "ok" : "bad"}`, "data-testid": "verdict" }, auditText(audit)),
     h("div", { class: "buttons" },
       button("◀ Back", "step-back", () => show(r, r.version - 1)), r.playBtn, button("Forward ▶", "step-forward", () => show(r, r.version + 1)),
@@ -76,7 +80,7 @@ async function show(r, version) {
   r.slider.value = ver;
   r.pos.textContent = `step ${ver} of ${r.n}`;
   const event = r.events[ver - 1];
-  r.narration.textContent = event ? `Step ${ver}: ${narrate(event, { you: null, players: r.players })}` : "";
+  r.narration.textContent = event ? `Step ${ver}: ${narrate(event, { you: r.you, players: r.players })}` : "";
   let s;
   try {
     s = await stateAt(r, ver);
@@ -85,7 +89,7 @@ async function show(r, version) {
     return;
   }
   if (R !== r || r.version !== ver) return;
-  const v = { ...normalize(s), you: null };
+  const v = { ...normalize(s), you: r.you };
   morph(r.box, h("div", { class: "table-box" }, boardEl(v, {
     status: h("div", { class: "status" }, h("span", { class: "phase", "data-testid": "phase" }, phaseWords(v))),
   })));

@@ -5,7 +5,7 @@ import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
 import { predicted, predicting } from "./predict.js";
 import {
-  clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, timerWords, who,
+  clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, seatName, timerWords, who,
 } from "./words.js";
 
 let G = null;  // the game on screen: see open()
@@ -61,7 +61,7 @@ export async function open(id, mode) {
 
 function gameTitle(v) {
   const game = v.game === "speed" ? "Speed" : "Spit";
-  if (v.you === null || v.you === undefined) return `${game}: watching seat 0 (${kindWords(v.players[0].kind)}) and seat 1 (${kindWords(v.players[1].kind)})`;
+  if (v.you === null || v.you === undefined) return `${game}, watching ${seatName(0, v.players[0].kind)} vs ${seatName(1, v.players[1].kind)}`;
   const other = v.players[1 - v.you].kind;
   return `${game} against ${other ? kindWords(other) : "a friend (not here yet)"}`;
 }

@@ -15,8 +15,17 @@ export function kindWords(kind) {
   return "a person";
 }
 
+/** A seat's kind after a comma: "bot, hard", "a bot", "a person", "an empty seat". */
+export function kindShort(kind) {
+  if (kind && kind.startsWith("bot:")) return `bot, ${kind.slice(4)}`;
+  return kindWords(kind);
+}
+
+/** A seat named for someone who holds none: "Seat 1 · bot, hard" (counted from 1). */
+export const seatName = (seat, kind) => `Seat ${seat + 1} · ${kindShort(kind)}`;
+
 /** How the page names seat `seat` to the viewer `you` (a seat, or null for a spectator):
- * "you", "the bot", "your opponent", or "seat 1" for a spectator. */
+ * "you", "the bot", "your opponent", or "seat 1" for a spectator (seats counted from 1). */
 export function who(seat, you, players) {
   if (seat === null || seat === undefined) return "nobody";
   if (you !== null && you !== undefined) {
@@ -24,7 +33,7 @@ export function who(seat, you, players) {
     const kind = players && players[seat] ? players[seat].kind : null;
     return kind && kind.startsWith("bot:") ? "the bot" : "your opponent";
   }
-  return `seat ${seat}`;
+  return `seat ${seat + 1}`;
 }
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 export const Who = (seat, you, players) => cap(who(seat, you, players));
@@ -79,7 +88,7 @@ export function phaseText(v) {
   if (v.status === "aborted") return "Game cancelled";
   if (v.status === "finished") {
     if (v.winner === null) return "A draw";
-    if (spectator) return `Seat ${v.winner} won`;
+    if (spectator) return `Seat ${v.winner + 1} won`;
     return v.winner === you ? "You won!" : "You lost";
   }
   switch (v.phase) {
@@ -200,11 +209,11 @@ function calledOff(aborted, players) {
   return `The operator called the game off${a.why ? ` (${a.why})` : ""}: no one wins.`;
 }
 
-/** The end's headline: "You won!", "You lost", "A draw", "Seat 1 (bot (hard)) won". */
+/** The end's headline: "You won!", "You lost", "A draw", "Seat 2 won (bot, hard)". */
 export function endTitle(v) {
   if (v.status === "aborted") return "Game cancelled";
   if (v.winner === null || v.winner === undefined) return "A draw";
-  if (v.you === null || v.you === undefined) return `Seat ${v.winner} — ${kindWords(v.players[v.winner].kind)} — won`;
+  if (v.you === null || v.you === undefined) return `Seat ${v.winner + 1} won (${kindShort(v.players[v.winner].kind)})`;
   return v.winner === v.you ? "You won!" : "You lost";
 }
 
@@ -262,7 +271,7 @@ export function narrate(e, ctx) {
   const c = (card) => (card ? cardShort(card) : "a card");
   switch (e.type) {
     case "game_created": return `A ${e.game === "speed" ? "Speed" : "Spit"} game was created.`;
-    case "seat_taken": return `Seat ${e.seat} was taken by ${kindWords(e.kind)}.`;
+    case "seat_taken": return `Seat ${e.seat + 1} was taken by ${e.seat === ctx.you ? "you" : kindWords(e.kind)}.`;
     case "spit_dealt": return `Round ${e.round} was dealt.`;
     case "speed_dealt": return `Game ${e.game_no} was dealt.`;
     case "player_ready": return e.by ? `${W(e.seat)} ${w(e.seat) === "you" ? "were" : "was"} made ready (time ran out).` : `${W(e.seat)} ${w(e.seat) === "you" ? "are" : "is"} ready.`;
