@@ -208,7 +208,7 @@ def new_game(page, game: str, *, opponent="bot:random", rounds=None, grace=None,
         if grace:
             page.fill("input[name=spit_grace_s]", str(grace))
     page.click("[data-testid=create]")
-    page.wait_for_selector("[data-testid=table]")
+    page.wait_for_selector("[data-testid=table], [data-testid=invite]")
     return page.url.rsplit("/", 1)[1]
 
 
@@ -677,6 +677,11 @@ def test_the_lobby_the_invitation_link_and_cancelling_a_waiting_game(open_page, 
     page = open_page(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
     page.goto(server + "/")
     gid = new_game(page, "speed", opponent="human")
+    # the invitation is the screen: no empty table of "0 cards" in "round 0" under it
+    invite = page.locator("[data-testid=invite]")
+    expect(invite.get_by_role("heading", name="Invite a friend")).to_be_visible()
+    assert page.locator("[data-testid=table]").count() == 0
+    assert not re.search(r"\b0 cards\b|round 0", page.inner_text("main")), page.inner_text("main")
     expect(page.locator("[data-testid=phase]")).to_have_text("Waiting for an opponent")
     expect(page.locator("[data-testid=countdown]")).to_contain_text(
         re.compile(r"waiting for an opponent: the game closes in \d+:\d\d \(everyone's clock\)")
@@ -688,6 +693,8 @@ def test_the_lobby_the_invitation_link_and_cancelling_a_waiting_game(open_page, 
         "Link copied: send it to a friend."
     )
     assert page.evaluate("navigator.clipboard.readText()") == f"{server}/#/join/{gid}"
+    axe_scan(page, server, "invite")
+    shot(page, "invite")
     page.click("[data-testid=cancel]")
     expect(page.locator("[data-testid=end-title]")).to_have_text("Game cancelled")
     expect(page.locator("[data-testid=end-reason]")).to_have_text(

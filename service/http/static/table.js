@@ -357,8 +357,8 @@ export function key(e) {
 }
 
 async function copyLink(g) {
-  const input = g.meta.querySelector("[data-testid=share-link]");
-  const said = g.meta.querySelector("[data-testid=copy-status]");
+  const input = g.box.querySelector("[data-testid=share-link]");
+  const said = g.box.querySelector("[data-testid=copy-status]");
   try {
     await navigator.clipboard.writeText(input.value);
     said.textContent = "Link copied: send it to a friend.";
@@ -388,6 +388,13 @@ function draw(g) {
       return h("button", { type: "button", class: ok ? "primary" : null, "data-cmd": ok ? `do:${type}` : null, "aria-disabled": ok ? null : "true", "data-testid": `btn-${type}`, "data-key": `btn-${type}` }, text);
     }));
   }
+  const log = document.querySelector(".log-box");
+  if (log) log.hidden = v.status === "waiting";  // nothing has happened yet
+  if (v.status === "waiting") {  // no table yet: the invitation is the screen
+    morph(g.box, h("div", { class: "table-box" }, inviteEl(v, playing, status)));
+    morph(g.meta, h("div", { class: "meta-box" }, metaEl(g, v, playing)));
+    return;
+  }
   const board = boardEl(v, {
     cmds: playing ? cardCmds(g) : null,
     pileCmd: playing ? (k) => (pileAction(g, k) ? `pile:${k}` : "") : null,
@@ -407,19 +414,27 @@ function animatePlays(g, v) {
   });
 }
 
+/** A game that waits for its second player: the invitation (the link to send, a copy
+ * button, cancel) for the player, or what it waits for for a spectator; and the clock. */
+function inviteEl(v, playing, status) {
+  const link = `${location.origin}${location.pathname}#/join/${v.id}`;
+  const parts = playing
+    ? [h("h2", { id: "invite-title" }, "Invite a friend"),
+      h("div", { class: "share" },
+        h("label", { class: "sr-only", for: "share-link" }, "The link to this game"),
+        h("input", { id: "share-link", readonly: true, value: link, "data-testid": "share-link" }),
+        h("button", { type: "button", class: "primary", "data-cmd": "copy", "data-testid": "copy-link" }, "Copy link")),
+      h("p", { role: "status", class: "copy-status", "data-testid": "copy-status" }),
+      status,
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "danger", "data-cmd": "cancel", "data-testid": "cancel" }, "Cancel the game"))]
+    : [h("h2", { id: "invite-title" }, "Waiting for a second player"), status];
+  return h("section", { class: "invite", "data-testid": "invite", "aria-labelledby": "invite-title" }, parts);
+}
+
 function metaEl(g, v, playing) {
   const parts = [];
-  if (playing && v.status === "waiting") {
-    const link = `${location.origin}${location.pathname}#/join/${v.id}`;
-    parts.push(h("div", { class: "share" },
-      h("label", { for: "share-link" }, "Invite a friend:"),
-      h("input", { id: "share-link", readonly: true, value: link, "data-testid": "share-link" }),
-      h("button", { type: "button", "data-cmd": "copy", "data-testid": "copy-link" }, "Copy link"),
-      h("button", { type: "button", class: "danger", "data-cmd": "cancel", "data-testid": "cancel" }, "Cancel the game"),
-      h("span", { role: "status", "data-testid": "copy-status" })));
-  }
   if (playing && v.status === "running") parts.push(h("button", { type: "button", class: "danger", "data-cmd": "resign", "data-testid": "resign" }, "Resign"));
-  parts.push(h("span", { class: "muted" }, `Game ${v.id} · round ${v.round}`, playing ? "" : " · you are watching"));
+  parts.push(h("span", { class: "muted" }, `Game ${v.id}`, v.status === "waiting" ? "" : ` · round ${v.round}`, playing ? "" : " · you are watching"));
   if (!playing) parts.push(h("a", { href: `#/replay/${v.id}` }, "Replay from the start"));
   return h("div", { class: "game-meta" }, parts);
 }
