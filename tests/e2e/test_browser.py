@@ -385,6 +385,21 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     )
     page.locator("[data-testid=slider]").fill("1")
     expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Your opponent")
+    # the steps stay on the phone's screen when the table is scrolled to the screen's top
+    # (below the table, room to scroll: as a longer page, or a shorter screen, has)
+    forward = page.locator("[data-testid=step-forward]").bounding_box()  # at the page's top
+    page.evaluate(
+        """() => {
+             document.querySelector("main").append(Object.assign(document.createElement("div"),
+               {style: "height: 1000px"}));
+             const table = document.querySelector("[data-testid=table]");
+             window.scrollTo(0, table.getBoundingClientRect().top + window.scrollY);
+           }"""
+    )
+    assert page.evaluate("window.scrollY") > forward["y"] + forward["height"]  # its place is above
+    for testid in ("step-back", "step-forward", "slider"):
+        box = page.locator(f"[data-testid={testid}]").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (testid, box)
     expect(page.locator("[data-testid=narration]")).to_have_text(
         "Step 1: A Speed game was created."
     )
@@ -451,6 +466,27 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     page.click("[data-testid=step-back]")
     expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step {last - 2} of {last}")
     expect(page.locator("[data-testid=step-back]")).to_be_focused()
+    # a mark and a jump for each round, and the card each step moved is highlighted
+    events = requests.get(f"{server}/v1/games/{gid}/events?limit=1000", timeout=5).json()["events"]
+    dealt = [e["version"] for e in events if e["type"] == "spit_dealt"]
+    marks = page.locator("[data-testid=round-marks] option")
+    expect(marks).to_have_count(len(dealt))
+    assert marks.first.get_attribute("label") == "Round 1"
+    assert page.get_attribute("[data-testid=slider]", "list") == "replay-rounds"
+    page.click("[data-testid=round-1]")
+    expect(page.locator("[data-testid=narration]")).to_have_text(
+        f"Step {dealt[0]}: Round 1 was dealt."
+    )
+    expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step {dealt[0]} of {last}")
+    expect(page.locator(".card.moved")).to_have_count(0)
+    played = next(e for e in events if e["type"] == "card_played")
+    page.locator("[data-testid=slider]").fill(str(played["version"]))
+    expect(page.locator(".card.moved")).to_have_attribute("data-testid", f"pile-{played['to']}")
+    turned = next(e for e in events if e["type"] == "card_turned_up")
+    page.locator("[data-testid=slider]").fill(str(turned["version"]))
+    expect(page.locator(".card.moved")).to_have_attribute(
+        "data-testid", f"stock-{turned['seat']}-{turned['stockpile']}"
+    )
     page.locator("[data-testid=slider]").fill("6")
     expect(page.locator("[data-testid=narration]")).to_have_text(
         re.compile(r"^Step 6: Spit! seat 1: \S+ on pile a, seat 2: \S+ on pile b\.$")

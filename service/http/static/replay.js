@@ -44,7 +44,14 @@ export async function replay(id) {
   const game = last.game === "speed" ? "Speed" : "Spit";
   const end = { ...normalize(last), you: r.you };
   const name = (i) => (i === r.you ? `you (Seat ${i + 1})` : seatName(i, last.players[i].kind));
-  const slider = h("input", { type: "range", id: "replay-slider", min: 1, max: r.n, value: r.n, "data-testid": "slider" });
+  // the deals: a mark on the slider and a jump button each ("Round 2", or Speed's "Game 2")
+  const deals = events.filter((e) => e.type === "spit_dealt" || e.type === "speed_dealt")
+    .map((e) => ({ version: e.version, name: e.type === "spit_dealt" ? `Round ${e.round}` : `Game ${e.game_no}` }));
+  const marks = h("datalist", { id: "replay-rounds", "data-testid": "round-marks" },
+    deals.map((d) => h("option", { value: d.version, label: d.name })));
+  const jumps = deals.length ? h("nav", { class: "buttons rounds", "aria-label": "Jump to a deal" },
+    deals.map((d, i) => h("button", { type: "button", "data-testid": `round-${i + 1}`, onclick: () => show(r, d.version) }, d.name))) : null;
+  const slider = h("input", { type: "range", id: "replay-slider", min: 1, max: r.n, value: r.n, list: "replay-rounds", "data-testid": "slider" });
   slider.addEventListener("input", () => show(r, +slider.value));
   const button = (text, testid, f) => h("button", { type: "button", "data-testid": testid, onclick: f }, text);
   r.playBtn = button("▶ Play", "play-pause", () => togglePlay(r));
@@ -56,10 +63,12 @@ export async function replay(id) {
     h("h1", { tabindex: "-1", "data-testid": "replay-title" }, `Replay of ${game}: ${name(0)} vs ${name(1)}`),
     h("p", { "data-testid": "replay-result" }, `${endTitle(end).replace(/!$/, "")}: ${endReason(end)}`),
     h("p", { class: `verdict ${audit && audit.verified ? "ok" : "bad"}`, "data-testid": "verdict" }, auditText(audit)),
-    h("div", { class: "buttons" },
-      button("◀ Back", "step-back", () => show(r, r.version - 1)), r.playBtn, button("Forward ▶", "step-forward", () => show(r, r.version + 1)),
-      r.pos),
-    h("label", { for: "replay-slider" }, "Move to a step"), slider,
+    h("div", { class: "replay-controls", "data-testid": "replay-controls" },
+      h("div", { class: "buttons" },
+        button("◀ Back", "step-back", () => show(r, r.version - 1)), r.playBtn, button("Forward ▶", "step-forward", () => show(r, r.version + 1)),
+        r.pos),
+      h("label", { for: "replay-slider" }, "Move to a step"), slider, marks),
+    jumps,
     r.narration,
     r.box,
     h("div", { class: "buttons" }, h("a", { class: "button", href: "#/" }, "New game"), last.status === "finished" ? exportButton(id) : null,
@@ -90,9 +99,25 @@ async function show(r, version) {
   }
   if (R !== r || r.version !== ver) return;
   const v = { ...normalize(s), you: r.you };
-  morph(r.box, h("div", { class: "table-box" }, boardEl(v, {
+  const board = boardEl(v, {
     status: h("div", { class: "status" }, h("span", { class: "phase", "data-testid": "phase" }, phaseWords(v))),
-  })));
+  });
+  const moved = event ? movedCard(board, event) : null;
+  if (moved) moved.classList.add("moved");
+  morph(r.box, h("div", { class: "table-box" }, board));
+}
+
+/** The card of `board` that the step's event moved: the pile a card was played on, the
+ * stockpile a card was turned up on or moved to, the card drawn; null for other events. */
+function movedCard(board, e) {
+  const q = (sel) => board.querySelector(sel);
+  switch (e.type) {
+    case "card_played": return q(`[data-testid=pile-${e.to}]`);
+    case "card_turned_up": return q(`[data-testid=stock-${e.seat}-${e.stockpile}]`);
+    case "card_moved": return q(`[data-testid=stock-${e.seat}-${e.to}]`);
+    case "card_drawn": return e.card ? q(`[data-testid=seat-${e.seat}] [data-card="${e.card}"]`) : null;
+    default: return null;
+  }
 }
 
 function phaseWords(v) {
