@@ -67,7 +67,7 @@ export async function replay(id) {
       h("div", { class: "buttons" },
         button("◀ Back", "step-back", () => show(r, r.version - 1)), r.playBtn, button("Forward ▶", "step-forward", () => show(r, r.version + 1)),
         r.pos),
-      h("label", { for: "replay-slider" }, "Move to a step"), slider, marks),
+      h("label", { for: "replay-slider" }, "Move to a step"), slider, marks, markBar(deals, r.n)),
     jumps,
     r.narration,
     r.box,
@@ -75,6 +75,19 @@ export async function replay(id) {
       h("span", { role: "status", "data-testid": "replay-status" })),
   ]);
   await show(r, r.n);
+}
+
+/** The deals drawn as ticks under the slider, where its thumb stands at each (the ticks
+ * are a picture: the jump buttons say the same to a screen reader). */
+function markBar(deals, n) {
+  const bar = h("div", { class: "round-ticks", "aria-hidden": "true", "data-testid": "round-ticks" });
+  for (const d of deals) {
+    const tick = h("span", { class: "tick" }, d.name.split(" ")[1]);
+    const at = n > 1 ? (d.version - 1) / (n - 1) : 0;
+    tick.style.left = `calc(8px + (100% - 16px) * ${at})`;  // the thumb's travel: the track less its width
+    bar.append(tick);
+  }
+  return bar;
 }
 
 async function stateAt(r, version) {
