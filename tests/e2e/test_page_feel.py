@@ -514,3 +514,14 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     expect(pile).to_have_attribute("data-card", name)
     assert table.get_attribute("data-predicted") is None
     expect(page.locator("[data-testid=notice]")).to_have_text("")
+    # stacks drawn as stacks: the pile under the card (two or more) shows the edges below it;
+    # the player's spit pile is a pile of face-down cards with its count
+    size = int(re.search(r"(\d+) cards", pile.get_attribute("aria-label"))[1])
+    assert size >= 2
+    expect(pile).to_have_attribute("data-depth", str(min(size, 3)))
+    assert "3px 3px" in pile.evaluate("el => getComputedStyle(el).boxShadow")
+    spit = page.locator("[data-testid=spit-0]")
+    expect(spit).to_have_attribute("aria-label", re.compile(r"^spit pile: \d+ cards$"))
+    expect(spit).to_have_class(re.compile(r"\bback\b"))
+    assert "3px 3px" in spit.evaluate("el => getComputedStyle(el).boxShadow")
+    shot(page, "predicted-stacks")
