@@ -180,6 +180,36 @@ def no_sideways_scroll(page, screen: str) -> None:
     assert width <= page.viewport_size["width"], f"{screen}: {width} px wide"
 
 
+# The text of every outlined thing (buttons, cards, fields, the status's boxes) and of each
+# card's line under it, as the page lays it out: each text's box, in the page's coordinates.
+SPILLS = r"""() => {
+  const out = [];
+  const outlined = "button, .button, input, select, .card, .phase, .timer, .notice, .slot, .under, .counts";
+  for (const el of document.querySelectorAll(outlined)) {
+    const o = el.getBoundingClientRect();
+    if (!o.width || !o.height) continue;
+    // inside the border (text on the outline is out), or the whole box if it has none
+    const b = el.clientWidth ? {left: o.left + el.clientLeft, top: o.top + el.clientTop,
+      right: o.left + el.clientLeft + el.clientWidth, bottom: o.top + el.clientTop + el.clientHeight} : o;
+    const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = texts.nextNode(); n; n = texts.nextNode()) {
+      if (!n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const t of range.getClientRects())
+        if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5 || t.bottom > b.bottom + 0.5)
+          out.push(`${el.dataset.testid || el.className}: "${n.textContent.trim().slice(0, 30)}"`);
+    }
+  }
+  return out;
+}"""
+
+
+def no_spilled_labels(page, screen: str) -> None:
+    """Every label of the screen lies within its outline (or its card's line, uncut)."""
+    assert page.evaluate(SPILLS) == [], screen
+
+
 def version(page) -> int:
     v = page.get_attribute("[data-testid=table]", "data-version")
     return int(v) if v else -1
@@ -341,6 +371,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     no_sideways_scroll(page, "home")
     gid = new_game(page, "speed", side_piles="5", grace=0.5)
     no_sideways_scroll(page, "game")
+    no_spilled_labels(page, "speed-ready-phone")
     page.keyboard.press("r")
     moves = play_to_the_end(page, keys=True)
     assert moves >= 10
@@ -349,6 +380,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
         re.compile(r"^Score: you \d+ — the bot \d+$")
     )
     no_sideways_scroll(page, "end")
+    no_spilled_labels(page, "speed-end-phone")
     axe_scan(page, server, "end-phone")
     shot(page, "speed-end-phone")
 
@@ -404,6 +436,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
         "Step 1: A Speed game was created."
     )
     no_sideways_scroll(page, "replay")
+    no_spilled_labels(page, "speed-replay-phone")
     shot(page, "speed-replay-phone")
 
 

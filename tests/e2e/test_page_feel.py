@@ -20,6 +20,7 @@ from tests.e2e.test_browser import (
     PHONE,
     expect,
     new_game,
+    no_spilled_labels,
     play_to_the_end,
     playwright,
     shot,
@@ -34,9 +35,10 @@ pytestmark = tb.pytestmark
 MINE = "[data-testid=table] .area-me .card"
 
 
-def _game_with_an_idle_friend(page, server, game="spit", **selects):
+def _game_with_an_idle_friend(page, server, game="spit", check=None, **selects):
     """A game against a second seat taken through the API, ready, that never moves; the
-    page's seat is ready too and the game is playing. Returns the game's id."""
+    page's seat is ready too and the game is playing (`check(page)` is called just before
+    the page's Ready). Returns the game's id."""
     page.goto(server + "/")
     gid = new_game(page, game, opponent="human", **selects)
     friend = requests.post(f"{server}/v1/games/{gid}/seats", json={}, timeout=5).json()
@@ -44,6 +46,9 @@ def _game_with_an_idle_friend(page, server, game="spit", **selects):
     r = requests.post(f"{server}/v1/games/{gid}/actions", json={"type": "ready"}, headers=auth,
                       timeout=5)  # fmt: skip
     assert r.ok, r.text
+    if check:
+        page.locator(f"[data-testid=btn-ready]{ENABLED}").wait_for()
+        check(page)
     page.locator(f"[data-testid=btn-ready]{ENABLED}").click()
     page.locator("[data-testid=table][data-phase=playing]").wait_for()
     return gid, friend["token"]
@@ -208,7 +213,11 @@ def test_a_card_dragged_onto_a_pile_plays_there_and_onto_the_wrong_pile_says_why
     phone = {"has_touch": True, "is_mobile": True}
     page = open_page(DESKTOP) if how == "mouse" else open_page(PHONE, **phone)
     drag = _mouse_drag if how == "mouse" else _touch_drag
-    gid, friend = _game_with_an_idle_friend(page, server)
+    # on the phone, every label within its outline, before the round and in it
+    check = None if how == "mouse" else lambda page: no_spilled_labels(page, "spit-ready-phone")
+    gid, friend = _game_with_an_idle_friend(page, server, check=check)
+    if check:
+        no_spilled_labels(page, "spit-playing-phone")
     posts = []
     page.on("request", lambda r: r.method == "POST" and "/actions" in r.url and posts.append(r))
     card, k, other = _until_one_pile_card(page, server, gid, friend)
