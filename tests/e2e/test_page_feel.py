@@ -478,12 +478,24 @@ def test_skip_link_play_now_speed_hint_and_the_lobby_tab_kept_by_back(open_page,
     page.locator("[data-testid=lobby][aria-busy=false]").wait_for()
 
 
+# Records each animation the page starts: the element's test id and its first keyframe.
+FLIGHTS = """() => {
+  window.__flights = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.__flights.push({id: this.dataset.testid, first: JSON.stringify(frames[0])});
+    return animate.call(this, frames, options);
+  };
+}"""
+
+
 @pytest.mark.timeout(150)
 def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_in_words(
     open_page, server
 ):
     """Prediction: a card clicked shows on its pile while the server's answer is still held
-    back (a route that has not answered yet); the server's refusal (its real answer to the
+    back (a route that has not answered yet), travelling there from its stockpile (not when
+    the person asks for less motion); the server's refusal (its real answer to the
     same card sent onto the pile it does not fit) takes it back to its stockpile and says so;
     taken, it stays. (The time from the click to the card on screen, with 150 ms of network
     delay, is measured by bench/page_latency.py, not here.)"""
@@ -496,9 +508,15 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     before, v = pile.get_attribute("data-card"), table.get_attribute("data-version")
     held = []
     page.route(f"{server}/v1/games/{gid}/actions", lambda route: held.append(route))
+    page.evaluate(FLIGHTS)
 
     card.click()
     expect(pile).to_have_attribute("data-card", name)  # drawn ahead
+    # it travelled there from its stockpile (a short transform), unless less motion is asked
+    assert any(
+        f["id"] == f"pile-{k}" and "translate(" in f["first"]
+        for f in page.evaluate("window.__flights")
+    ), page.evaluate("window.__flights")
     expect(table).to_have_attribute("data-predicted", "true")
     assert len(held) == 1 and table.get_attribute("data-version") == v  # nothing answered yet
     assert held[0].request.post_data_json == {"type": "play", "from": j, "to": k}
@@ -513,8 +531,11 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     expect(page.locator("[data-testid=notice]")).to_contain_text("The card went back.")
     assert table.get_attribute("data-predicted") is None
 
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("window.__flights = []")
     page.locator(f"[data-testid={testid}]").click()
     expect(pile).to_have_attribute("data-card", name)
+    assert page.evaluate("window.__flights") == []
     assert len(held) == 2 and table.get_attribute("data-version") == v
     with page.expect_response(f"{server}/v1/games/{gid}/actions") as taken:
         held[1].continue_()

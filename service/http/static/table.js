@@ -1,6 +1,6 @@
 // A game on screen, live: playing a seat this browser holds, or watching; and its end.
 import { ApiError, api, follow, GAME_ID, keepSeat, offers, seatOf } from "./api.js";
-import { announce, announceOnly, clearLog, h, historyEl, land, morph, note, screen } from "./dom.js";
+import { announce, announceOnly, clearLog, fly, h, historyEl, land, morph, note, screen } from "./dom.js";
 import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
 import { predicted, predicting } from "./predict.js";
@@ -181,7 +181,12 @@ async function act(g, action) {
   if (ahead) {
     g.pending.push(action);
     g.notice = "";
+    // where the card was: it travels from there to its pile
+    const src = g.view.game === "spit" ? `[data-testid=stock-${g.view.you}-${action.from}]` : `.area-me [data-card="${action.card}"]`;
+    const el = g.box.querySelector(src);
+    g.fly = el ? { k: action.to, from: el.getBoundingClientRect() } : null;
     draw(g);
+    g.fly = null;
   }
   let since = g.view.version;  // the version the action was sent at
   const send = g.queue.then(() => {
@@ -409,7 +414,11 @@ function animatePlays(g, v) {
   const piles = (v.game === "spit" ? v.spit_piles : v.centre_piles) || [];
   piles.forEach((p, k) => {
     const top = p.size ? p.top : null;
-    if (g.tops.length && top && top !== g.tops[k]) land(g.box.querySelector(`[data-testid=pile-${k}]`));
+    const el = g.box.querySelector(`[data-testid=pile-${k}]`);
+    if (g.tops.length && top && top !== g.tops[k]) {
+      if (g.fly && g.fly.k === k) fly(el, g.fly.from);  // the player's own card, from its place
+      else land(el);
+    }
     g.tops[k] = top;
   });
 }
