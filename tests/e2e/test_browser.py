@@ -184,20 +184,23 @@ def no_sideways_scroll(page, screen: str) -> None:
 # card's line under it, as the page lays it out: each text's box, in the page's coordinates.
 SPILLS = r"""() => {
   const out = [];
-  const outlined = "button, .button, input, select, .card, .phase, .timer, .notice, .slot, .under, .counts";
+  const outlined = "button, .button, input, select, .card, .phase, .timer, .notice, .slot, "
+    + ".under, .counts";
   for (const el of document.querySelectorAll(outlined)) {
     const o = el.getBoundingClientRect();
     if (!o.width || !o.height) continue;
     // inside the border (text on the outline is out), or the whole box if it has none
-    const b = el.clientWidth ? {left: o.left + el.clientLeft, top: o.top + el.clientTop,
-      right: o.left + el.clientLeft + el.clientWidth, bottom: o.top + el.clientTop + el.clientHeight} : o;
+    const [x, y] = [o.left + el.clientLeft, o.top + el.clientTop];
+    const b = el.clientWidth
+      ? {left: x, top: y, right: x + el.clientWidth, bottom: y + el.clientHeight} : o;
     const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = texts.nextNode(); n; n = texts.nextNode()) {
       if (!n.textContent.trim()) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
       for (const t of range.getClientRects())
-        if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5 || t.bottom > b.bottom + 0.5)
+        if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5
+            || t.bottom > b.bottom + 0.5)
           out.push(`${el.dataset.testid || el.className}: "${n.textContent.trim().slice(0, 30)}"`);
     }
   }
