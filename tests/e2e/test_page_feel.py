@@ -54,13 +54,15 @@ def _game_with_an_idle_friend(page, server, game="spit", check=None, **selects):
     return gid, friend["token"]
 
 
-def _friend_moves(server, gid, token) -> None:
-    """The friend's seat makes its first legal move but resigning, if it has one."""
+def _friend_moves(server, gid, token) -> bool:
+    """The friend's seat makes its first legal move but resigning, if it has one (whether
+    it had)."""
     auth = {"Authorization": f"Bearer {token}"}
     view = requests.get(f"{server}/v1/games/{gid}", headers=auth, timeout=5).json()
     acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
     if acts:
         requests.post(f"{server}/v1/games/{gid}/actions", json=acts[0], headers=auth, timeout=5)
+    return bool(acts)
 
 
 def _wait_until(page, condition, timeout_s=15):
@@ -169,8 +171,15 @@ def _until_one_pile_card(page, server, gid, token):
         turn = page.locator(f"{MINE}[aria-label*='turn it up']{ENABLED}")
         if turn.count():
             turn.first.click()
-        else:
-            _friend_moves(server, gid, token)
+        elif not _friend_moves(server, gid, token):
+            # neither can turn up nor has the friend a move: the page plays a card of its own
+            # (one that fits both piles, or goes to a space: picked, then its place), or spits
+            mine = page.locator(f"{MINE}.legal{ENABLED}, [data-testid=btn-spit]{ENABLED}")
+            if mine.count():
+                mine.first.click()
+                target = page.locator(f"[data-testid=table] .card.target{ENABLED}")
+                if page.locator(".card.selected").count() and target.count():
+                    target.first.click()
         wait_for_change(page, v, timeout=15_000)
     pytest.fail("no card that fits one pile in time")
 
