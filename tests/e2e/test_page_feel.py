@@ -531,9 +531,20 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     assert held[0].request.post_data_json == {"type": "play", "from": j, "to": k}
     answer = held[0].fetch(post_data=json.dumps({"type": "play", "from": j, "to": other}))
     assert answer.status == 422, answer.text()  # the server's own refusal
+    # the page's reads held back too (the log it reads for the race the play lost, the view):
+    # the card goes back with the refusal itself, not with a later read
+    reads = []
+    game_reads = re.compile(rf"/v1/games/{gid}(/events\?after=.*)?$")
+    page.route(game_reads, lambda route: reads.append(route))
     held[0].fulfill(response=answer)
+    _wait_until(page, lambda: reads)
+    assert any("/events?after=" in r.request.url for r in reads), [r.request.url for r in reads]
     expect(pile).to_have_attribute("data-card", before)  # rolled back
     expect(page.locator(f"[data-testid={testid}]")).to_have_attribute("data-card", name)
+    assert table.get_attribute("data-predicted") is None
+    page.unroute(game_reads)
+    for r in reads:
+        r.continue_()
     expect(page.locator("[data-testid=notice]")).to_contain_text(
         f"Playing from stockpile {j + 1} on pile {'ab'[k]} was refused: "
     )

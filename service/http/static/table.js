@@ -206,6 +206,7 @@ async function act(g, action) {
   } catch (e) {
     done();
     if (G !== g) return;
+    if (ahead) draw(g);  // the card goes back at once: the moves offered are the server's again
     const race = e.status === 422 && action.to !== undefined && action.type === "play" ? await raceOn(g, since, action.to) : null;
     if (G !== g) return;
     g.notice = refusalText(action, e, race, g.view.you, ahead);  // stays until the player's next action
