@@ -527,6 +527,7 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
         for f in page.evaluate("window.__flights")
     ), page.evaluate("window.__flights")
     expect(table).to_have_attribute("data-predicted", "true")
+    _wait_until(page, lambda: len(held) == 1)  # the route's handler runs on its own path
     assert len(held) == 1 and table.get_attribute("data-version") == v  # nothing answered yet
     assert held[0].request.post_data_json == {"type": "play", "from": j, "to": k}
     answer = held[0].fetch(post_data=json.dumps({"type": "play", "from": j, "to": other}))
@@ -556,6 +557,7 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     page.locator(f"[data-testid={testid}]").click()
     expect(pile).to_have_attribute("data-card", name)
     assert page.evaluate("window.__flights") == []
+    _wait_until(page, lambda: len(held) == 2)
     assert len(held) == 2 and table.get_attribute("data-version") == v
     with page.expect_response(f"{server}/v1/games/{gid}/actions") as taken:
         held[1].continue_()
