@@ -559,6 +559,11 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     assert page.evaluate("window.__flights") == []
     _wait_until(page, lambda: len(held) == 2)
     assert len(held) == 2 and table.get_attribute("data-version") == v
+    # Resign does not wait behind the play whose answer is held: it is sent at once
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("[data-testid=resign]").click()
+    _wait_until(page, lambda: len(held) == 3)
+    assert [r.request.post_data_json["type"] for r in held[1:]] == ["play", "resign"]
     with page.expect_response(f"{server}/v1/games/{gid}/actions") as taken:
         held[1].continue_()
     assert taken.value.ok, taken.value.text()
@@ -577,3 +582,5 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     expect(spit).to_have_class(re.compile(r"\bback\b"))
     assert "3px 3px" in spit.evaluate("el => getComputedStyle(el).boxShadow")
     shot(page, "predicted-stacks")
+    held[2].continue_()  # the resignation, answered last
+    expect(page.locator("[data-testid=end-title]")).to_have_text("You lost")

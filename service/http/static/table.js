@@ -171,9 +171,13 @@ function timerLine(v) {
 }
 
 // ------------------------------------------------------------------ acting
-/** Sends `action`, after the actions sent before it have their answers (so that the server
- * takes them in the order played). A play is drawn on its pile at once (predict.js); a
- * refusal takes it back and says why. */
+/** The actions that move cards: each is sent after the answers to those sent before it, so
+ * that the server takes them in the order played. The others (ready, spit, slap, choose,
+ * resign) are sent at once, not behind a play whose answer is slow. */
+const QUEUED = new Set(["play", "turn_up", "move", "draw"]);
+
+/** Sends `action` (in order with the card moves before it, if it is one). A play is drawn on
+ * its pile at once (predict.js); a refusal takes it back and says why. */
 async function act(g, action) {
   if (!action) return;
   g.sel = null;
@@ -189,11 +193,13 @@ async function act(g, action) {
     g.fly = null;
   }
   let since = g.view.version;  // the version the action was sent at
-  const send = g.queue.then(() => {
+  const post = () => {
     since = g.view.version;
     return api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
-  });
-  g.queue = send.catch(() => {});
+  };
+  const queued = QUEUED.has(action.type);
+  const send = queued ? g.queue.then(post) : post();
+  if (queued) g.queue = send.catch(() => {});
   const done = () => { if (ahead) g.pending.splice(g.pending.indexOf(action), 1); };
   try {
     const r = await send;
