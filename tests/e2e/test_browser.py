@@ -435,6 +435,16 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     for testid in ("step-back", "step-forward", "slider"):
         box = page.locator(f"[data-testid={testid}]").bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (testid, box)
+    # a button under the steps (on screen, behind them) is scrolled to below them when it
+    # gets the focus, not left under them
+    page.evaluate(
+        """() => window.scrollTo(0, document.querySelector("[data-testid=round-1]")
+                   .getBoundingClientRect().top + window.scrollY)"""
+    )
+    page.locator("[data-testid=round-1]").focus()
+    bar = page.locator("[data-testid=replay-controls]").bounding_box()
+    box = page.locator("[data-testid=round-1]").bounding_box()
+    assert box["y"] >= bar["y"] + bar["height"] - 1, (box, bar)
     expect(page.locator("[data-testid=narration]")).to_have_text(
         "Step 1: A Speed game was created."
     )

@@ -59,6 +59,7 @@ function syncAttributes(live, next) {
 export function screen(nodes, { inGame = false } = {}) {
   const app = document.getElementById("app");
   app.replaceChildren(...[nodes].flat());
+  document.documentElement.style.removeProperty("scroll-padding-top");  // a screen's own, if any
   document.body.classList.toggle("in-game", inGame);
   return app;
 }

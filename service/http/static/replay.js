@@ -63,7 +63,7 @@ export async function replay(id) {
     h("h1", { tabindex: "-1", "data-testid": "replay-title" }, `Replay of ${game}: ${name(0)} vs ${name(1)}`),
     h("p", { "data-testid": "replay-result" }, `${endTitle(end).replace(/!$/, "")}: ${endReason(end)}`),
     h("p", { class: `verdict ${audit && audit.verified ? "ok" : "bad"}`, "data-testid": "verdict" }, auditText(audit)),
-    h("div", { class: "replay-controls", "data-testid": "replay-controls" },
+    r.bar = h("div", { class: "replay-controls", "data-testid": "replay-controls" },
       h("div", { class: "buttons" },
         button("◀ Back", "step-back", () => show(r, r.version - 1)), r.playBtn, button("Forward ▶", "step-forward", () => show(r, r.version + 1)),
         r.pos),
@@ -74,7 +74,19 @@ export async function replay(id) {
     h("div", { class: "buttons" }, h("a", { class: "button", href: "#/" }, "New game"), last.status === "finished" ? exportButton(id) : null,
       h("span", { role: "status", "data-testid": "replay-status" })),
   ]);
+  keepClear(r.bar);
   await show(r, r.n);
+}
+
+/** Keeps what gets the focus clear of the sticky `bar`: the page scrolls a focused element
+ * to below the bar (scroll-padding-top of its height, measured as it changes). */
+function keepClear(bar) {
+  const root = document.documentElement;
+  const seen = new ResizeObserver(() => {
+    if (!bar.isConnected) return seen.disconnect();  // another screen (it resets the padding)
+    root.style.scrollPaddingTop = `${bar.offsetHeight}px`;
+  });
+  seen.observe(bar);
 }
 
 /** The deals drawn as ticks under the slider, where its thumb stands at each (the ticks
