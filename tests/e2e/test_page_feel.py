@@ -537,10 +537,13 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     reads = []
     game_reads = re.compile(rf"/v1/games/{gid}(/events\?after=.*)?$")
     page.route(game_reads, lambda route: reads.append(route))
+    page.evaluate("window.__flights = []")
     held[0].fulfill(response=answer)
     _wait_until(page, lambda: reads)
     assert any("/events?after=" in r.request.url for r in reads), [r.request.url for r in reads]
     expect(pile).to_have_attribute("data-card", before)  # rolled back
+    # the card under it is not drawn as landing again
+    assert not [f for f in page.evaluate("window.__flights") if f["id"] == f"pile-{k}"]
     expect(page.locator(f"[data-testid={testid}]")).to_have_attribute("data-card", name)
     assert table.get_attribute("data-predicted") is None
     page.unroute(game_reads)

@@ -31,7 +31,7 @@ export async function open(id, mode) {
   if (!GAME_ID.test(id)) return noGame(id);
   const held = seatOf(id);
   const token = mode === "play" && held ? held.token : null;
-  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], refreshing: null, again: false, seen: Date.now(),
+  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], back: false, refreshing: null, again: false, seen: Date.now(),
     pending: [], queue: Promise.resolve(), shown: null };
   G = g;
   screen(h("p", {}, "Loading the game…"), { inGame: true });
@@ -212,7 +212,11 @@ async function act(g, action) {
   } catch (e) {
     done();
     if (G !== g) return;
-    if (ahead) draw(g);  // the card goes back at once: the moves offered are the server's again
+    if (ahead) {  // the card goes back at once: the moves offered are the server's again
+      g.back = true;  // (a card taken back does not land)
+      draw(g);
+      g.back = false;
+    }
     const race = e.status === 422 && action.to !== undefined && action.type === "play" ? await raceOn(g, since, action.to) : null;
     if (G !== g) return;
     g.notice = refusalText(action, e, race, g.view.you, ahead);  // stays until the player's next action
@@ -422,7 +426,7 @@ function animatePlays(g, v) {
   piles.forEach((p, k) => {
     const top = p.size ? p.top : null;
     const el = g.box.querySelector(`[data-testid=pile-${k}]`);
-    if (g.tops.length && top && top !== g.tops[k]) {
+    if (g.tops.length && top && top !== g.tops[k] && !g.back) {
       if (g.fly && g.fly.k === k) fly(el, g.fly.from);  // the player's own card, from its place
       else land(el);
     }
