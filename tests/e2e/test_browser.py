@@ -765,6 +765,11 @@ def test_the_lobby_the_invitation_link_and_cancelling_a_waiting_game(open_page, 
     assert page.locator("[data-testid=table]").count() == 0
     assert not re.search(r"\b0 cards\b|round 0", page.inner_text("main")), page.inner_text("main")
     expect(page.locator("[data-testid=phase]")).to_have_text("Waiting for an opponent")
+    # the game starts once both players are ready (RULES D-4), not when the friend joins
+    expect(page.locator("[data-testid=hint]")).to_have_text(
+        "Send the link to a friend: once they join, the game starts when you both have pressed"
+        " Ready."
+    )
     expect(page.locator("[data-testid=countdown]")).to_contain_text(
         re.compile(r"waiting for an opponent: the game closes in \d+:\d\d \(everyone's clock\)")
     )

@@ -108,7 +108,7 @@ export function phaseText(v) {
 /** A hint for the viewer: what they can do now, in a sentence. */
 export function hintText(v, selected) {
   const you = v.you;
-  if (v.status === "waiting") return you === null || you === undefined ? "The game starts when someone takes the free seat." : "Send the link to a friend: the game starts as soon as they open it.";
+  if (v.status === "waiting") return you === null || you === undefined ? "Once someone takes the free seat, the game starts when both players have pressed Ready." : "Send the link to a friend: once they join, the game starts when you both have pressed Ready.";
   if (v.status !== "running") return "";
   if (you === null || you === undefined) {
     if (v.phase === "stalemate") return "Neither player can move: both call spit.";
