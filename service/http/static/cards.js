@@ -8,6 +8,14 @@ const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"
 export const parse = (card) => ({ rank: card.slice(0, -1), suit: card.slice(-1) });
 export const isRed = (card) => "HD".includes(card.slice(-1));
 
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** Whether two cards are one rank apart (an ace is next to both a king and a 2). */
+export function nextTo(a, b) {
+  const d = Math.abs(RANKS.indexOf(parse(a).rank) - RANKS.indexOf(parse(b).rank));
+  return d === 1 || d === 12;
+}
+
 /** "10 of hearts", "queen of spades". */
 export function cardName(card) {
   const { rank, suit } = parse(card);

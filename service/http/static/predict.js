@@ -2,15 +2,13 @@
 // sent is drawn at once on its pile, and undone if the server refuses it. Only plays are
 // drawn ahead (the card is known); turning up a card is not (the server alone knows it).
 
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const red = (card) => "HD".includes(card.slice(-1));
+import { isRed, nextTo } from "./cards.js";
 
 /** Whether `card` goes on a pile whose top is `top` (one rank apart, an ace next to both a
  * king and a 2; with alternate colours, of the other colour). */
-export function fits(card, top, alternate = false) {
+function fits(card, top, alternate = false) {
   if (!card || !top) return false;
-  const d = Math.abs(RANKS.indexOf(card.slice(0, -1)) - RANKS.indexOf(top.slice(0, -1)));
-  return (d === 1 || d === 12) && (!alternate || red(card) !== red(top));
+  return nextTo(card, top) && (!alternate || isRed(card) !== isRed(top));
 }
 
 /** Whether plays are drawn ahead: yes, unless this browser's storage says

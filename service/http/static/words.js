@@ -1,7 +1,7 @@
 // Everything the page says about a game, in words: who, what happened, why it ended, what
 // the clock is counting, why a move was refused. The rules' IDs (docs/rules.md) are mapped to
 // words here and never shown.
-import { cardShort } from "./cards.js";
+import { cardShort, nextTo } from "./cards.js";
 
 const PILES = "ab";
 export const pileName = (k) => `pile ${PILES[k]}`;
@@ -140,14 +140,6 @@ export function hintText(v, selected) {
   if (m.some((a) => a.type === "play")) return "Click a highlighted card (or press 1–5): it plays where it fits. Drag it to pick a pile or space.";
   if (m.some((a) => a.type === "turn_up")) return "Turn up a face-down card: click it or press its number.";
   return "Move a card to an empty stockpile space: pick it, then the space (or drag it there).";
-}
-
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-
-/** Whether two cards are one rank apart (an ace is next to both a king and a 2). */
-function nextTo(a, b) {
-  const d = Math.abs(RANKS.indexOf(a.slice(0, -1)) - RANKS.indexOf(b.slice(0, -1)));
-  return d === 1 || d === 12;
 }
 
 /** Why a card of the viewer's fits no pile, in words: "7♥ fits neither 4♠ nor Q♦: a card
