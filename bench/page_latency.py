@@ -33,6 +33,14 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.support.page import (  # noqa: E402
+    ENABLED,
+    MOVABLE,
+    ONE_PILE,
+    TARGET,
+    TURN_UP,
+    other_seat_moves,
+)
 from tests.support.processes import free_port, start, stop, wait_ready  # noqa: E402
 
 # In the page: clicks the card and resolves with the ms until the frame after pile `k`
@@ -51,12 +59,7 @@ TIME_ONE_PLAY = """async ([testid, k]) => {
   await new Promise((done) => requestAnimationFrame(() => done()));
   return performance.now() - t0;
 }"""
-ENABLED = ":not([aria-disabled=true])"
-ONE_PILE = f"[data-testid=table] .area-me .card[aria-label*='plays on pile']{ENABLED}"
-MOVABLE = "[data-testid=table] .area-me .card.legal:not([aria-disabled=true])"
-TARGET = "[data-testid=table] .card.target:not([aria-disabled=true])"
-BUTTON = "[data-testid^=btn-]:not([aria-disabled=true])"
-TURN_UP = "[data-testid=table] .area-me .card[aria-label*='turn it up']:not([aria-disabled=true])"
+BUTTON = f"[data-testid^=btn-]{ENABLED}"
 
 
 def delaying_proxy(target_port: int, one_way_s: float) -> int:
@@ -108,14 +111,6 @@ def _game(base: str) -> tuple[str, dict, dict]:
     return made["id"], made, other
 
 
-def _other_moves(base: str, gid: str, token: str) -> None:
-    auth = {"Authorization": f"Bearer {token}"}
-    view = requests.get(f"{base}/v1/games/{gid}", headers=auth, timeout=5).json()
-    acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
-    if acts:
-        requests.post(f"{base}/v1/games/{gid}/actions", json=acts[0], headers=auth, timeout=5)
-
-
 def measure(browser, base: str, via: str, predict: bool, plays: int) -> list[float]:
     """Times `plays` plays of a new game's page, opened through `via` (the delaying proxy)."""
     gid, mine, other = _game(base)
@@ -147,7 +142,7 @@ def measure(browser, base: str, via: str, predict: bool, plays: int) -> list[flo
                 page.locator(MOVABLE).first.click(timeout=2000)
                 page.locator(TARGET).first.click(timeout=2000)
         else:
-            _other_moves(base, gid, other["token"])
+            other_seat_moves(base, gid, other["token"])
         # the server's answer (or the other seat's move) is drawn before the next play
         with contextlib.suppress(BrowserTimeout):  # nothing moved (no move of the other seat)
             page.wait_for_function(

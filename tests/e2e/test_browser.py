@@ -28,6 +28,7 @@ import pytest
 import requests
 import yaml
 
+from tests.support.page import ENABLED
 from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -245,7 +246,6 @@ def new_game(page, game: str, *, opponent="bot:random", rounds=None, grace=None,
     return page.url.rsplit("/", 1)[1]
 
 
-ENABLED = ":not([aria-disabled=true])"
 # What the player can do, read in one go: the end screen, the table's version, and the
 # first enabled button (Ready, Spit!, Draw), highlighted pile or space, and own card.
 SNAPSHOT = """() => {

@@ -16,7 +16,6 @@ import requests
 from tests.e2e import test_browser as tb
 from tests.e2e.test_browser import (
     DESKTOP,
-    ENABLED,
     PHONE,
     expect,
     new_game,
@@ -26,13 +25,20 @@ from tests.e2e.test_browser import (
     shot,
     wait_for_change,
 )
+from tests.support.page import (
+    ENABLED,
+    MINE,
+    MOVABLE,
+    ONE_PILE,
+    TARGET,
+    TURN_UP,
+    other_seat_moves,
+)
 from tests.support.processes import free_port, start, stop, wait_ready
 
 # the browser, the server and the watched pages of test_browser.py
 server, browser, open_page = tb.server, tb.browser, tb.open_page
 pytestmark = tb.pytestmark
-
-MINE = "[data-testid=table] .area-me .card"
 
 
 def _game_with_an_idle_friend(page, server, game="spit", check=None, **selects):
@@ -54,17 +60,6 @@ def _game_with_an_idle_friend(page, server, game="spit", check=None, **selects):
     return gid, friend["token"]
 
 
-def _friend_moves(server, gid, token) -> bool:
-    """The friend's seat makes its first legal move but resigning, if it has one (whether
-    it had)."""
-    auth = {"Authorization": f"Bearer {token}"}
-    view = requests.get(f"{server}/v1/games/{gid}", headers=auth, timeout=5).json()
-    acts = [a for a in view["legal_actions"] if a["type"] != "resign"]
-    if acts:
-        requests.post(f"{server}/v1/games/{gid}/actions", json=acts[0], headers=auth, timeout=5)
-    return bool(acts)
-
-
 def _wait_until(page, condition, timeout_s=15):
     """Lets the page run until `condition()` holds (the page's answers arrive through its
     event loop), for at most `timeout_s`."""
@@ -75,7 +70,7 @@ def _wait_until(page, condition, timeout_s=15):
 
 def _one_pile_card(page):
     """The first card of the page's seat whose name says it plays on one pile (or None)."""
-    cards = page.locator(f"{MINE}[aria-label*='plays on pile']{ENABLED}")
+    cards = page.locator(ONE_PILE)
     return cards.first if cards.count() else None
 
 
@@ -135,18 +130,18 @@ def test_one_click_plays_a_card_where_it_fits_and_a_card_that_fits_nowhere_says_
             continue
         # nothing fits one pile: turn up, pick a card that fits both, or spit
         buttons = f"[data-testid=btn-spit]{ENABLED}, [data-testid=btn-ready]{ENABLED}"
-        other = page.locator(f"{MINE}.legal{ENABLED}, {buttons}")
+        other = page.locator(f"{MOVABLE}, {buttons}")
         if other.count():
             v = int(page.get_attribute("[data-testid=table]", "data-version"))
             other.first.click()
-            target = page.locator(f"[data-testid=table] .card.target{ENABLED}")
+            target = page.locator(TARGET)
             if page.locator(".card.selected").count() and target.count():
                 target.first.click()
             wait_for_change(page, v)
             continue
         # the page has nothing to do: the friend moves (only now, so no race with the page)
         v = int(page.get_attribute("[data-testid=table]", "data-version") or -1)
-        _friend_moves(server, gid, friend["token"])
+        other_seat_moves(server, gid, friend["token"])
         wait_for_change(page, v, timeout=15_000)
     # (five face-up cards against two piles: one fits neither at some point of every deal
     # but a vanishing few; the opponent never moves, so no race changes what a click does)
@@ -172,16 +167,16 @@ def _until_one_pile_card(page, server, gid, token):
             if page.get_attribute(f"[data-testid=pile-{1 - k}]", "data-card"):
                 return card, k, 1 - k
         v = int(page.get_attribute("[data-testid=table]", "data-version"))
-        turn = page.locator(f"{MINE}[aria-label*='turn it up']{ENABLED}")
+        turn = page.locator(TURN_UP)
         if turn.count():
             turn.first.click()
-        elif not _friend_moves(server, gid, token):
+        elif not other_seat_moves(server, gid, token):
             # neither can turn up nor has the friend a move: the page plays a card of its own
             # (one that fits both piles, or goes to a space: picked, then its place), or spits
-            mine = page.locator(f"{MINE}.legal{ENABLED}, [data-testid=btn-spit]{ENABLED}")
+            mine = page.locator(f"{MOVABLE}, [data-testid=btn-spit]{ENABLED}")
             if mine.count():
                 mine.first.click()
-                target = page.locator(f"[data-testid=table] .card.target{ENABLED}")
+                target = page.locator(TARGET)
                 if page.locator(".card.selected").count() and target.count():
                     target.first.click()
         wait_for_change(page, v, timeout=15_000)
