@@ -110,7 +110,6 @@ function ago(iso) {
   return new Date(iso).toLocaleDateString();
 }
 
-
 /** One click to a game: Spit against the easy bot, default options. */
 async function playNow(said) {
   said.textContent = "Starting the game…";

@@ -50,7 +50,8 @@ export async function open(id, mode) {
   g.meta = h("div", { class: "meta-box" });
   g.banner = h("div", { class: "connection", role: "status", "data-testid": "connection" });
   g.link = "open";
-  screen([title, g.banner, g.box, historyEl(), g.meta, learnFold(g.view.game)], { inGame: true });
+  g.log = historyEl();
+  screen([title, g.banner, g.box, g.log, g.meta, learnFold(g.view.game)], { inGame: true });
   draw(g);
   if (over(g.view)) return;
   if (token) offers("/v1/games/{game_id}/rematch");  // read now: the end screen needs it at once
@@ -404,8 +405,7 @@ function draw(g) {
       return h("button", { type: "button", class: ok ? "primary" : null, "data-cmd": ok ? `do:${type}` : null, "aria-disabled": ok ? null : "true", "data-testid": `btn-${type}`, "data-key": `btn-${type}` }, text);
     }));
   }
-  const log = document.querySelector(".log-box");
-  if (log) log.hidden = v.status === "waiting";  // nothing has happened yet
+  g.log.hidden = v.status === "waiting";  // nothing has happened yet
   if (v.status === "waiting") {  // no table yet: the invitation is the screen
     morph(g.box, h("div", { class: "table-box" }, inviteEl(v, playing, status)));
     morph(g.meta, h("div", { class: "meta-box" }, metaEl(g, v, playing)));
