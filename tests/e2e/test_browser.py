@@ -28,6 +28,7 @@ import pytest
 import requests
 import yaml
 
+from tests.support.page import ENABLED
 from tests.support.processes import ROOT, free_port, start, stop, wait_ready
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -180,6 +181,39 @@ def no_sideways_scroll(page, screen: str) -> None:
     assert width <= page.viewport_size["width"], f"{screen}: {width} px wide"
 
 
+# The text of every outlined thing (buttons, cards, fields, the status's boxes) and of each
+# card's line under it, as the page lays it out: each text's box, in the page's coordinates.
+SPILLS = r"""() => {
+  const out = [];
+  const outlined = "button, .button, input, select, .card, .phase, .timer, .notice, .slot, "
+    + ".under, .counts";
+  for (const el of document.querySelectorAll(outlined)) {
+    const o = el.getBoundingClientRect();
+    if (!o.width || !o.height) continue;
+    // inside the border (text on the outline is out), or the whole box if it has none
+    const [x, y] = [o.left + el.clientLeft, o.top + el.clientTop];
+    const b = el.clientWidth
+      ? {left: x, top: y, right: x + el.clientWidth, bottom: y + el.clientHeight} : o;
+    const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = texts.nextNode(); n; n = texts.nextNode()) {
+      if (!n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const t of range.getClientRects())
+        if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5
+            || t.bottom > b.bottom + 0.5)
+          out.push(`${el.dataset.testid || el.className}: "${n.textContent.trim().slice(0, 30)}"`);
+    }
+  }
+  return out;
+}"""
+
+
+def no_spilled_labels(page, screen: str) -> None:
+    """Every label of the screen lies within its outline (or its card's line, uncut)."""
+    assert page.evaluate(SPILLS) == [], screen
+
+
 def version(page) -> int:
     v = page.get_attribute("[data-testid=table]", "data-version")
     return int(v) if v else -1
@@ -208,11 +242,10 @@ def new_game(page, game: str, *, opponent="bot:random", rounds=None, grace=None,
         if grace:
             page.fill("input[name=spit_grace_s]", str(grace))
     page.click("[data-testid=create]")
-    page.wait_for_selector("[data-testid=table]")
+    page.wait_for_selector("[data-testid=table], [data-testid=invite]")
     return page.url.rsplit("/", 1)[1]
 
 
-ENABLED = ":not([aria-disabled=true])"
 # What the player can do, read in one go: the end screen, the table's version, and the
 # first enabled button (Ready, Spit!, Draw), highlighted pile or space, and own card.
 SNAPSHOT = """() => {
@@ -341,6 +374,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     no_sideways_scroll(page, "home")
     gid = new_game(page, "speed", side_piles="5", grace=0.5)
     no_sideways_scroll(page, "game")
+    no_spilled_labels(page, "speed-ready-phone")
     page.keyboard.press("r")
     moves = play_to_the_end(page, keys=True)
     assert moves >= 10
@@ -349,6 +383,7 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
         re.compile(r"^Score: you \d+ — the bot \d+$")
     )
     no_sideways_scroll(page, "end")
+    no_spilled_labels(page, "speed-end-phone")
     axe_scan(page, server, "end-phone")
     shot(page, "speed-end-phone")
 
@@ -368,12 +403,53 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     expect(page.locator("[data-testid=counts-1]")).to_have_text(
         "20 cards: 5 in hand, 15 in the draw pile"
     )
+    # the page's own game: its seat is "you" in the replay
+    expect(page.locator("[data-testid=replay-title]")).to_have_text(
+        "Replay of Speed: you (Seat 1) vs Seat 2 · bot, random"
+    )
+    expect(page.locator("[data-testid=replay-result]")).to_have_text(
+        re.compile(r"^(You won|You lost|A draw): ")
+    )
+    expect(page.locator("[data-testid=seat-0] h2")).to_contain_text("You")
+    events = requests.get(f"{server}/v1/games/{gid}/events?limit=1000", timeout=5).json()
+    ready = next(e["version"] for e in events["events"] if e["type"] == "player_ready" and
+                 e["seat"] == 0)  # fmt: skip
+    page.locator("[data-testid=slider]").fill(str(ready))
+    expect(page.locator("[data-testid=narration]")).to_have_text(
+        re.compile(rf"^Step {ready}: You (are|were made) ready")
+    )
     page.locator("[data-testid=slider]").fill("1")
-    expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Seat 1: an empty seat")
+    expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Your opponent")
+    # the steps stay on the phone's screen when the table is scrolled to the screen's top
+    # (below the table, room to scroll: as a longer page, or a shorter screen, has)
+    forward = page.locator("[data-testid=step-forward]").bounding_box()  # at the page's top
+    page.evaluate(
+        """() => {
+             document.querySelector("main").append(Object.assign(document.createElement("div"),
+               {style: "height: 1000px"}));
+             const table = document.querySelector("[data-testid=table]");
+             window.scrollTo(0, table.getBoundingClientRect().top + window.scrollY);
+           }"""
+    )
+    assert page.evaluate("window.scrollY") > forward["y"] + forward["height"]  # its place is above
+    for testid in ("step-back", "step-forward", "slider"):
+        box = page.locator(f"[data-testid={testid}]").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (testid, box)
+    # a button under the steps (on screen, behind them) is scrolled to below them when it
+    # gets the focus, not left under them
+    page.evaluate(
+        """() => window.scrollTo(0, document.querySelector("[data-testid=round-1]")
+                   .getBoundingClientRect().top + window.scrollY)"""
+    )
+    page.locator("[data-testid=round-1]").focus()
+    bar = page.locator("[data-testid=replay-controls]").bounding_box()
+    box = page.locator("[data-testid=round-1]").bounding_box()
+    assert box["y"] >= bar["y"] + bar["height"] - 1, (box, bar)
     expect(page.locator("[data-testid=narration]")).to_have_text(
         "Step 1: A Speed game was created."
     )
     no_sideways_scroll(page, "replay")
+    no_spilled_labels(page, "speed-replay-phone")
     shot(page, "speed-replay-phone")
 
 
@@ -391,8 +467,9 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     page.wait_for_url(re.compile(r"#/watch/g_[0-9a-f]{16}$"))
     gid = page.url.rsplit("/", 1)[1]
     expect(page.locator("[data-testid=game-title]")).to_have_text(
-        "Spit: watching seat 0 (bot (random)) and seat 1 (bot (random))"
-    )
+        "Spit, watching Seat 1 · bot, random vs Seat 2 · bot, random"
+    )  # seats counted from 1, no brackets in brackets
+    expect(page.locator("[data-testid=seat-1] h2")).to_contain_text("Seat 2 · bot, random")
     # Live: one line per event in the history, said in short by the live region (not the
     # whole board); nothing to press for a spectator.
     expect(page.locator("#live")).to_have_attribute("aria-live", "polite")
@@ -405,7 +482,7 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     shot(page, "watching")
     page.locator("[data-testid=end]").wait_for(timeout=60_000)
     expect(page.locator("[data-testid=end-title]")).to_have_text(
-        re.compile(r"^(Seat [01] — bot \(random\) — won|A draw)$")
+        re.compile(r"^(Seat [12] won \(bot, random\)|A draw)$")
     )
     reason = page.inner_text("[data-testid=end-reason]")
     assert "limit (1 round) was reached" in reason, reason
@@ -416,7 +493,13 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     expect(page.locator("[data-testid=verdict]")).to_contain_text("Audit verified")
     last = int(page.get_attribute("[data-testid=slider]", "max"))
     expect(page.locator("[data-testid=narration]")).to_have_text(
-        re.compile(rf"^Step {last}: Game over: (seat [01] wins|a draw)\.$")
+        re.compile(rf"^Step {last}: Game over: (seat [12] wins|a draw)\.$")
+    )
+    expect(page.locator("[data-testid=replay-title]")).to_have_text(
+        "Replay of Spit: Seat 1 · bot, random vs Seat 2 · bot, random"
+    )
+    expect(page.locator("[data-testid=replay-result]")).to_have_text(
+        re.compile(r"^(Seat [12] won \(bot, random\)|A draw): ")
     )
     for i in (0, 1):
         counts = page.inner_text(f"[data-testid=counts-{i}]")
@@ -429,15 +512,39 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     page.click("[data-testid=step-back]")
     expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step {last - 2} of {last}")
     expect(page.locator("[data-testid=step-back]")).to_be_focused()
+    # a mark and a jump for each round, and the card each step moved is highlighted
+    events = requests.get(f"{server}/v1/games/{gid}/events?limit=1000", timeout=5).json()["events"]
+    dealt = [e["version"] for e in events if e["type"] == "spit_dealt"]
+    marks = page.locator("[data-testid=round-marks] option")
+    expect(marks).to_have_count(len(dealt))
+    assert marks.first.get_attribute("label") == "Round 1"
+    assert page.get_attribute("[data-testid=slider]", "list") == "replay-rounds"
+    page.click("[data-testid=round-1]")
+    expect(page.locator("[data-testid=narration]")).to_have_text(
+        f"Step {dealt[0]}: Round 1 was dealt."
+    )
+    expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step {dealt[0]} of {last}")
+    expect(page.locator(".card.moved")).to_have_count(0)
+    played = next(e for e in events if e["type"] == "card_played")
+    page.locator("[data-testid=slider]").fill(str(played["version"]))
+    expect(page.locator(".card.moved")).to_have_attribute("data-testid", f"pile-{played['to']}")
+    turned = next(e for e in events if e["type"] == "card_turned_up")
+    page.locator("[data-testid=slider]").fill(str(turned["version"]))
+    expect(page.locator(".card.moved")).to_have_attribute(
+        "data-testid", f"stock-{turned['seat']}-{turned['stockpile']}"
+    )
     page.locator("[data-testid=slider]").fill("6")
     expect(page.locator("[data-testid=narration]")).to_have_text(
-        re.compile(r"^Step 6: Spit! seat 0: \S+ on pile a, seat 1: \S+ on pile b\.$")
+        re.compile(r"^Step 6: Spit! seat 1: \S+ on pile a, seat 2: \S+ on pile b\.$")
     )
+    assert not re.search(r"\([^()]*\(", page.inner_text("main"))  # no brackets in brackets
     shot(page, "replay")
     # The lobby lists it with the finished games.
     page.goto(server + "/#/")
     page.click("[data-testid=tab-finished]")
-    expect(page.locator(f"[data-testid=lobby-game][data-id={gid}]")).to_be_visible()
+    expect(page.locator(f"[data-testid=lobby-game][data-id={gid}]")).to_contain_text(
+        "Seat 1 · bot, random vs Seat 2 · bot, random"
+    )
 
 
 # ---------------------------------------------------------------- bugs found by playing
@@ -652,7 +759,17 @@ def test_the_lobby_the_invitation_link_and_cancelling_a_waiting_game(open_page, 
     page = open_page(DESKTOP, permissions=["clipboard-read", "clipboard-write"])
     page.goto(server + "/")
     gid = new_game(page, "speed", opponent="human")
+    # the invitation is the screen: no empty table of "0 cards" in "round 0" under it
+    invite = page.locator("[data-testid=invite]")
+    expect(invite.get_by_role("heading", name="Invite a friend")).to_be_visible()
+    assert page.locator("[data-testid=table]").count() == 0
+    assert not re.search(r"\b0 cards\b|round 0", page.inner_text("main")), page.inner_text("main")
     expect(page.locator("[data-testid=phase]")).to_have_text("Waiting for an opponent")
+    # the game starts once both players are ready (RULES D-4), not when the friend joins
+    expect(page.locator("[data-testid=hint]")).to_have_text(
+        "Send the link to a friend: once they join, the game starts when you both have pressed"
+        " Ready."
+    )
     expect(page.locator("[data-testid=countdown]")).to_contain_text(
         re.compile(r"waiting for an opponent: the game closes in \d+:\d\d \(everyone's clock\)")
     )
@@ -663,6 +780,8 @@ def test_the_lobby_the_invitation_link_and_cancelling_a_waiting_game(open_page, 
         "Link copied: send it to a friend."
     )
     assert page.evaluate("navigator.clipboard.readText()") == f"{server}/#/join/{gid}"
+    axe_scan(page, server, "invite")
+    shot(page, "invite")
     page.click("[data-testid=cancel]")
     expect(page.locator("[data-testid=end-title]")).to_have_text("Game cancelled")
     expect(page.locator("[data-testid=end-reason]")).to_have_text(

@@ -2,7 +2,7 @@
 // it. A full state (after the game: every card) is first brought to the live view's shape.
 import { h } from "./dom.js";
 import { cardEl, cardName as cardNameOf } from "./cards.js";
-import { kindWords, pileName, stockName, who, Who } from "./words.js";
+import { pileName, seatName, stockName, who, Who } from "./words.js";
 
 /** A view in the live shape, whatever shape it came in. After a game the API answers the
  * full state (stockpiles and piles as lists of cards, spit cards and draw piles as lists,
@@ -42,7 +42,8 @@ export function boardEl(v, o = {}) {
   const you = v.you;
   const bottom = you === null || you === undefined ? 0 : you;
   const top = 1 - bottom;
-  return h("div", { class: "table", "data-testid": "table", "data-version": v.version, "data-phase": v.phase },
+  return h("div", { class: "table", "data-testid": "table", "data-version": v.version, "data-phase": v.phase,
+    "data-predicted": v.predicted ? "true" : null },
     o.status ? h("div", { class: "area-status" }, o.status) : null,
     seatEl(v, bottom, o, "area-me"),
     centreEl(v, o),
@@ -59,7 +60,7 @@ function seatEl(v, i, o, area) {
   const spectator = v.you === null || v.you === undefined;
   const bot = p.kind && p.kind.startsWith("bot:") ? p.kind.slice(4) : null;
   let title = Who(i, v.you, v.players);  // "You", "The bot", "Your opponent"
-  if (spectator) title = `Seat ${i}: ${kindWords(p.kind)}`;
+  if (spectator) title = seatName(i, p.kind);
   else if (i !== v.you && bot) title = `The bot (${bot})`;
   const flags = [];
   if (v.status === "running" && v.phase === "ready" && p.ready) flags.push("ready");
@@ -73,6 +74,10 @@ function seatEl(v, i, o, area) {
     if (p.pool) counts += `, ${p.pool} taken for the next deal`;
     piles.forEach((s, j) => row.append(stockSlot(v, i, j, s, mine ? o : null)));
     for (let j = piles.length; j < ((v.options || {}).stockpiles || 0); j++) row.append(placeholder(`st${i}-${j}`));
+    const spits = p.spit_cards || 0;  // the spit pile: face down, a card pile like the others
+    row.append(h("div", { class: "slot", "data-key": `spit-${i}` },
+      cardEl(spits ? null : undefined, { testid: `spit-${i}`, label: `spit pile: ${plural(spits, "card")}`, emptyText: "none", depth: spits }),
+      h("span", { class: "under", "aria-hidden": "true" }, `spit ${spits}`)));
   } else {
     const handSize = Array.isArray(p.hand) ? p.hand.length : (p.hand_size || 0);
     counts = `${plural(p.cards, "card")}: ${handSize} in hand, ${p.draw_pile || 0} in the draw pile`;
@@ -80,7 +85,7 @@ function seatEl(v, i, o, area) {
     else for (let j = 0; j < handSize; j++) row.append(h("div", { class: "slot", "data-key": `h${i}-${j}` }, cardEl(null, { label: `a card in ${who(i, v.you, v.players)}'s hand` }), UNDER()));
     for (let j = Array.isArray(p.hand) ? p.hand.length : handSize; j < HAND; j++) row.append(placeholder(`h${i}-${j}`));
     row.append(h("div", { class: "slot", "data-key": `draw-${i}` },
-      cardEl(p.draw_pile ? null : undefined, { testid: `draw-${i}`, label: `draw pile: ${plural(p.draw_pile || 0, "card")}`, emptyText: "none" }),
+      cardEl(p.draw_pile ? null : undefined, { testid: `draw-${i}`, label: `draw pile: ${plural(p.draw_pile || 0, "card")}`, emptyText: "none", depth: p.draw_pile }),
       h("span", { class: "under", "aria-hidden": "true" }, `draw ${p.draw_pile || 0}`)));
   }
   if (flags.length) counts += ` · ${flags.join(", ")}`;
@@ -113,7 +118,7 @@ function stockSlot(v, i, j, s, o) {
     : o.sel === j ? ", selected" : cmd.startsWith("why") ? ", fits no pile now" : playsOn(cmd);
   const extra = o ? { "data-drop": `stock:${j}`, "data-drag": o.cmds.drag(j) ? String(j) : null } : {};
   return h("div", { class: "slot", "data-key": `st${i}-${j}` },
-    cardEl(card, { cmd: o ? cmd : null, cls, testid: `stock-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: name + hint, emptyText: "empty", extra }),
+    cardEl(card, { cmd: o ? cmd : null, cls, testid: `stock-${i}-${j}`, hotkey: o ? String(j + 1) : null, label: name + hint, emptyText: "empty", extra, depth: s.size }),
     h("span", { class: "under", "aria-hidden": "true" }, plural(s.size, "card")));
 }
 
@@ -147,7 +152,7 @@ function centreEl(v, o) {
     if (!spit) {
       const side = (v.side_piles || [])[k] || { size: 0 };
       row.append(h("div", { class: "slot", "data-key": `side-${k}` },
-        cardEl(side.size ? null : undefined, { testid: `side-${k}`, label: `side pile ${"ab"[k]}: ${plural(side.size, "card")}`, emptyText: "none" }),
+        cardEl(side.size ? null : undefined, { testid: `side-${k}`, label: `side pile ${"ab"[k]}: ${plural(side.size, "card")}`, emptyText: "none", depth: side.size }),
         h("span", { class: "under", "aria-hidden": "true" }, `side ${side.size}`)));
     }
     const exists = !(spit && p.exists === false);
@@ -156,7 +161,7 @@ function centreEl(v, o) {
     const what = !exists ? "none this round" : p.size ? (p.top ? cardNameOf(p.top) : "face down") : "empty";
     const label = `${pileName(k)}: ${what}${exists && p.size ? `, ${plural(p.size, "card")}` : ""}${cmd ? (o.sel !== null && o.sel !== undefined ? ", play the selected card here" : v.phase === "slap" ? ", slap it" : v.phase === "choose" ? ", choose it" : ", spit here") : ""}`;
     row.append(h("div", { class: "slot", "data-key": `pile-${k}` },
-      cardEl(card, { cmd: o.pileCmd ? cmd : null, cls: cmd ? ["target"] : [], testid: `pile-${k}`, hotkey: o.pileCmd ? "ab"[k] : null, label, emptyText: exists ? "—" : "none",
+      cardEl(card, { cmd: o.pileCmd ? cmd : null, cls: cmd ? ["target"] : [], testid: `pile-${k}`, hotkey: o.pileCmd ? "ab"[k] : null, label, emptyText: exists ? "—" : "none", depth: exists ? p.size : 0,
         extra: o.pileCmd ? { "data-drop": `pile:${k}` } : {} }),
       h("span", { class: "under", "aria-hidden": "true" }, `${pileName(k)} · ${exists ? p.size : "none"}`)));
   });

@@ -8,6 +8,14 @@ const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"
 export const parse = (card) => ({ rank: card.slice(0, -1), suit: card.slice(-1) });
 export const isRed = (card) => "HD".includes(card.slice(-1));
 
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** Whether two cards are one rank apart (an ace is next to both a king and a 2). */
+export function nextTo(a, b) {
+  const d = Math.abs(RANKS.indexOf(parse(a).rank) - RANKS.indexOf(parse(b).rank));
+  return d === 1 || d === 12;
+}
+
 /** "10 of hearts", "queen of spades". */
 export function cardName(card) {
   const { rank, suit } = parse(card);
@@ -22,8 +30,10 @@ export function cardShort(card) {
 
 /** A card on the table. `card`: a wire name, null for a face-down card, undefined for an
  * empty place. With `cmd` it is a button that does that command (see table.js); without,
- * an image with its name. `label` is the accessible name (default: the card's name). */
-export function cardEl(card, { cmd = null, cls = [], label = null, key = null, testid = null, hotkey = null, emptyText = "", extra = {} } = {}) {
+ * an image with its name. `label` is the accessible name (default: the card's name).
+ * `depth`: the cards of the pile it tops; a pile of two or more is drawn with the edges of
+ * the cards under it (two edges at most). */
+export function cardEl(card, { cmd = null, cls = [], label = null, key = null, testid = null, hotkey = null, emptyText = "", extra = {}, depth = 1 } = {}) {
   const classes = ["card", ...cls];
   let face = [];
   let name;
@@ -47,6 +57,7 @@ export function cardEl(card, { cmd = null, cls = [], label = null, key = null, t
     "data-testid": testid,
     "data-key": key,
     "data-card": card || null,
+    "data-depth": card !== undefined && depth > 1 ? String(Math.min(depth, 3)) : null,
   };
   const kids = [h("span", { "aria-hidden": "true", class: "face" }, face)];
   const hot = hotkey ? { "data-hotkey": hotkey } : {};

@@ -59,6 +59,7 @@ function syncAttributes(live, next) {
 export function screen(nodes, { inGame = false } = {}) {
   const app = document.getElementById("app");
   app.replaceChildren(...[nodes].flat());
+  document.documentElement.style.removeProperty("scroll-padding-top");  // a screen's own, if any
   document.body.classList.toggle("in-game", inGame);
   return app;
 }
@@ -129,6 +130,17 @@ export function clearLog() {
 
 /** Whether the person asked for less motion (then plays are not animated). */
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** A card that travels to `el` from where it was (`from`: a DOMRect of the page), short;
+ * a transform only, so nothing around it moves. */
+export function fly(el, from) {
+  if (!el || !from || reducedMotion() || !el.animate) return;
+  const to = el.getBoundingClientRect();
+  el.animate(
+    [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: "none" }],
+    { duration: 180, easing: "ease-out" },
+  );
+}
 
 /** A short "card lands" animation on `el` (the Web Animations API: no inline style). */
 export function land(el) {

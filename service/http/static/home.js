@@ -2,6 +2,7 @@
 // in the lobby (open, live, finished), and open one by its id.
 import { api, keepSeat, seatOf } from "./api.js";
 import { h, screen } from "./dom.js";
+import { seatName } from "./words.js";
 
 const BOTS = [["bot:easy", "bot: easy"], ["bot:medium", "bot: medium"], ["bot:hard", "bot: hard"], ["bot:random", "bot: random (plays anything)"]];
 const option = ([value, text], selected) => h("option", { value, selected: value === selected }, text);
@@ -109,8 +110,6 @@ function ago(iso) {
   return new Date(iso).toLocaleDateString();
 }
 
-const kindText = (k) => (!k ? "a free seat" : k.startsWith("bot:") ? `bot (${k.slice(4)})` : "a person");
-
 /** One click to a game: Spit against the easy bot, default options. */
 async function playNow(said) {
   said.textContent = "Starting the game…";
@@ -140,9 +139,8 @@ async function loadLobby(tabs, list, status, chosen = false) {
 
 function gameItem(g, status, reload) {
   const game = g.game === "speed" ? "Speed" : "Spit";
-  const players = g.players.some((p) => !p.kind)
-    ? `${kindText(g.players.find((p) => p.kind).kind)}, waiting for an opponent`
-    : g.players.map((p) => kindText(p.kind)).join(" vs ");
+  const players = g.players.map((p, i) => (p.kind ? seatName(i, p.kind) : `Seat ${i + 1} · free`)).join(" vs ")
+    + (g.players.some((p) => !p.kind) ? ", waiting for an opponent" : "");
   const mine = seatOf(g.id);
   const what = h("span", { class: "what" }, h("strong", {}, game), ` · ${players} · ${ago(g.created_at)}`, mine ? " · your game" : "",
     h("br"), h("span", { class: "mono muted" }, g.id));

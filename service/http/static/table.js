@@ -1,10 +1,11 @@
 // A game on screen, live: playing a seat this browser holds, or watching; and its end.
 import { ApiError, api, follow, GAME_ID, keepSeat, offers, seatOf } from "./api.js";
-import { announce, announceOnly, clearLog, h, historyEl, land, morph, note, screen } from "./dom.js";
+import { announce, announceOnly, clearLog, fly, h, historyEl, land, morph, note, screen } from "./dom.js";
 import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
+import { predicted, predicting } from "./predict.js";
 import {
-  clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, timerWords, who,
+  clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, seatName, timerWords, who,
 } from "./words.js";
 
 let G = null;  // the game on screen: see open()
@@ -18,7 +19,9 @@ export function leave() {
 }
 
 const over = (v) => v.status === "finished" || v.status === "aborted";
-const legal = (g) => (g.view && g.view.legal_actions) || [];
+/** The view on screen: the server's, with the player's plays on their way drawn ahead. */
+const shown = (g) => g.shown || g.view;
+const legal = (g) => (shown(g) && shown(g).legal_actions) || [];
 const find = (g, f) => legal(g).find(f) || null;
 
 /** The screen of a game that an id names: the page plays the seat it holds there
@@ -28,7 +31,8 @@ export async function open(id, mode) {
   if (!GAME_ID.test(id)) return noGame(id);
   const held = seatOf(id);
   const token = mode === "play" && held ? held.token : null;
-  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], refreshing: null, again: false, seen: Date.now() };
+  const g = { id, token, view: null, sel: null, notice: "", ctl: new AbortController(), tops: [], back: false, refreshing: null, again: false, seen: Date.now(),
+    pending: [], queue: Promise.resolve(), shown: null };
   G = g;
   screen(h("p", {}, "Loading the game…"), { inGame: true });
   clearLog();
@@ -46,7 +50,8 @@ export async function open(id, mode) {
   g.meta = h("div", { class: "meta-box" });
   g.banner = h("div", { class: "connection", role: "status", "data-testid": "connection" });
   g.link = "open";
-  screen([title, g.banner, g.box, historyEl(), g.meta, learnFold(g.view.game)], { inGame: true });
+  g.log = historyEl();
+  screen([title, g.banner, g.box, g.log, g.meta, learnFold(g.view.game)], { inGame: true });
   draw(g);
   if (over(g.view)) return;
   if (token) offers("/v1/games/{game_id}/rematch");  // read now: the end screen needs it at once
@@ -57,7 +62,7 @@ export async function open(id, mode) {
 
 function gameTitle(v) {
   const game = v.game === "speed" ? "Speed" : "Spit";
-  if (v.you === null || v.you === undefined) return `${game}: watching seat 0 (${kindWords(v.players[0].kind)}) and seat 1 (${kindWords(v.players[1].kind)})`;
+  if (v.you === null || v.you === undefined) return `${game}, watching ${seatName(0, v.players[0].kind)} vs ${seatName(1, v.players[1].kind)}`;
   const other = v.players[1 - v.you].kind;
   return `${game} against ${other ? kindWords(other) : "a friend (not here yet)"}`;
 }
@@ -167,22 +172,55 @@ function timerLine(v) {
 }
 
 // ------------------------------------------------------------------ acting
+/** The actions that move cards: each is sent after the answers to those sent before it, so
+ * that the server takes them in the order played. The others (ready, spit, slap, choose,
+ * resign) are sent at once, not behind a play whose answer is slow. */
+const QUEUED = new Set(["play", "turn_up", "move", "draw"]);
+
+/** Sends `action` (in order with the card moves before it, if it is one). A play is drawn on
+ * its pile at once (predict.js); a refusal takes it back and says why. */
 async function act(g, action) {
   if (!action) return;
   g.sel = null;
-  const since = g.view.version;
+  const ahead = predicting() && action.type === "play";
+  if (ahead) {
+    g.pending.push(action);
+    g.notice = "";
+    // where the card was: it travels from there to its pile
+    const src = g.view.game === "spit" ? `[data-testid=stock-${g.view.you}-${action.from}]` : `.area-me [data-card="${action.card}"]`;
+    const el = g.box.querySelector(src);
+    g.fly = el ? { k: action.to, from: el.getBoundingClientRect() } : null;
+    draw(g);
+    g.fly = null;
+  }
+  let since = g.view.version;  // the version the action was sent at
+  const post = () => {
+    since = g.view.version;
+    return api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
+  };
+  const queued = QUEUED.has(action.type);
+  const send = queued ? g.queue.then(post) : post();
+  if (queued) g.queue = send.catch(() => {});
+  const done = () => { if (ahead) g.pending.splice(g.pending.indexOf(action), 1); };
   try {
-    const r = await api("POST", `/v1/games/${g.id}/actions`, { body: action, token: g.token });
+    const r = await send;
+    done();
     if (G !== g) return;
     g.notice = "";
     if (r.state.version >= g.view.version) g.view = r.state;
     g.seen = Date.now();
     draw(g);
   } catch (e) {
+    done();
     if (G !== g) return;
+    if (ahead) {  // the card goes back at once: the moves offered are the server's again
+      g.back = true;  // (a card taken back does not land)
+      draw(g);
+      g.back = false;
+    }
     const race = e.status === 422 && action.to !== undefined && action.type === "play" ? await raceOn(g, since, action.to) : null;
     if (G !== g) return;
-    g.notice = refusalText(action, e, race, g.view.you);  // stays until the player's next action
+    g.notice = refusalText(action, e, race, g.view.you, ahead);  // stays until the player's next action
     announce(g.notice, { now: true });
     draw(g);
     if (g.link !== "open") refresh(g);  // with the stream open, a newer view is on its way
@@ -203,7 +241,7 @@ async function raceOn(g, since, k) {
 
 /** What clicking pile k does now: play the selected card, slap, choose, or spit there. */
 function pileAction(g, k) {
-  const v = g.view;
+  const v = shown(g);
   if (v.phase === "slap") return find(g, (a) => a.type === "slap" && a.pile === k);
   if (v.phase === "choose") return find(g, (a) => a.type === "choose" && a.pile === k);
   if (v.phase === "stalemate") return find(g, (a) => a.type === "spit" && a.pile === k);
@@ -233,7 +271,7 @@ function cardCmds(g) {
       const piles = pilesFor(g, j);
       if (piles.length === 1) return `play:${j}:${piles[0]}`;
       if (piles.length || spacesFor(g, j).length) return `sel:${j}`;
-      const st = ((g.view.players[g.view.you] || {}).stockpiles || [])[j];
+      const st = ((shown(g).players[g.view.you] || {}).stockpiles || [])[j];
       return st && st.size && st.top ? `why:${j}` : "";
     },
     hand(card) {
@@ -299,7 +337,7 @@ export function dropped(srcText, where) {
 /** The card of `src` (a stockpile's top or a card in hand) and the words for why it fits
  * nowhere (or not on pile `only`). */
 function noFit(g, src, only = null) {
-  const v = normalize(g.view);
+  const v = normalize(shown(g));
   const card = v.game === "spit" ? ((v.players[v.you].stockpiles || [])[src] || {}).top : src;
   const piles = (v.game === "spit" ? v.spit_piles : v.centre_piles) || [];
   const tops = piles.map((p, k) => ({ k, top: p.size && !(p.exists === false) ? p.top : null }))
@@ -318,7 +356,7 @@ function say(g, text) {
 export function key(e) {
   const g = G;
   if (!g || !g.token || !g.view || over(g.view)) return false;
-  const v = g.view;
+  const v = shown(g);
   const digit = /^[1-5]$/.test(e.key) ? e.key : /^Digit[1-5]$/.test(e.code || "") ? e.code.slice(5) : null;
   if (digit) {
     const j = +digit - 1;
@@ -336,8 +374,8 @@ export function key(e) {
 }
 
 async function copyLink(g) {
-  const input = g.meta.querySelector("[data-testid=share-link]");
-  const said = g.meta.querySelector("[data-testid=copy-status]");
+  const input = g.box.querySelector("[data-testid=share-link]");
+  const said = g.box.querySelector("[data-testid=copy-status]");
   try {
     await navigator.clipboard.writeText(input.value);
     said.textContent = "Link copied: send it to a friend.";
@@ -349,7 +387,8 @@ async function copyLink(g) {
 
 // ------------------------------------------------------------------ drawing
 function draw(g) {
-  const v = normalize(g.view);
+  g.shown = g.pending.length ? predicted(g.view, g.pending) : g.view;
+  const v = normalize(g.shown);
   if (g.sel !== null && !cardCmds(g)[v.game === "spit" ? "stock" : "hand"](g.sel)) g.sel = null;
   if (over(v)) return drawEnd(g, v);
   if (g.title.textContent !== gameTitle(v)) g.title.textContent = gameTitle(v);  // a friend joined
@@ -366,6 +405,12 @@ function draw(g) {
       return h("button", { type: "button", class: ok ? "primary" : null, "data-cmd": ok ? `do:${type}` : null, "aria-disabled": ok ? null : "true", "data-testid": `btn-${type}`, "data-key": `btn-${type}` }, text);
     }));
   }
+  g.log.hidden = v.status === "waiting";  // nothing has happened yet
+  if (v.status === "waiting") {  // no table yet: the invitation is the screen
+    morph(g.box, h("div", { class: "table-box" }, inviteEl(v, playing, status)));
+    morph(g.meta, h("div", { class: "meta-box" }, metaEl(g, v, playing)));
+    return;
+  }
   const board = boardEl(v, {
     cmds: playing ? cardCmds(g) : null,
     pileCmd: playing ? (k) => (pileAction(g, k) ? `pile:${k}` : "") : null,
@@ -380,24 +425,36 @@ function animatePlays(g, v) {
   const piles = (v.game === "spit" ? v.spit_piles : v.centre_piles) || [];
   piles.forEach((p, k) => {
     const top = p.size ? p.top : null;
-    if (g.tops.length && top && top !== g.tops[k]) land(g.box.querySelector(`[data-testid=pile-${k}]`));
+    const el = g.box.querySelector(`[data-testid=pile-${k}]`);
+    if (g.tops.length && top && top !== g.tops[k] && !g.back) {
+      if (g.fly && g.fly.k === k) fly(el, g.fly.from);  // the player's own card, from its place
+      else land(el);
+    }
     g.tops[k] = top;
   });
 }
 
+/** A game that waits for its second player: the invitation (the link to send, a copy
+ * button, cancel) for the player, or what it waits for for a spectator; and the clock. */
+function inviteEl(v, playing, status) {
+  const link = `${location.origin}${location.pathname}#/join/${v.id}`;
+  const parts = playing
+    ? [h("h2", { id: "invite-title" }, "Invite a friend"),
+      h("div", { class: "share" },
+        h("label", { class: "sr-only", for: "share-link" }, "The link to this game"),
+        h("input", { id: "share-link", readonly: true, value: link, "data-testid": "share-link" }),
+        h("button", { type: "button", class: "primary", "data-cmd": "copy", "data-testid": "copy-link" }, "Copy link")),
+      h("p", { role: "status", class: "copy-status", "data-testid": "copy-status" }),
+      status,
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "danger", "data-cmd": "cancel", "data-testid": "cancel" }, "Cancel the game"))]
+    : [h("h2", { id: "invite-title" }, "Waiting for a second player"), status];
+  return h("section", { class: "invite", "data-testid": "invite", "aria-labelledby": "invite-title" }, parts);
+}
+
 function metaEl(g, v, playing) {
   const parts = [];
-  if (playing && v.status === "waiting") {
-    const link = `${location.origin}${location.pathname}#/join/${v.id}`;
-    parts.push(h("div", { class: "share" },
-      h("label", { for: "share-link" }, "Invite a friend:"),
-      h("input", { id: "share-link", readonly: true, value: link, "data-testid": "share-link" }),
-      h("button", { type: "button", "data-cmd": "copy", "data-testid": "copy-link" }, "Copy link"),
-      h("button", { type: "button", class: "danger", "data-cmd": "cancel", "data-testid": "cancel" }, "Cancel the game"),
-      h("span", { role: "status", "data-testid": "copy-status" })));
-  }
   if (playing && v.status === "running") parts.push(h("button", { type: "button", class: "danger", "data-cmd": "resign", "data-testid": "resign" }, "Resign"));
-  parts.push(h("span", { class: "muted" }, `Game ${v.id} · round ${v.round}`, playing ? "" : " · you are watching"));
+  parts.push(h("span", { class: "muted" }, `Game ${v.id}`, v.status === "waiting" ? "" : ` · round ${v.round}`, playing ? "" : " · you are watching"));
   if (!playing) parts.push(h("a", { href: `#/replay/${v.id}` }, "Replay from the start"));
   return h("div", { class: "game-meta" }, parts);
 }

@@ -1,7 +1,7 @@
 // Everything the page says about a game, in words: who, what happened, why it ended, what
 // the clock is counting, why a move was refused. The rules' IDs (docs/rules.md) are mapped to
 // words here and never shown.
-import { cardShort } from "./cards.js";
+import { cardShort, nextTo } from "./cards.js";
 
 const PILES = "ab";
 export const pileName = (k) => `pile ${PILES[k]}`;
@@ -15,8 +15,17 @@ export function kindWords(kind) {
   return "a person";
 }
 
+/** A seat's kind after a comma: "bot, hard", "a bot", "a person", "an empty seat". */
+export function kindShort(kind) {
+  if (kind && kind.startsWith("bot:")) return `bot, ${kind.slice(4)}`;
+  return kindWords(kind);
+}
+
+/** A seat named for someone who holds none: "Seat 1 · bot, hard" (counted from 1). */
+export const seatName = (seat, kind) => `Seat ${seat + 1} · ${kindShort(kind)}`;
+
 /** How the page names seat `seat` to the viewer `you` (a seat, or null for a spectator):
- * "you", "the bot", "your opponent", or "seat 1" for a spectator. */
+ * "you", "the bot", "your opponent", or "seat 1" for a spectator (seats counted from 1). */
 export function who(seat, you, players) {
   if (seat === null || seat === undefined) return "nobody";
   if (you !== null && you !== undefined) {
@@ -24,7 +33,7 @@ export function who(seat, you, players) {
     const kind = players && players[seat] ? players[seat].kind : null;
     return kind && kind.startsWith("bot:") ? "the bot" : "your opponent";
   }
-  return `seat ${seat}`;
+  return `seat ${seat + 1}`;
 }
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 export const Who = (seat, you, players) => cap(who(seat, you, players));
@@ -79,7 +88,7 @@ export function phaseText(v) {
   if (v.status === "aborted") return "Game cancelled";
   if (v.status === "finished") {
     if (v.winner === null) return "A draw";
-    if (spectator) return `Seat ${v.winner} won`;
+    if (spectator) return `Seat ${v.winner + 1} won`;
     return v.winner === you ? "You won!" : "You lost";
   }
   switch (v.phase) {
@@ -99,7 +108,7 @@ export function phaseText(v) {
 /** A hint for the viewer: what they can do now, in a sentence. */
 export function hintText(v, selected) {
   const you = v.you;
-  if (v.status === "waiting") return you === null ? "The game starts when someone takes the free seat." : "Share the link below, or wait: the game starts when someone joins.";
+  if (v.status === "waiting") return you === null || you === undefined ? "Once someone takes the free seat, the game starts when both players have pressed Ready." : "Send the link to a friend: once they join, the game starts when you both have pressed Ready.";
   if (v.status !== "running") return "";
   if (you === null || you === undefined) {
     if (v.phase === "stalemate") return "Neither player can move: both call spit.";
@@ -131,14 +140,6 @@ export function hintText(v, selected) {
   if (m.some((a) => a.type === "play")) return "Click a highlighted card (or press 1–5): it plays where it fits. Drag it to pick a pile or space.";
   if (m.some((a) => a.type === "turn_up")) return "Turn up a face-down card: click it or press its number.";
   return "Move a card to an empty stockpile space: pick it, then the space (or drag it there).";
-}
-
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-
-/** Whether two cards are one rank apart (an ace is next to both a king and a 2). */
-function nextTo(a, b) {
-  const d = Math.abs(RANKS.indexOf(a.slice(0, -1)) - RANKS.indexOf(b.slice(0, -1)));
-  return d === 1 || d === 12;
 }
 
 /** Why a card of the viewer's fits no pile, in words: "7♥ fits neither 4♠ nor Q♦: a card
@@ -200,11 +201,11 @@ function calledOff(aborted, players) {
   return `The operator called the game off${a.why ? ` (${a.why})` : ""}: no one wins.`;
 }
 
-/** The end's headline: "You won!", "You lost", "A draw", "Seat 1 (bot (hard)) won". */
+/** The end's headline: "You won!", "You lost", "A draw", "Seat 2 won (bot, hard)". */
 export function endTitle(v) {
   if (v.status === "aborted") return "Game cancelled";
   if (v.winner === null || v.winner === undefined) return "A draw";
-  if (v.you === null || v.you === undefined) return `Seat ${v.winner} — ${kindWords(v.players[v.winner].kind)} — won`;
+  if (v.you === null || v.you === undefined) return `Seat ${v.winner + 1} won (${kindShort(v.players[v.winner].kind)})`;
   return v.winner === v.you ? "You won!" : "You lost";
 }
 
@@ -229,8 +230,9 @@ const REFUSED = {
 };
 
 /** A refused action in words: what was tried and why the rules said no. `race`: the seat
- * that played on the same pile between the click and the server's answer, if any. */
-export function refusalText(action, err, race = null, you = null) {
+ * that played on the same pile between the click and the server's answer, if any; `back`:
+ * the card was drawn on its pile ahead of the answer and has gone back. */
+export function refusalText(action, err, race = null, you = null, back = false) {
   let tried;
   switch (action.type) {
     case "play": tried = action.card ? `Playing ${cardShort(action.card)} on ${pileName(action.to)}` : `Playing from ${stockName(action.from)} on ${pileName(action.to)}`; break;
@@ -242,14 +244,14 @@ export function refusalText(action, err, race = null, you = null) {
   }
   let why;
   if (err.status === 422 && race !== null && action.to !== undefined) {
-    return `${tried} was refused: ${race === you ? "you had already played" : "the other player played"} on ${pileName(action.to)} first.`;
+    return `${tried} was refused: ${race === you ? "you had already played" : "the other player played"} on ${pileName(action.to)} first.${back ? " The card went back." : ""}`;
   }
   if (err.status === 422) why = REFUSED[err.rule] || "the rules do not allow it now";
   else if (err.status === 409) why = "the game is over";
   else if (err.status === 429 || err.status === 503) why = "the server is busy: try again in a moment";
   else if (err.status === undefined) why = "it did not reach the server (the connection is down)";
   else why = "the server could not take it";
-  const late = err.status === 422 ? " The table changed before your move arrived." : "";
+  const late = back ? " The card went back." : err.status === 422 ? " The table changed before your move arrived." : "";
   return `${tried} was refused: ${why}.${late}`;
 }
 
@@ -261,7 +263,7 @@ export function narrate(e, ctx) {
   const c = (card) => (card ? cardShort(card) : "a card");
   switch (e.type) {
     case "game_created": return `A ${e.game === "speed" ? "Speed" : "Spit"} game was created.`;
-    case "seat_taken": return `Seat ${e.seat} was taken by ${kindWords(e.kind)}.`;
+    case "seat_taken": return `Seat ${e.seat + 1} was taken by ${e.seat === ctx.you ? "you" : kindWords(e.kind)}.`;
     case "spit_dealt": return `Round ${e.round} was dealt.`;
     case "speed_dealt": return `Game ${e.game_no} was dealt.`;
     case "player_ready": return e.by ? `${W(e.seat)} ${w(e.seat) === "you" ? "were" : "was"} made ready (time ran out).` : `${W(e.seat)} ${w(e.seat) === "you" ? "are" : "is"} ready.`;
