@@ -392,8 +392,11 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
     expect(page.locator("[data-testid=verdict]")).to_contain_text("Audit verified")
     last = int(page.get_attribute("[data-testid=slider]", "max"))
     expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step {last} of {last}")
-    page.locator("[data-testid=slider]").fill("4")  # dealt, before the start
-    expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step 4 of {last}")
+    events = requests.get(f"{server}/v1/games/{gid}/events?limit=1000", timeout=5).json()
+    # dealt, before the start (either seat's Ready may come next)
+    dealt = next(e["version"] for e in events["events"] if e["type"] == "speed_dealt")
+    page.locator("[data-testid=slider]").fill(str(dealt))
+    expect(page.locator("[data-testid=replay-version]")).to_have_text(f"step {dealt} of {last}")
     expect(page.locator("[data-testid=side-0]")).to_have_attribute(
         "aria-label", "side pile a: 5 cards"
     )
@@ -411,7 +414,6 @@ def test_a_whole_speed_game_by_keyboard_on_a_phone_then_its_replay(open_page, se
         re.compile(r"^(You won|You lost|A draw): ")
     )
     expect(page.locator("[data-testid=seat-0] h2")).to_contain_text("You")
-    events = requests.get(f"{server}/v1/games/{gid}/events?limit=1000", timeout=5).json()
     ready = next(e["version"] for e in events["events"] if e["type"] == "player_ready" and
                  e["seat"] == 0)  # fmt: skip
     page.locator("[data-testid=slider]").fill(str(ready))
