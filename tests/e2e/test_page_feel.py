@@ -596,3 +596,46 @@ def test_a_play_shows_on_its_pile_before_the_answer_and_a_refused_one_goes_back_
     shot(page, "predicted-stacks")
     held[2].continue_()  # the resignation, answered last
     expect(page.locator("[data-testid=end-title]")).to_have_text("You lost")
+
+
+TONES = r"""
+window.__tones = 0;
+const made = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__tones++; return made.call(this); };
+"""
+
+
+@pytest.mark.timeout(150)
+def test_preferences_say_the_players_own_moves_and_sound_each_card_played(open_page, server):
+    """The home page's preferences, off at first and kept in the browser: with "also say
+    my own moves" the live region says the player's own Ready; with the sound on, a card
+    played makes a short tone (Web Audio)."""
+    page = _measured(open_page(DESKTOP))
+    page.add_init_script(TONES)
+    page.goto(server + "/")
+    for key in ("sayOwn", "sound"):
+        box = page.locator(f"[data-testid=pref-{key}]")
+        expect(box).not_to_be_checked()
+        box.check()
+    page.reload()
+    for key in ("sayOwn", "sound"):
+        expect(page.locator(f"[data-testid=pref-{key}]")).to_be_checked()
+    gid, token = _game_with_an_idle_friend(page, server)
+    _wait_until(page, lambda: any(
+        "You are ready." in e["text"] for e in page.evaluate("window.__live")))  # fmt: skip
+    assert any("You are ready." in e["text"] for e in page.evaluate("window.__live")), (
+        page.evaluate("window.__live")
+    )
+    assert page.evaluate("window.__tones") == 0  # no card played yet
+
+    def played() -> bool:
+        log = requests.get(f"{server}/v1/games/{gid}/events", timeout=5).json()["events"]
+        return any(e["type"] == "card_played" for e in log)
+
+    for _move in range(30):  # the friend moves until a card of theirs is played
+        if played():
+            break
+        other_seat_moves(server, gid, token)
+    assert played()
+    _wait_until(page, lambda: page.evaluate("window.__tones") > 0)
+    assert page.evaluate("window.__tones") > 0

@@ -2,6 +2,7 @@
 // in the lobby (open, live, finished), and open one by its id.
 import { api, keepSeat, seatOf } from "./api.js";
 import { h, screen } from "./dom.js";
+import { prefsFieldset } from "./prefs.js";
 import { seatName } from "./words.js";
 
 const BOTS = [["bot:easy", "bot: easy"], ["bot:medium", "bot: medium"], ["bot:hard", "bot: hard"], ["bot:random", "bot: random (plays anything)"]];
@@ -52,7 +53,7 @@ export function home(tab = "open") {
       h("a", { href: "#/learn/spit" }, "how to play Spit"), " or ", h("a", { href: "#/learn/speed" }, "how to play Speed"), "."),
     h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", "data-testid": "play-now", onclick: () => playNow(said) },
       "Play Spit now"), h("span", { class: "muted" }, "against the easy bot, with the usual rules")),
-    form, find, lobby,
+    form, find, lobby, prefsFieldset(),
   ]);
   loadLobby(tabs, list, ["open", "running", "finished"].includes(tab) ? tab : "open", false);
 }

@@ -4,6 +4,7 @@ import { announce, announceOnly, clearLog, fly, h, historyEl, land, morph, note,
 import { boardEl, normalize } from "./board.js";
 import { learnFold } from "./learn.js";
 import { predicted, predicting } from "./predict.js";
+import { prefs, tone } from "./prefs.js";
 import {
   clockOwner, endReason, endTitle, hintText, kindWords, narrate, noFitText, phaseText, refusalText, seatName, timerWords, who,
 } from "./words.js";
@@ -90,9 +91,11 @@ function onEvent(g, e) {
   if (G !== g) return;
   if (e.type === "seat_taken") g.kinds[e.seat] = e.kind;
   const line = narrate(e, { you: g.view.you, players: g.kinds.map((kind) => ({ kind })), game: g.view.game });
-  // the player's own moves are said by the focus, and the end by the end screen: shown only
+  // the player's own moves are said by the focus (unless the player asked to hear them),
+  // and the end by the end screen: shown only
   const own = g.view.you !== null && g.view.you !== undefined && e.seat === g.view.you && !e.by && OWN.has(e.type);
-  if (own || e.type === "game_ended" || e.type === "game_aborted") note(line);
+  if (e.type === "card_played") tone(!own);
+  if ((own && !prefs.sayOwn) || e.type === "game_ended" || e.type === "game_aborted") note(line);
   else announce(line);
 }
 
