@@ -54,6 +54,8 @@ class Appender:
         record = game.record if record is None else record
         if record.status != state.status:
             record = replace(record, status=state.status)
+        if state.over and record.won is None:
+            record = replace(record, won=won(state))
         before = game.record if game.version else None  # (a new game's is written whole)
         result = self.store.append(
             game.id, game.version, wire or [domain.event_to_dict(e) for e in events], idem=idem,
@@ -104,3 +106,9 @@ class Appender:
         if n <= 0 or mark <= version:
             return None
         return mark, domain.state_to_dict(domain.replay(events[: mark - version], state))
+
+
+def won(state: State) -> str:
+    """What a game's record keeps of the end of ``state``: its winner's seat (``"0"``,
+    ``"1"``) or ``"-"`` (none: a draw, an abort)."""
+    return "-" if state.winner is None else str(state.winner)

@@ -157,8 +157,9 @@ def unrated(record: GameRecord, status: str, result: str | None) -> str | None:
 
 
 def summary(game_id: str, record: GameRecord, version: int) -> dict:
-    """A game as the lobby and a player's list of games show it."""
-    return {
+    """A game as the lobby and a player's list of games show it; once it is over, its
+    ``winner`` (a seat, or None: no winner) when its record kept it."""
+    out = {
         "id": game_id,
         "game": record.game,
         "status": record.status,
@@ -170,6 +171,9 @@ def summary(game_id: str, record: GameRecord, version: int) -> dict:
             for i, extra in enumerate(seat_players(record))
         ],
     }
+    if record.won is not None:
+        out["winner"] = int(record.won) if record.won in ("0", "1") else None
+    return out
 
 
 def matches(record: GameRecord, game, kind, player) -> bool:

@@ -148,7 +148,9 @@ class GameRecord:
     archive); ``create_key``: the hash of the Idempotency-Key of the create that made it
     (its retention deletes that key's binding too); ``created_version``: the version its
     create reached (the first answer of a keyed create shows the state then);
-    ``archived``: once its archived copy was checked."""
+    ``archived``: once its archived copy was checked; ``won``: once it is over, its winner
+    (``"0"``, ``"1"``) or ``"-"`` (none: a draw, an abort), None before its end (or for a
+    game that ended before records kept it)."""
 
     game: str
     created_ms: int = 0
@@ -165,6 +167,7 @@ class GameRecord:
     create_key: str | None = None
     created_version: int = 1
     archived: ArchivedMark | None = None
+    won: str | None = None
 
     def with_seat(self, n: int, seat: Seat) -> "GameRecord":
         """This record with seat ``n`` replaced."""

@@ -38,6 +38,7 @@ from domain import export as export_formats
 from domain.audit import verify
 
 from .. import ids
+from ..appending import won
 from ..cache import Game
 from ..errors import ArchiveConflict, ArchiveCorrupt
 from ..players import summary
@@ -151,7 +152,8 @@ def pack(game_id: str, game: GameRecord, entries: list[tuple[int, dict]]) -> Pac
     }
     rkey = record_key(game_id, ym)
     objects = {ekey: compress(text), rkey: _json(record)}
-    row = _json(summary(game_id, replace(game, status=state.status), state.version))
+    row = _json(summary(game_id, replace(game, status=state.status, won=won(state)),
+                        state.version))  # fmt: skip
     for pkey in filter(None, game.pkeys):
         if ids.is_pkey(pkey):  # (an id of older code, out of the grammar: no list has it)
             objects[player_game_key(pkey, game.created_ms, game_id)] = row
@@ -187,7 +189,7 @@ class Archived:
             commitment=self.header["commitment"], rated=r.get("rated") == "1",
             rating=json.loads(r["rating"]) if r.get("rating") else None,
             rematch=Rematch((asked[0], asked[1]), rematch.get("game") or None),
-            rematch_of=r.get("rematch_of"),
+            rematch_of=r.get("rematch_of"), won=won(state) if state.over else None,
         )  # fmt: skip
         return Game(r["id"], state, record, self.entries)
 

@@ -419,6 +419,9 @@ class LobbyGameSchema(Open):
     created_at = fields.String(required=True)
     rated = Bool()
     players = fields.List(fields.Nested(LobbyPlayerSchema), required=True)
+    winner = Int(allow_none=True, **_doc(
+        "once the game is over: the seat that won, or null (no winner: a draw, an abort); "
+        "absent while it runs"))  # fmt: skip
 
 
 class LobbySchema(Open):

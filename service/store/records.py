@@ -16,6 +16,7 @@ one place that names a meta field (``store.redis`` names the keys). The fields o
 - ``ik`` (the secret keyed seats' tokens derive from, hex), ``ck`` (the hash of the
   Idempotency-Key of the create that made the game);
 - ``archived`` (``<ms>:<version>``: its archived copy checked);
+- ``won``: once the game is over, its winner's seat or ``-`` (none);
 - ``sv``: the version of the latest snapshot, the store's own (no record holds it).
 
 A lobby row (``store.redis.RedisStore.lobby``) reads ``LOBBY_FIELDS`` only: its record
@@ -31,7 +32,7 @@ from ..records import ArchivedMark, GameRecord, KeptAnswer, Player, Rematch, Sea
 TOKEN_FIELDS = ("tok0", "tok1")  # the seats' token hashes (the limits' script reads them)
 SNAPSHOT_FIELD = "sv"
 LOBBY_FIELDS = ("game", "status", "created", "kind0", "kind1", "pl0", "pl1", "nm0", "nm1",
-                "rated", "rating")  # fmt: skip
+                "rated", "rating", "won")  # fmt: skip
 ARCHIVED_FIELD = "archived"
 REMATCH_CLOSED = "rmx"
 REMATCH_GAME = "rmg"
@@ -82,6 +83,8 @@ def to_hash(r: GameRecord) -> dict[str, str]:
         h["ck"] = r.create_key
     if r.archived is not None:
         h[ARCHIVED_FIELD] = f"{r.archived.at_ms}:{r.archived.version}"
+    if r.won is not None:
+        h["won"] = r.won
     return h
 
 
@@ -118,6 +121,7 @@ def from_hash(h: dict[str, str]) -> GameRecord:
         create_key=h.get("ck"),
         created_version=int(h.get("cv") or 1),
         archived=mark,
+        won=h.get("won"),
     )
 
 

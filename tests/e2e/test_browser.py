@@ -547,6 +547,10 @@ def test_watching_two_bots_live_then_the_narrated_replay(open_page, server):
     expect(page.locator(f"[data-testid=lobby-game][data-id={gid}]")).to_contain_text(
         "Seat 1 · bot, random vs Seat 2 · bot, random"
     )
+    # with who won, as the game's view says
+    winner = requests.get(f"{server}/v1/games/{gid}", timeout=5).json()["winner"]
+    expect(page.locator(f"[data-testid=lobby-game][data-id={gid}] [data-testid=lobby-result]")
+           ).to_have_text("· a draw" if winner is None else f"· Seat {winner + 1} won")  # fmt: skip
 
 
 # ---------------------------------------------------------------- bugs found by playing

@@ -485,12 +485,12 @@ def test_the_lobby_lists_games_by_status_newest_first_in_pages(redis_client):
     ]  # anonymous seats (tests/service/test_players.py: an app's players)
     r = client.get(f"/v1/games?status=open&limit=2&cursor={body['next']}")
     assert [g["id"] for g in r.get_json()["games"]] == [ids[0]] and r.get_json()["next"] is None
-    assert [g["id"] for g in client.get("/v1/games?status=running").get_json()["games"]] == [
-        running
-    ]
+    listed = client.get("/v1/games?status=running").get_json()["games"]
+    assert [g["id"] for g in listed] == [running] and "winner" not in listed[0]
     act(client, running, t0, {"type": "resign"})
     finished = client.get("/v1/games?status=finished").get_json()["games"]
     assert [(g["id"], g["status"]) for g in finished] == [(running, "finished")]
+    assert finished[0]["winner"] == 1  # E-5: seat 0 resigned, seat 1 won
     assert client.get("/v1/games").get_json()["games"][0]["id"] == ids[-1]  # default: open
     problem_of(client.get("/v1/games?status=lost"), 400)
     problem_of(client.get("/v1/games?limit=101"), 400)

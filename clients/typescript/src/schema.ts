@@ -1463,6 +1463,8 @@ export interface components {
             created_at: string;
             rated?: boolean;
             players: components["schemas"]["LobbyPlayer"][];
+            /** @description once the game is over: the seat that won, or null (no winner: a draw, an abort); absent while it runs */
+            winner?: number | null;
         } & {
             [key: string]: unknown;
         };

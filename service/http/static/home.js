@@ -138,12 +138,20 @@ async function loadLobby(tabs, list, status, chosen = false) {
   list.setAttribute("aria-busy", "false");
 }
 
+/** How a finished game ended, as its lobby row says it: who won (you, if this browser
+ * held the winning seat), a draw, or an abort. */
+function outcome(g, mine) {
+  if (g.winner === null || g.winner === undefined) return g.status === "aborted" ? "aborted" : "a draw";
+  return mine && mine.seat === g.winner ? "you won" : `Seat ${g.winner + 1} won`;
+}
+
 function gameItem(g, status, reload) {
   const game = g.game === "speed" ? "Speed" : "Spit";
   const players = g.players.map((p, i) => (p.kind ? seatName(i, p.kind) : `Seat ${i + 1} · free`)).join(" vs ")
     + (g.players.some((p) => !p.kind) ? ", waiting for an opponent" : "");
   const mine = seatOf(g.id);
   const what = h("span", { class: "what" }, h("strong", {}, game), ` · ${players} · ${ago(g.created_at)}`, mine ? " · your game" : "",
+    "winner" in g ? h("span", { "data-testid": "lobby-result" }, ` · ${outcome(g, mine)}`) : "",
     h("br"), h("span", { class: "mono muted" }, g.id));
   const actions = [];
   if (status === "open") {

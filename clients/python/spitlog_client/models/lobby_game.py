@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -27,6 +27,8 @@ class LobbyGame:
         created_at (str):
         players (list[LobbyPlayer]):
         rated (bool | Unset):
+        winner (int | None | Unset): once the game is over: the seat that won, or null (no winner: a draw, an abort);
+            absent while it runs
     """
 
     id: str
@@ -36,6 +38,7 @@ class LobbyGame:
     created_at: str
     players: list[LobbyPlayer]
     rated: bool | Unset = UNSET
+    winner: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,6 +59,12 @@ class LobbyGame:
 
         rated = self.rated
 
+        winner: int | None | Unset
+        if isinstance(self.winner, Unset):
+            winner = UNSET
+        else:
+            winner = self.winner
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -70,6 +79,8 @@ class LobbyGame:
         )
         if rated is not UNSET:
             field_dict["rated"] = rated
+        if winner is not UNSET:
+            field_dict["winner"] = winner
 
         return field_dict
 
@@ -97,6 +108,15 @@ class LobbyGame:
 
         rated = d.pop("rated", UNSET)
 
+        def _parse_winner(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        winner = _parse_winner(d.pop("winner", UNSET))
+
         lobby_game = cls(
             id=id,
             game=game,
@@ -105,6 +125,7 @@ class LobbyGame:
             created_at=created_at,
             players=players,
             rated=rated,
+            winner=winner,
         )
 
         lobby_game.additional_properties = d
