@@ -152,8 +152,9 @@ def pack(game_id: str, game: GameRecord, entries: list[tuple[int, dict]]) -> Pac
     }
     rkey = record_key(game_id, ym)
     objects = {ekey: compress(text), rkey: _json(record)}
-    row = _json(summary(game_id, replace(game, status=state.status, won=won(state)),
-                        state.version))  # fmt: skip
+    # (the winner as the record kept it: none for a game that ended before records did, as
+    # the row an earlier archiver wrote of it; an archive's objects are written once)
+    row = _json(summary(game_id, replace(game, status=state.status), state.version))
     for pkey in filter(None, game.pkeys):
         if ids.is_pkey(pkey):  # (an id of older code, out of the grammar: no list has it)
             objects[player_game_key(pkey, game.created_ms, game_id)] = row

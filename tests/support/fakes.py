@@ -114,7 +114,7 @@ def _listed_only(r: GameRecord) -> GameRecord:
     """The fields a list shows of a game (no seed, token hashes, secret or webhook)."""
     seats = tuple(Seat(kind=s.kind, player=s.player, name=s.name) for s in r.seats)
     return GameRecord(r.game, r.created_ms, r.status, (seats[0], seats[1]), rated=r.rated,
-                      rating=r.rating)  # fmt: skip
+                      rating=r.rating, won=r.won)  # fmt: skip
 
 
 def _member(created_ms: int, game_id: str) -> str:

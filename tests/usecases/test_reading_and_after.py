@@ -300,3 +300,15 @@ def test_a_game_moved_on_by_its_entries_is_the_game_read_anew(game, seed, step):
             assert watcher.view(moved, seat) == watcher.view(fresh, seat)
         known, moved_on = moved, moved_on + 1
     assert moved_on >= 3
+
+
+def test_E5_the_lobby_gives_a_finished_games_winner_and_none_while_it_runs(world):
+    """RULES E-5: a resignation ends the game, the other seat the winner; the lobby's row
+    of the finished game names that seat (its record kept it at the end), and a running
+    game's row has no ``winner``."""
+    running, _t0, _t1 = seated(world)
+    gid, _tokens = finished(world)
+    rows = {r["id"]: r for r in world.cases.lobby.page("finished", None, 20)[0]}
+    assert rows[gid]["winner"] == 1 and world.store.game_record(gid).won == "1"
+    live = {r["id"]: r for r in world.cases.lobby.page("running", None, 20)[0]}
+    assert "winner" not in live[running]
