@@ -452,8 +452,15 @@ def test_refusals_name_the_cause_in_words(open_page, server):
 def test_skip_link_play_now_speed_hint_and_the_lobby_tab_kept_by_back(open_page, server):
     """ "Skip to the game" focuses the game and stays on it; "Play Spit now" starts a game
     against the easy bot in one click; Speed's hint after picking a card names no stockpile
-    space (only Spit has those); Back to the home page opens the lobby's tab chosen."""
+    space (only Spit has those); Back to the home page opens the lobby's tab chosen. The
+    new game's options link to How to play, which explains each (RULES V-1..V-3, E-4)."""
     page = open_page(DESKTOP)
+    page.goto(server + "/")
+    page.click("[data-testid=options-explained]")
+    options = page.locator("[data-testid=learn-options] + ul")
+    for said in ("Stockpiles: 4", "the winner chooses", "Alternate colours", "Rounds at most",
+                 "Seconds before spit", "Your seed"):  # fmt: skip
+        expect(options).to_contain_text(said)
     page.goto(server + "/")
     page.click("[data-testid=play-now]")
     page.wait_for_url(re.compile(r"#/play/g_[0-9a-f]{16}$"))

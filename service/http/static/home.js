@@ -24,6 +24,7 @@ export function home(tab = "open") {
         h("div", { class: "fields", "data-for": "speed", hidden: true },
           field("Side piles", h("select", { name: "side_piles" }, option(["10", "10 cards"]), option(["5", "5 cards"])))),
         field("alternate colours", h("input", { type: "checkbox", name: "alternate_colors" }), "field check")),
+      h("p", { class: "muted" }, "What the options mean: ", h("a", { href: "#/learn/spit", "data-testid": "options-explained" }, "How to play, table options"), "."),
       h("details", {}, h("summary", {}, "More options"),
         h("div", { class: "fields" },
           field("Rounds at most (Speed: games)", h("input", { type: "number", name: "max_rounds", min: 1, max: 10000, placeholder: "60", inputmode: "numeric" })),

@@ -30,6 +30,15 @@ const SPIT = () => [
   )),
   h("h3", {}, "Keys"),
   h("p", {}, "1–5 pick a stockpile (or turn it up), a and b pick a pile, r is Ready, s is Spit!, Escape cancels. Tab moves through your cards, the piles and the buttons."),
+  h("h3", { id: "learn-spit-options", "data-testid": "learn-options" }, "Table options"),
+  h("ul", {}, li(
+    "Stockpiles: 4 makes a shorter game: four stockpiles of 1 to 4 cards (10 cards), so more of your cards are spit cards.",
+    "After a round: with \"the winner chooses\" nobody slaps; the player who cleared their stockpiles (or, when both were stuck, the one with fewer stockpile cards left) picks the spit pile they take.",
+    "Alternate colours: a card may go on a pile only if it is one higher or lower and of the other colour (red on black, black on red).",
+    "Rounds at most: the game ends after that many rounds; the player with fewer cards then wins, equal counts are a draw.",
+    "Seconds before spit is called for you: how long the page waits, when both are stuck, before it presses Spit! for you.",
+    "Your seed for the shuffle: any text; it is mixed into the shuffle with the server's secret seed, and the audit of the finished game shows the deck came from both.",
+  )),
 ];
 
 const SPEED = () => [
@@ -57,6 +66,10 @@ const SPEED = () => [
   )),
   h("h3", {}, "Keys"),
   h("p", {}, "1–5 pick a card of your hand, a and b pick a pile, d draws, r is Ready, s is Spit!, Escape cancels."),
+  h("h3", { id: "learn-speed-options" }, "Table options"),
+  h("ul", {}, li(
+    "Side piles: 5 cards makes each side pile 5 cards instead of 10, and each player's draw pile 20 cards instead of 15.",
+  )),
 ];
 
 /** The "How to play" panel of one game ("spit" or "speed"), or of both. */
