@@ -325,9 +325,9 @@ class Session:
                                   limits=("frames",))  # fmt: skip
             op = msg.get("op") if isinstance(msg, dict) else None
             if op == "act":
-                return self._act(mid, schemas.ActMessage().load(msg))
+                return self._act(mid, schemas.reader(schemas.ActMessage).load(msg))
             if op == "ping":
-                schemas.PingMessage().load(msg)
+                schemas.reader(schemas.PingMessage).load(msg)
                 return self.ws.send_text(b'{"op":"pong","id":%s}' % orjson.dumps(mid))
             raise BadRequest({"op": ['one of "act", "ping"']})
         except orjson.JSONDecodeError:

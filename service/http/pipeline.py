@@ -55,6 +55,7 @@ from werkzeug.wsgi import ClosingIterator
 from .. import logs, telemetry
 from ..errors import BadRequest, RateLimited
 from ..limits.pending import left_to_store
+from . import schemas
 from .body import is_json, parse_json, read_body
 from .credentials import api_key, bearer
 from .problems import PROBLEM_JSON, problem
@@ -467,7 +468,7 @@ def _query(route: Route, qs: str) -> dict:
     if route.query is None:
         raise BadRequest({k: ["unknown query parameter"] for k in raw})
     try:
-        return route.query().load(raw)
+        return schemas.reader(route.query).load(raw)
     except ValidationError as e:
         errors = {k: (["unknown query parameter"] if v == ["Unknown field."] else list(v))
                   for k, v in e.messages.items()}  # fmt: skip
