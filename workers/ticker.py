@@ -65,6 +65,9 @@ log = logging.getLogger(__name__)
 JOB_TIMEOUT_S = 30  # a job runs for milliseconds; one that hangs is stopped
 JOB_TTL_S = 60  # a job still queued after this is dropped: the sweeper has re-armed it
 FAILURE_TTL_S = 24 * 3600  # failed jobs stay this long for inspection (rq info)
+# a finished job's hash and result expire after this: RQ deletes a job kept for 0 s at
+# more cost than it saves one with an expiry (docs/decisions/0041)
+RESULT_TTL_S = 1
 CLAIM_LIMIT = 500
 
 
@@ -81,7 +84,7 @@ def job_data(d: Decision, traceparent: str | None = None):
     else:
         func, args = "workers.jobs.fire_deadline", (d.game_id, d.attempt, d.due_ms)
     return Queue.prepare_data(
-        func, args=args, timeout=JOB_TIMEOUT_S, result_ttl=0, ttl=JOB_TTL_S,
+        func, args=args, timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, ttl=JOB_TTL_S,
         failure_ttl=FAILURE_TTL_S, description=d.slot,
         meta={"traceparent": traceparent} if traceparent else None,
     )  # fmt: skip

@@ -24,6 +24,8 @@ from . import jobs
 log = logging.getLogger(__name__)
 
 HEARTBEAT_EVERY_S = 1.0
+MAINTENANCE_S = 60  # RQ's registries cleaned this often (its default: 10 min), so that
+# the finished jobs' registry holds about a minute of them (workers.ticker.RESULT_TTL_S)
 RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0  # waits for the queue Redis after it went away
 
 
@@ -95,6 +97,7 @@ def run(s: Settings, *, burst: bool = False, name: str | None = None) -> int:
                 serializer=JSONSerializer,
                 name=name,
                 log_job_description=False,
+                maintenance_interval=MAINTENANCE_S,
             )
         except (redis.ConnectionError, redis.TimeoutError) as e:
             why = " ".join(str(e).split(" : <")[0].split())[:200]  # not redis-py's repr

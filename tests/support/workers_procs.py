@@ -148,7 +148,7 @@ def _running(worker) -> str:
 
     try:
         job = worker.get_current_job()
-    except NoSuchJobError:  # done and gone meanwhile (result_ttl=0)
+    except NoSuchJobError:  # done and gone meanwhile (its hash expires a second after)
         return ""
     return (job.description or "") if job is not None else ""
 
