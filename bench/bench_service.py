@@ -449,14 +449,39 @@ def cost_by_length(redis_port: int, samples: int, cache: int) -> dict:
 # ---------------------------------------------------------------- 3. SSE latency
 
 
-async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready, lat, stop_at):
-    """Hold one SSE stream per target; record now - event.at for each event received."""
+DELIVERIES = ("sse", "ndjson", "channel")  # how ``sse_latency``'s viewers listen
 
-    async def one(gid: str, token: str | None, after: int):
+
+def _event_times(kind: str, line: bytes) -> list[float]:
+    """The ``at`` of each event a line of ``kind`` carries (none for keep-alives, views,
+    hellos and results)."""
+    if kind == "sse":
+        if not line.startswith(b"data: "):
+            return []
+        i = line.find(b'"at":')
+        return [float(line[i + 5 :].split(b",", 1)[0])] if i >= 0 else []
+    if kind == "ndjson":
+        if not line.startswith(b'{"type":"event"'):
+            return []
+        return [json.loads(line)["event"]["at"]]
+    msg = json.loads(line)  # the channel: a text message
+    return [e["at"] for e in msg.get("events", ())] if msg.get("op") == "events" else []
+
+
+async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready, lat, stop_at,
+                   kind: str = "sse"):  # fmt: skip
+    """Hold one stream per target, of ``kind`` (``DELIVERIES``): an SSE stream of the
+    events; an NDJSON stream with the viewer's views (``?views=true``); the seat channel
+    (a seat's with a ticket, a spectator's without). Record now - event.at for each event
+    received."""
+
+    async def http_stream(gid: str, token: str | None, after: int):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        writer.write(f"GET /v1/games/{gid}/events?after={after} HTTP/1.1\r\nHost: b\r\n"
-                     f"Accept: text/event-stream\r\n{auth}\r\n".encode())  # fmt: skip
+        query, accept = (f"after={after}", "text/event-stream") if kind == "sse" else \
+            (f"after={after}&views=true", "application/x-ndjson")  # fmt: skip
+        writer.write(f"GET /v1/games/{gid}/events?{query} HTTP/1.1\r\nHost: b\r\n"
+                     f"Accept: {accept}\r\n{auth}\r\n".encode())  # fmt: skip
         await writer.drain()
         await reader.readuntil(b"\r\n\r\n")
         ready.append(1)
@@ -468,20 +493,44 @@ async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready,
             if not line:
                 break
             now = time.time()
-            i = line.find(b'"at":')
-            if i >= 0 and line.startswith(b"data: "):
-                at = float(line[i + 5 :].split(b",", 1)[0])
-                lat.append(now - at)
+            # (chunked NDJSON: the chunk-size lines carry no event)
+            lat.extend(now - at for at in _event_times(kind, line.strip(b"\r\n")))
         writer.close()
 
+    async def channel(gid: str, token: str | None, after: int):
+        from websockets.asyncio.client import connect
+
+        protocols = ["spitlog.v1"]
+        if token is not None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            status, body = await _http(reader, writer, "POST", f"/v1/games/{gid}/tickets",
+                                       f"Authorization: Bearer {token}\r\n")  # fmt: skip
+            writer.close()
+            if status != 201:
+                return
+            protocols.append("spitlog.ticket." + json.loads(body)["ticket"])
+        uri = f"ws://127.0.0.1:{port}/v1/games/{gid}/live?after={after}"
+        async with connect(uri, subprotocols=protocols, compression=None,
+                           open_timeout=60) as ws:  # fmt: skip
+            await ws.recv()  # hello
+            ready.append(1)
+            while time.time() < stop_at:
+                try:
+                    data = await asyncio.wait_for(ws.recv(), stop_at - time.time())
+                except TimeoutError:
+                    break
+                now = time.time()
+                lat.extend(now - at for at in _event_times(kind, data.encode()))
+
+    one = channel if kind == "channel" else http_stream
     await asyncio.gather(*(one(*target) for target in targets), return_exceptions=True)
 
 
-def _stream_process(port, targets, seconds, out):
+def _stream_process(port, targets, seconds, out, kind="sse"):
     ready, lat = [], []
     stop_at = time.time() + seconds
     loop = asyncio.new_event_loop()
-    task = loop.create_task(_streams(port, targets, ready, lat, stop_at))
+    task = loop.create_task(_streams(port, targets, ready, lat, stop_at, kind))
 
     async def report_ready():
         while len(ready) < len(targets) and time.time() < stop_at:
@@ -492,9 +541,11 @@ def _stream_process(port, targets, seconds, out):
     out.put(("lat", lat))
 
 
-def sse_latency(redis_port: int, streams: int, seconds: float, rate: float) -> dict:
-    """``streams`` SSE streams on one gevent process (4 per game: both seats and two
-    spectators); another process acts on random games at ``rate`` actions per second."""
+def sse_latency(redis_port: int, streams: int, seconds: float, rate: float,
+                kind: str = "sse") -> dict:  # fmt: skip
+    """``streams`` viewers on one gevent process (4 per game: both seats and two
+    spectators), each listening as ``kind`` says (``_streams``); another process acts on
+    random games at ``rate`` actions per second."""
     api, port = serve_api(redis_port, workers=1, SPITLOG_SSE_MAX_S=seconds + 60)
     try:
         conn = Conn(port)
@@ -504,7 +555,8 @@ def sse_latency(redis_port: int, streams: int, seconds: float, rate: float) -> d
         for p in players:
             targets += [(p.id, tok, p.version) for tok in (*p.tokens, None, None)]
         out = mp.Queue()
-        listener = mp.Process(target=_stream_process, args=(port, targets, seconds + 30, out))
+        listener = mp.Process(target=_stream_process,
+                              args=(port, targets, seconds + 30, out, kind))  # fmt: skip
         listener.start()
         kind, opened = out.get(timeout=60)
         time.sleep(1)
@@ -815,13 +867,16 @@ def report_length(redis_port: int, quick: bool) -> None:
 
 
 def report_sse(redis_port: int, quick: bool) -> None:
-    s = sse_latency(redis_port, streams=1000, seconds=10 if quick else 20, rate=25)
-    print("\n3. SSE delivery, one gevent API process")
-    print(
-        f"   {s['streams']} streams open, {s['actions']} actions, "
-        f"{s['deliveries']} deliveries: p50 {s['p50_ms']:.1f} ms, "
-        f"p99 {s['p99_ms']:.1f} ms, max {s['max_ms']:.1f} ms   (target p99 <= 25 ms)"
-    )
+    print("\n3. Delivery to 1,000 viewers, one gevent API process (SSE events; NDJSON with "
+          "views; the seat channel)")  # fmt: skip
+    for kind in DELIVERIES:
+        s = sse_latency(redis_port, streams=1000, seconds=10 if quick else 20, rate=25,
+                        kind=kind)  # fmt: skip
+        print(
+            f"   {kind:>7}: {s['streams']} open, {s['actions']} actions, "
+            f"{s['deliveries']} deliveries: p50 {s['p50_ms']:.1f} ms, "
+            f"p99 {s['p99_ms']:.1f} ms, max {s['max_ms']:.1f} ms   (target p99 <= 25 ms)"
+        )
 
 
 def report_live(redis_port: int, quick: bool) -> None:

@@ -145,11 +145,19 @@ def cost(redis_port: int, samples: int) -> None:
         f"{100 * (s1k / s10 - 1):+.0f}%", "")  # fmt: skip
 
 
+DELIVERY_LABELS = {"sse": "SSE delivery, {n} streams", "ndjson":
+                   "NDJSON delivery, views in the stream, {n} streams",
+                   "channel": "seat channel delivery, {n} channels"}  # fmt: skip
+
+
 def sse(redis_port: int, seconds: float) -> None:
-    s = bs.sse_latency(redis_port, streams=1000, seconds=seconds, rate=25)
-    row(f"SSE delivery, {s['streams']} streams, 1 process, p50 / p99",
-        f"{s['p50_ms']:.1f} / {s['p99_ms']:.1f} ms", f"{s['deliveries']:,} deliveries",
-        f"max {s['max_ms']:.0f} ms", "p99 <= 25 ms")  # fmt: skip
+    """1,000 viewers on one process (both seats and two spectators of 250 games) as each
+    kind of stream, one after the other: how late the events reach them."""
+    for kind in bs.DELIVERIES:
+        s = bs.sse_latency(redis_port, streams=1000, seconds=seconds, rate=25, kind=kind)
+        row(DELIVERY_LABELS[kind].format(n=s["streams"]) + ", 1 process, p50 / p99",
+            f"{s['p50_ms']:.1f} / {s['p99_ms']:.1f} ms", f"{s['deliveries']:,} deliveries",
+            f"max {s['max_ms']:.0f} ms", "p99 <= 25 ms")  # fmt: skip
 
 
 def live_loop(redis_port: int, seconds: float) -> None:

@@ -65,8 +65,8 @@ log = logging.getLogger(__name__)
 JOB_TIMEOUT_S = 30  # a job runs for milliseconds; one that hangs is stopped
 JOB_TTL_S = 60  # a job still queued after this is dropped: the sweeper has re-armed it
 FAILURE_TTL_S = 24 * 3600  # failed jobs stay this long for inspection (rq info)
-# a finished job's hash and result expire after this: RQ deletes a job kept for 0 s at
-# more cost than it saves one with an expiry (docs/decisions/0041)
+# a finished job's hash and result expire after this: deleting a job kept for 0 s costs
+# RQ more than setting an expiry on one (docs/decisions/0041)
 RESULT_TTL_S = 1
 CLAIM_LIMIT = 500
 
