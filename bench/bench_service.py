@@ -475,6 +475,19 @@ async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready,
     (a seat's with a ticket, a spectator's without). Record now - event.at for each event
     received."""
 
+    async def listen(receive):
+        """Each message ``receive()`` brings until ``stop_at`` or the end (b""): the delay
+        of every event in it."""
+        while time.time() < stop_at:
+            try:
+                data = await asyncio.wait_for(receive(), stop_at - time.time())
+            except TimeoutError:
+                break
+            if not data:
+                break
+            now = time.time()
+            lat.extend(now - at for at in _event_times(kind, data.strip(b"\r\n")))
+
     async def http_stream(gid: str, token: str | None, after: int):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
@@ -485,16 +498,8 @@ async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready,
         await writer.drain()
         await reader.readuntil(b"\r\n\r\n")
         ready.append(1)
-        while time.time() < stop_at:
-            try:
-                line = await asyncio.wait_for(reader.readline(), stop_at - time.time())
-            except TimeoutError:
-                break
-            if not line:
-                break
-            now = time.time()
-            # (chunked NDJSON: the chunk-size lines carry no event)
-            lat.extend(now - at for at in _event_times(kind, line.strip(b"\r\n")))
+        # (chunked: the chunk-size lines carry no event)
+        await listen(lambda: reader.readline())
         writer.close()
 
     async def channel(gid: str, token: str | None, after: int):
@@ -514,13 +519,7 @@ async def _streams(port: int, targets: list[tuple[str, str | None, int]], ready,
                            open_timeout=60) as ws:  # fmt: skip
             await ws.recv()  # hello
             ready.append(1)
-            while time.time() < stop_at:
-                try:
-                    data = await asyncio.wait_for(ws.recv(), stop_at - time.time())
-                except TimeoutError:
-                    break
-                now = time.time()
-                lat.extend(now - at for at in _event_times(kind, data.encode()))
+            await listen(lambda: ws.recv(decode=False))
 
     one = channel if kind == "channel" else http_stream
     await asyncio.gather(*(one(*target) for target in targets), return_exceptions=True)
@@ -558,7 +557,7 @@ def sse_latency(redis_port: int, streams: int, seconds: float, rate: float,
         listener = mp.Process(target=_stream_process,
                               args=(port, targets, seconds + 30, out, kind))  # fmt: skip
         listener.start()
-        kind, opened = out.get(timeout=60)
+        _ready, opened = out.get(timeout=60)
         time.sleep(1)
         sent = 0
         end = time.perf_counter() + seconds
@@ -567,7 +566,7 @@ def sse_latency(redis_port: int, streams: int, seconds: float, rate: float,
             what, _took, _v = rng.choice(players).step()
             sent += what == "acted"
             time.sleep(max(0.0, 1 / rate - (time.perf_counter() - t)))
-        kind, lat = out.get(timeout=seconds + 90)
+        _lat, lat = out.get(timeout=seconds + 90)
         listener.join(10)
         lat_ms = sorted(1000 * x for x in lat)
         q = lambda p: lat_ms[min(len(lat_ms) - 1, int(p * len(lat_ms)))]  # noqa: E731
